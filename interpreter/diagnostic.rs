@@ -1,0 +1,341 @@
+//! Diagnostics as data, the one function that renders them, and "did you mean" suggestions.
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term;
+
+use crate::source::{SourceMap, Span};
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The file cannot be used.
+    Error,
+    /// The file loads, but something was ignored or looks wrong.
+    Warning,
+}
+
+/// A span with a short explanation.
+#[derive(Clone, Debug)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What about it (may be empty).
+    pub text: String,
+}
+
+/// One error or warning about a rules file.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The headline, e.g. "unknown direction `nw`".
+    pub message: String,
+    /// The main place.
+    pub primary: Label,
+    /// Other places worth showing.
+    pub secondary: Vec<Label>,
+    /// Extra sentences shown after the snippet.
+    pub notes: Vec<String>,
+    /// A suggestion, e.g. "did you mean `nw1`?".
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            primary: Label {
+                span,
+                text: String::new(),
+            },
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A warning at `span`.
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    /// Sets the text under the primary caret.
+    pub fn with_label(mut self, text: impl Into<String>) -> Diagnostic {
+        self.primary.text = text.into();
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label {
+            span,
+            text: text.into(),
+        });
+        self
+    }
+
+    /// Adds a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds "did you mean `x`?" when one of `known` is close to `name`.
+    pub fn suggest<'a>(self, name: &str, known: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+        match nearest(name, known) {
+            Some(best) => self.with_help(format!("did you mean `{best}`?")),
+            None => self,
+        }
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(Diagnostic::is_error)
+}
+
+/// How to render.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RenderOptions {
+    /// ANSI colours.
+    pub color: bool,
+}
+
+/// Renders diagnostics as text in the style of rustc: file, line, column, the source line, a caret.
+///
+/// A span that came out of a macro is shown at the call the user wrote, with a note at the
+/// token inside the `define`.
+pub fn render(map: &SourceMap, diags: &[Diagnostic], opts: RenderOptions) -> String {
+    let files = MapFiles(map);
+    let config = term::Config {
+        chars: term::Chars::ascii(),
+        ..term::Config::default()
+    };
+    let mut out: Vec<u8> = Vec::new();
+    for diag in diags {
+        let cs_diag = to_codespan(map, diag);
+        let res = if opts.color {
+            let mut w = term::termcolor::Ansi::new(&mut out);
+            term::emit(&mut w, &config, &files, &cs_diag)
+        } else {
+            let mut w = term::termcolor::NoColor::new(&mut out);
+            term::emit(&mut w, &config, &files, &cs_diag)
+        };
+        if res.is_err() {
+            out.extend_from_slice(format!("error: {}\n", diag.message).as_bytes());
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn to_codespan(map: &SourceMap, diag: &Diagnostic) -> cs::Diagnostic<u32> {
+    let severity = match diag.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+    };
+    let mut labels = Vec::new();
+    let mut notes = Vec::new();
+    let mut push = |span: Span, text: &str, primary: bool, labels: &mut Vec<cs::Label<u32>>| {
+        let site = map.use_site(span);
+        let range = clamp(map, site);
+        let label = if primary {
+            cs::Label::primary(site.file.0, range)
+        } else {
+            cs::Label::secondary(site.file.0, range)
+        };
+        labels.push(label.with_message(text));
+        if site != span {
+            // Show the token inside the macro body and name the chain of macros.
+            let mut chain = Vec::new();
+            let mut cur = span;
+            while let Some(exp) = map.expansion(cur.exp) {
+                chain.push(exp.name.clone());
+                cur = exp.call;
+                if chain.len() > 64 {
+                    break;
+                }
+            }
+            let inner = Span {
+                exp: Default::default(),
+                ..span
+            };
+            labels.push(
+                cs::Label::secondary(inner.file.0, clamp(map, inner))
+                    .with_message(format!("in the expansion of `{}`", chain[0])),
+            );
+            if chain.len() > 1 {
+                chain.reverse();
+                notes.push(format!("expanded through {}", quote_chain(&chain)));
+            }
+        }
+    };
+    push(diag.primary.span, &diag.primary.text, true, &mut labels);
+    for label in &diag.secondary {
+        push(label.span, &label.text, false, &mut labels);
+    }
+    notes.extend(diag.notes.iter().cloned());
+    if let Some(help) = &diag.help {
+        notes.push(format!("help: {help}"));
+    }
+    cs::Diagnostic::new(severity)
+        .with_message(&diag.message)
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+fn quote_chain(chain: &[String]) -> String {
+    chain
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(" -> ")
+}
+
+fn clamp(map: &SourceMap, span: Span) -> std::ops::Range<usize> {
+    let text = &map.file(span.file).text;
+    let mut lo = (span.lo as usize).min(text.len());
+    let mut hi = (span.hi as usize).clamp(lo, text.len());
+    while !text.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    while !text.is_char_boundary(hi) {
+        hi += 1;
+    }
+    lo..hi
+}
+
+struct MapFiles<'a>(&'a SourceMap);
+
+impl<'a> Files<'a> for MapFiles<'a> {
+    type FileId = u32;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: u32) -> Result<&'a str, FilesError> {
+        self.0
+            .files()
+            .get(id as usize)
+            .map(|f| f.name.as_str())
+            .ok_or(FilesError::FileMissing)
+    }
+
+    fn source(&'a self, id: u32) -> Result<&'a str, FilesError> {
+        self.0
+            .files()
+            .get(id as usize)
+            .map(|f| f.text.as_str())
+            .ok_or(FilesError::FileMissing)
+    }
+
+    fn line_index(&'a self, id: u32, byte_index: usize) -> Result<usize, FilesError> {
+        let file = self.0.files().get(id as usize).ok_or(FilesError::FileMissing)?;
+        Ok(match file.line_starts().binary_search(&byte_index) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        })
+    }
+
+    fn line_range(
+        &'a self,
+        id: u32,
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, FilesError> {
+        let file = self.0.files().get(id as usize).ok_or(FilesError::FileMissing)?;
+        let starts = file.line_starts();
+        let start = *starts.get(line_index).ok_or(FilesError::LineTooLarge {
+            given: line_index,
+            max: starts.len() - 1,
+        })?;
+        let end = starts.get(line_index + 1).copied().unwrap_or(file.text.len());
+        Ok(start..end)
+    }
+}
+
+/// The known name closest to `name`, if it is close enough to be a likely typo.
+pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    let lower = name.to_lowercase();
+    known
+        .into_iter()
+        .filter(|k| *k != name)
+        .map(|k| {
+            let d = if k.to_lowercase() == lower {
+                0
+            } else {
+                edit_distance(&lower, &k.to_lowercase()) + 1
+            };
+            (d, k)
+        })
+        .filter(|(d, k)| *d <= limit + 1 || k.starts_with(name) && *d <= limit + 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Edit distance in characters, counting a swap of two neighbours as one edit.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let mut best = (d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                    .min(d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_finds_typos_but_not_strangers() {
+        let known = ["nw1", "ne", "sw", "Pawn", "King"];
+        assert_eq!(nearest("nw", known), Some("nw1"));
+        assert_eq!(nearest("pawn", known), Some("Pawn"));
+        assert_eq!(nearest("Kign", known), Some("King"));
+        assert_eq!(nearest("Elephant", known), None);
+    }
+
+    #[test]
+    fn render_shows_file_line_and_caret() {
+        let mut map = SourceMap::new();
+        let f = map.add("g.zrf", "(game\n  (players A B)\n  (bord))\n");
+        let d = Diagnostic::error(Span::new(f, 25, 29), "unknown form `bord`")
+            .with_label("not a game form")
+            .with_help("did you mean `board`?");
+        let text = render(&map, &[d], RenderOptions::default());
+        assert!(text.contains("g.zrf:3:4"), "{text}");
+        assert!(text.contains("(bord))"), "{text}");
+        assert!(text.contains("^^^^ not a game form"), "{text}");
+        assert!(text.contains("did you mean `board`?"), "{text}");
+    }
+}

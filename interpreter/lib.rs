@@ -1,0 +1,6 @@
+//! zrf: an open interpreter for Zillions-of-Games rules files.
+#![deny(missing_docs)]
+
+pub mod diagnostic;
+pub mod source;
+pub mod syntax;

@@ -1,0 +1,7 @@
+//! Text to S-expressions: the first stage of the pipeline and the only module that uses nom.
+
+mod reader;
+mod sexp;
+
+pub use reader::{parse_file, MAX_DEPTH};
+pub use sexp::{parse_int, Sexp, SexpKind};

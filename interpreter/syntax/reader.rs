@@ -1,0 +1,231 @@
+//! The reader: nom combinators for tokens, and a loop with an explicit stack for nesting.
+//!
+//! The loop (rather than recursive descent) means that no input, however deeply nested,
+//! can overflow the stack; nesting beyond [`MAX_DEPTH`] is reported and flattened, so every
+//! later stage may recurse over the tree safely.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till, take_till1, take_while};
+use nom::character::complete::char;
+use nom::combinator::{map, opt, recognize};
+use nom::sequence::{pair, preceded};
+use nom::{IResult, Parser};
+
+use super::sexp::{Sexp, SexpKind};
+use crate::diagnostic::Diagnostic;
+use crate::source::{FileId, Span};
+
+/// The deepest list nesting the reader accepts.
+pub const MAX_DEPTH: usize = 200;
+
+enum Token<'a> {
+    Open,
+    Close,
+    Str(&'a str),
+    /// A string with no closing quote: runs to the end of the file.
+    OpenStr(&'a str),
+    Atom(&'a str),
+}
+
+fn is_delim(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || matches!(c, '(' | ')' | '"' | ';')
+}
+
+/// Skips white space (any control character counts) and `;` comments.
+fn trivia(input: &str) -> IResult<&str, ()> {
+    let mut rest = input;
+    loop {
+        let (r, _) = take_while(|c: char| c.is_whitespace() || c.is_control())(rest)?;
+        let (r, comment) = opt(recognize(pair(char(';'), take_till(|c| c == '\n')))).parse(r)?;
+        rest = r;
+        if comment.is_none() {
+            return Ok((rest, ()));
+        }
+    }
+}
+
+fn token(input: &str) -> IResult<&str, Token<'_>> {
+    alt((
+        map(char('('), |_| Token::Open),
+        map(char(')'), |_| Token::Close),
+        map(
+            (char('"'), take_till(|c| c == '"'), char('"')),
+            |(_, s, _)| Token::Str(s),
+        ),
+        map(preceded(tag("\""), nom::combinator::rest), Token::OpenStr),
+        map(take_till1(is_delim), Token::Atom),
+    ))
+    .parse(input)
+}
+
+struct Frame {
+    open: usize,
+    items: Vec<Sexp>,
+    /// True when this frame is deeper than `MAX_DEPTH` and is being flattened.
+    flattened: bool,
+}
+
+/// Reads a whole file into top-level forms, reporting every syntax error found.
+///
+/// Never panics and never fails: on errors the tree is the best reading of the text
+/// (an unclosed list is closed at the end of the file, a stray `)` is dropped).
+pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut stack: Vec<Frame> = vec![Frame {
+        open: 0,
+        items: Vec::new(),
+        flattened: false,
+    }];
+    let mut depth_reported = false;
+    let mut rest = text;
+    let offset = |rest: &str| text.len() - rest.len();
+    loop {
+        rest = match trivia(rest) {
+            Ok((r, ())) => r,
+            Err(_) => rest,
+        };
+        if rest.is_empty() {
+            break;
+        }
+        let start = offset(rest);
+        let Ok((r, tok)) = token(rest) else {
+            // Unreachable in practice: every character starts some token. Skip one char.
+            let skip = rest.chars().next().map_or(1, char::len_utf8);
+            rest = &rest[skip..];
+            continue;
+        };
+        rest = r;
+        let end = offset(rest);
+        let span = Span::new(file, start, end);
+        let depth = stack.len() - 1;
+        match tok {
+            Token::Open => {
+                let flattened = depth >= MAX_DEPTH;
+                if flattened && !depth_reported {
+                    depth_reported = true;
+                    diags.push(
+                        Diagnostic::error(span, "lists are nested too deeply")
+                            .with_label(format!("nesting deeper than {MAX_DEPTH} starts here")),
+                    );
+                }
+                stack.push(Frame {
+                    open: start,
+                    items: Vec::new(),
+                    flattened,
+                });
+            }
+            Token::Close => {
+                if stack.len() == 1 {
+                    diags.push(
+                        Diagnostic::error(span, "unexpected `)`")
+                            .with_label("no `(` is open here"),
+                    );
+                    continue;
+                }
+                let frame = stack.pop().expect("stack has a frame");
+                close(&mut stack, frame, file, end);
+            }
+            Token::Str(s) => push(&mut stack, SexpKind::Str(s.into()), span),
+            Token::OpenStr(s) => {
+                diags.push(
+                    Diagnostic::error(Span::new(file, start, start + 1), "unterminated string")
+                        .with_label("this `\"` has no closing quote"),
+                );
+                push(&mut stack, SexpKind::Str(s.into()), span);
+            }
+            Token::Atom(a) => {
+                let node = Sexp::atom(a, span);
+                push(&mut stack, node.kind, span);
+            }
+        }
+    }
+    while stack.len() > 1 {
+        let frame = stack.pop().expect("stack has a frame");
+        let open = Span::new(file, frame.open, frame.open + 1);
+        if !frame.flattened {
+            diags.push(
+                Diagnostic::error(open, "unclosed `(`")
+                    .with_label("this list is never closed")
+                    .with_note("the file ends before the matching `)`"),
+            );
+        }
+        close(&mut stack, frame, file, text.len());
+    }
+    let top = stack.pop().expect("the top frame").items;
+    (top, diags)
+}
+
+fn push(stack: &mut [Frame], kind: SexpKind, span: Span) {
+    let frame = stack.last_mut().expect("stack has a frame");
+    frame.items.push(Sexp { kind, span });
+}
+
+fn close(stack: &mut [Frame], frame: Frame, file: FileId, end: usize) {
+    let parent = stack.last_mut().expect("stack has a parent frame");
+    if frame.flattened {
+        parent.items.extend(frame.items);
+    } else {
+        parent.items.push(Sexp {
+            kind: SexpKind::List(frame.items),
+            span: Span::new(file, frame.open, end),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (String, usize) {
+        let (forms, diags) = parse_file(FileId(0), text);
+        let printed: Vec<String> = forms.iter().map(|f| f.to_string()).collect();
+        (printed.join(" "), diags.len())
+    }
+
+    #[test]
+    fn reads_atoms_strings_ints_and_comments() {
+        let src = "(game ; a comment\r\n (title \"Tic\ntac\") (n 0 -1) 3d-board ?Dice $1 line-$1)";
+        assert_eq!(
+            read(src),
+            (
+                "(game (title \"Tic\ntac\") (n 0 -1) 3d-board ?Dice $1 line-$1)".into(),
+                0
+            )
+        );
+        let (forms, _) = parse_file(FileId(0), "(-1 +2 3d -)");
+        let items = forms[0].list().unwrap();
+        assert!(matches!(items[0].kind, SexpKind::Int(-1)));
+        assert!(matches!(items[1].kind, SexpKind::Int(2)));
+        assert_eq!(items[2].sym(), Some("3d"));
+        assert_eq!(items[3].sym(), Some("-"));
+    }
+
+    #[test]
+    fn backslashes_are_literal_in_strings() {
+        assert_eq!(read(r#"(image "a\b.bmp")"#).0, r#"(image "a\b.bmp")"#);
+    }
+
+    #[test]
+    fn spans_cover_the_text() {
+        let (forms, _) = parse_file(FileId(0), "  (a (bc))");
+        assert_eq!((forms[0].span.lo, forms[0].span.hi), (2, 10));
+        let inner = &forms[0].list().unwrap()[1];
+        assert_eq!((inner.span.lo, inner.span.hi), (5, 9));
+    }
+
+    #[test]
+    fn errors_are_all_reported_and_recovered() {
+        let (text, n) = read("(a)) (b \"oops");
+        assert_eq!(n, 3, "stray ), unterminated string, unclosed (");
+        assert_eq!(text, "(a) (b \"oops\")");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let src = "(".repeat(100_000) + &")".repeat(100_000);
+        let (forms, diags) = parse_file(FileId(0), &src);
+        assert_eq!(forms.len(), 1);
+        assert_eq!(diags.len(), 1);
+        assert!(diags[0].message.contains("nested too deeply"));
+    }
+}

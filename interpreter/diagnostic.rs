@@ -245,7 +245,11 @@ impl<'a> Files<'a> for MapFiles<'a> {
     }
 
     fn line_index(&'a self, id: u32, byte_index: usize) -> Result<usize, FilesError> {
-        let file = self.0.files().get(id as usize).ok_or(FilesError::FileMissing)?;
+        let file = self
+            .0
+            .files()
+            .get(id as usize)
+            .ok_or(FilesError::FileMissing)?;
         Ok(match file.line_starts().binary_search(&byte_index) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -257,13 +261,20 @@ impl<'a> Files<'a> for MapFiles<'a> {
         id: u32,
         line_index: usize,
     ) -> Result<std::ops::Range<usize>, FilesError> {
-        let file = self.0.files().get(id as usize).ok_or(FilesError::FileMissing)?;
+        let file = self
+            .0
+            .files()
+            .get(id as usize)
+            .ok_or(FilesError::FileMissing)?;
         let starts = file.line_starts();
         let start = *starts.get(line_index).ok_or(FilesError::LineTooLarge {
             given: line_index,
             max: starts.len() - 1,
         })?;
-        let end = starts.get(line_index + 1).copied().unwrap_or(file.text.len());
+        let end = starts
+            .get(line_index + 1)
+            .copied()
+            .unwrap_or(file.text.len());
         Ok(start..end)
     }
 }

@@ -2,5 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod diagnostic;
+pub mod expand;
 pub mod source;
+pub mod stdlib;
 pub mod syntax;

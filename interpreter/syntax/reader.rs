@@ -117,8 +117,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             Token::Close => {
                 if stack.len() == 1 {
                     diags.push(
-                        Diagnostic::error(span, "unexpected `)`")
-                            .with_label("no `(` is open here"),
+                        Diagnostic::error(span, "unexpected `)`").with_label("no `(` is open here"),
                     );
                     continue;
                 }

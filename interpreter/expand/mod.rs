@@ -1,0 +1,571 @@
+//! Expansion: includes and `define` macros are replaced by their text, so later stages see
+//! macro-free S-expressions; then each `game` and `variant` is assembled into one list of forms.
+//!
+//! Spans of expanded nodes keep pointing into the `define` body, tagged with an [`ExpId`] whose
+//! record names the call, so a diagnostic can show the use site and the definition.
+
+mod variants;
+
+use indexmap::IndexMap;
+
+pub use variants::{assemble, GameSource};
+
+use crate::diagnostic::Diagnostic;
+use crate::source::{ExpId, Expansion, FileId, SourceMap, Span};
+use crate::stdlib;
+use crate::syntax::{parse_file, Sexp, SexpKind};
+
+/// How deep macro calls may nest before expansion stops with an error.
+pub const MAX_MACRO_DEPTH: usize = 64;
+/// How many nodes expansion may produce for one file.
+pub const MAX_EXPANDED_NODES: usize = 4_000_000;
+/// How deeply lists may nest after expansion.
+pub const MAX_EXPANDED_NESTING: usize = 400;
+/// How deeply includes may nest.
+pub const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// Reads included files: the library does no I/O, so the caller supplies this.
+pub trait Loader {
+    /// The bytes of the file at `path` (already joined to the including file's folder),
+    /// or `None` if there is no such file.
+    fn load(&self, path: &str) -> Option<Vec<u8>>;
+}
+
+/// A loader that finds nothing: only the embedded standard library can be included.
+pub struct NoFiles;
+
+impl Loader for NoFiles {
+    fn load(&self, _path: &str) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+/// One `define`.
+#[derive(Clone, Debug)]
+pub struct Macro {
+    /// The items spliced in place of a call.
+    pub body: Vec<Sexp>,
+    /// The whole `(define …)` form.
+    pub span: Span,
+}
+
+/// Parses `root` (already in `map`), follows its includes and expands every macro call.
+///
+/// Returns the macro-free top-level forms (normally `game`, `variant` and `version`) and
+/// the diagnostics of every file read.
+pub fn expand(
+    map: &mut SourceMap,
+    root: FileId,
+    loader: &dyn Loader,
+) -> (Vec<Sexp>, Vec<Diagnostic>) {
+    let mut ex = Expander {
+        map,
+        loader,
+        macros: IndexMap::new(),
+        diags: Vec::new(),
+        includes: Vec::new(),
+        nodes: 0,
+        too_large: false,
+    };
+    let name = ex.map.file(root).name.clone();
+    let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
+    ex.diags.extend(diags);
+    ex.includes.push(name);
+    let mut top = Vec::new();
+    ex.collect(forms, &mut top);
+    let mut out = Vec::new();
+    for form in &top {
+        ex.expand_node(form, None, 0, 0, &mut out);
+    }
+    (out, ex.diags)
+}
+
+/// The macro table that expanding a file would build (for tests and tooling).
+pub fn macros(
+    map: &mut SourceMap,
+    root: FileId,
+    loader: &dyn Loader,
+) -> (IndexMap<String, Macro>, Vec<Diagnostic>) {
+    let mut ex = Expander {
+        map,
+        loader,
+        macros: IndexMap::new(),
+        diags: Vec::new(),
+        includes: Vec::new(),
+        nodes: 0,
+        too_large: false,
+    };
+    let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
+    ex.diags.extend(diags);
+    let mut top = Vec::new();
+    ex.collect(forms, &mut top);
+    (ex.macros, ex.diags)
+}
+
+struct Env<'a> {
+    args: &'a [Sexp],
+    name: &'a str,
+    parent: Option<&'a Env<'a>>,
+}
+
+struct Expander<'a> {
+    map: &'a mut SourceMap,
+    loader: &'a dyn Loader,
+    macros: IndexMap<String, Macro>,
+    diags: Vec<Diagnostic>,
+    includes: Vec<String>,
+    nodes: usize,
+    too_large: bool,
+}
+
+impl Expander<'_> {
+    /// First pass over a file's top level: registers defines, inlines includes.
+    fn collect(&mut self, forms: Vec<Sexp>, out: &mut Vec<Sexp>) {
+        for form in forms {
+            match form.head() {
+                Some("define") => self.define(&form),
+                Some("include") => {
+                    if let Some((file, sub)) = self.read_include(&form) {
+                        let name = self.map.file(file).name.clone();
+                        self.includes.push(name);
+                        self.collect(sub, out);
+                        self.includes.pop();
+                    }
+                }
+                _ => out.push(form),
+            }
+        }
+    }
+
+    fn define(&mut self, form: &Sexp) {
+        let items = form.list().unwrap_or_default();
+        let Some(name_node) = items.get(1) else {
+            self.diags.push(
+                Diagnostic::error(form.span, "`define` needs a name")
+                    .with_label("expected `(define NAME BODY...)`"),
+            );
+            return;
+        };
+        let Some(name) = name_node.sym() else {
+            self.diags.push(
+                Diagnostic::error(
+                    name_node.span,
+                    format!("expected a macro name, found {}", name_node.describe()),
+                )
+                .with_label("expected `(define NAME BODY...)`"),
+            );
+            return;
+        };
+        if let Some(old) = self.macros.get(name) {
+            if old.body != items[2..] {
+                self.diags.push(
+                    Diagnostic::warning(name_node.span, format!("macro `{name}` is defined again"))
+                        .with_label("this definition replaces the earlier one")
+                        .with_secondary(old.span, "earlier definition"),
+                );
+            }
+        }
+        self.macros.insert(
+            name.to_string(),
+            Macro {
+                body: items[2..].to_vec(),
+                span: form.span,
+            },
+        );
+    }
+
+    /// Reads and parses the file an `(include "name")` form names.
+    fn read_include(&mut self, form: &Sexp) -> Option<(FileId, Vec<Sexp>)> {
+        let items = form.list().unwrap_or_default();
+        let target = match items.get(1).map(|n| &n.kind) {
+            Some(SexpKind::Str(s)) | Some(SexpKind::Sym(s)) if items.len() == 2 => s.to_string(),
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(form.span, "malformed `include`")
+                        .with_label("expected `(include \"FILE\")`"),
+                );
+                return None;
+            }
+        };
+        if self.includes.len() > MAX_INCLUDE_DEPTH {
+            self.diags.push(
+                Diagnostic::error(form.span, "includes are nested too deeply")
+                    .with_note(format!("include chain: {}", self.includes.join(" -> "))),
+            );
+            return None;
+        }
+        let including = self.map.file(form.span.file).name.clone();
+        let joined = join_path(&including, &target);
+        let (name, bytes) = if let Some(bytes) = self.loader.load(&joined) {
+            (joined, bytes)
+        } else if let Some(text) = stdlib::file(&target) {
+            (format!("<stdlib>/{target}"), text.as_bytes().to_vec())
+        } else {
+            let known: Vec<&str> = stdlib::FILES.iter().map(|(n, _)| *n).collect();
+            self.diags.push(
+                Diagnostic::error(form.span, format!("cannot find included file `{target}`"))
+                    .with_label(format!("looked for `{joined}` and in the standard library"))
+                    .suggest(&target, known),
+            );
+            return None;
+        };
+        if self.includes.contains(&name) {
+            let mut chain = self.includes.clone();
+            chain.push(name.clone());
+            self.diags.push(
+                Diagnostic::error(form.span, format!("`{target}` includes itself"))
+                    .with_label("this include closes a cycle")
+                    .with_note(format!("include chain: {}", chain.join(" -> "))),
+            );
+            return None;
+        }
+        let file = self.map.add_bytes(name, &bytes);
+        let (forms, diags) = parse_file(file, &self.map.file(file).text.clone());
+        self.diags.extend(diags);
+        Some((file, forms))
+    }
+
+    fn bump(&mut self, span: Span) -> bool {
+        self.nodes += 1;
+        if self.nodes > MAX_EXPANDED_NODES {
+            if !self.too_large {
+                self.too_large = true;
+                self.diags.push(
+                    Diagnostic::error(span, "macro expansion is too large")
+                        .with_label(format!("expansion passed {MAX_EXPANDED_NODES} nodes here"))
+                        .with_note("a macro probably calls itself, directly or through others"),
+                );
+            }
+            return false;
+        }
+        true
+    }
+
+    /// Expands one node, appending what it becomes (a call may splice many items) to `out`.
+    fn expand_node(
+        &mut self,
+        node: &Sexp,
+        env: Option<&Env>,
+        depth: usize,
+        nest: usize,
+        out: &mut Vec<Sexp>,
+    ) {
+        if !self.bump(node.span) {
+            return;
+        }
+        let Some(items) = node.list() else {
+            out.push(node.clone());
+            return;
+        };
+        if nest > MAX_EXPANDED_NESTING {
+            self.diags.push(
+                Diagnostic::error(
+                    node.span,
+                    "lists are nested too deeply after macro expansion",
+                )
+                .with_label(format!("nesting passes {MAX_EXPANDED_NESTING} here")),
+            );
+            return;
+        }
+        match node.head() {
+            Some("define") => {
+                self.diags.push(
+                    Diagnostic::error(
+                        node.span,
+                        "`define` is only allowed at the top level of a file",
+                    )
+                    .with_label("move this definition out of the enclosing form"),
+                );
+                return;
+            }
+            Some("include") => {
+                if let Some((file, sub)) = self.read_include(node) {
+                    let name = self.map.file(file).name.clone();
+                    self.includes.push(name);
+                    for form in &sub {
+                        self.expand_node(form, env, depth, nest, out);
+                    }
+                    self.includes.pop();
+                }
+                return;
+            }
+            Some(name) if self.macros.contains_key(name) => {
+                self.call(node, name, &items[1..], env, depth, nest, out);
+                return;
+            }
+            _ => {}
+        }
+        let mut expanded = Vec::with_capacity(items.len());
+        for it in items {
+            self.expand_node(it, env, depth, nest + 1, &mut expanded);
+        }
+        out.push(Sexp {
+            kind: SexpKind::List(expanded),
+            span: node.span,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call(
+        &mut self,
+        node: &Sexp,
+        name: &str,
+        args: &[Sexp],
+        env: Option<&Env>,
+        depth: usize,
+        nest: usize,
+        out: &mut Vec<Sexp>,
+    ) {
+        if depth >= MAX_MACRO_DEPTH {
+            let mut chain = vec![name.to_string()];
+            let mut cur = env;
+            while let Some(e) = cur {
+                chain.push(e.name.to_string());
+                cur = e.parent;
+            }
+            chain.reverse();
+            let short: Vec<String> = if chain.len() > 8 {
+                let mut s = chain[..4].to_vec();
+                s.push("...".into());
+                s.extend_from_slice(&chain[chain.len() - 3..]);
+                s
+            } else {
+                chain
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    node.span,
+                    format!("macro `{name}` expands into itself without end"),
+                )
+                .with_label(format!(
+                    "macro calls nest deeper than {MAX_MACRO_DEPTH} here"
+                ))
+                .with_note(format!("call chain: {}", short.join(" -> "))),
+            );
+            self.too_large = true;
+            return;
+        }
+        if self.too_large {
+            return;
+        }
+        let mac = self.macros[name].clone();
+        let exp = self.map.add_expansion(Expansion {
+            name: name.to_string(),
+            call: node.span,
+            define: mac.span,
+        });
+        let new_env = Env {
+            args,
+            name,
+            parent: env,
+        };
+        for item in &mac.body {
+            let substituted = self.substitute(item, &new_env, exp);
+            self.expand_node(&substituted, Some(&new_env), depth + 1, nest, out);
+        }
+    }
+
+    /// Copies a body node, replacing `$N` with the call's arguments and tagging spans.
+    fn substitute(&mut self, node: &Sexp, env: &Env, exp: ExpId) -> Sexp {
+        let span = Span { exp, ..node.span };
+        match &node.kind {
+            SexpKind::List(items) => Sexp {
+                kind: SexpKind::List(
+                    items
+                        .iter()
+                        .map(|it| self.substitute(it, env, exp))
+                        .collect(),
+                ),
+                span,
+            },
+            SexpKind::Sym(s) if s.contains('$') => {
+                if let Some(k) = whole_param(s) {
+                    if let Some(arg) = lookup(env, k) {
+                        return arg.clone();
+                    }
+                }
+                match self.paste(s, env, span) {
+                    Some(text) => Sexp::atom(&text, span),
+                    None => Sexp {
+                        kind: node.kind.clone(),
+                        span,
+                    },
+                }
+            }
+            SexpKind::Str(s) if s.contains('$') => {
+                let text = self.paste(s, env, span).unwrap_or_else(|| s.to_string());
+                Sexp {
+                    kind: SexpKind::Str(text.into()),
+                    span,
+                }
+            }
+            _ => Sexp {
+                kind: node.kind.clone(),
+                span,
+            },
+        }
+    }
+
+    /// Replaces every `$N` inside a token with the text of argument N.
+    fn paste(&mut self, s: &str, env: &Env, span: Span) -> Option<String> {
+        let mut res = String::with_capacity(s.len());
+        let mut rest = s;
+        while let Some(i) = rest.find('$') {
+            res.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            if digits == 0 {
+                res.push('$');
+                rest = after;
+                continue;
+            }
+            let k: usize = after[..digits].parse().unwrap_or(0);
+            match lookup(env, k).map(|a| (a.atom_text(), a)) {
+                Some((Some(text), _)) => res.push_str(&text),
+                Some((None, arg)) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            arg.span,
+                            format!("a list cannot be pasted into the token `{s}`"),
+                        )
+                        .with_label(format!("argument ${k} of `{}`", env.name))
+                        .with_secondary(span, "pasted here"),
+                    );
+                    return None;
+                }
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(span, format!("`${k}` has no argument")).with_label(
+                            format!(
+                                "the call of `{}` gives {} argument(s)",
+                                env.name,
+                                env.args.len()
+                            ),
+                        ),
+                    );
+                    return None;
+                }
+            }
+            rest = &after[digits..];
+        }
+        res.push_str(rest);
+        Some(res)
+    }
+}
+
+/// `$3` → 3, when the whole token is one parameter.
+fn whole_param(s: &str) -> Option<usize> {
+    let d = s.strip_prefix('$')?;
+    if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    d.parse().ok()
+}
+
+/// Argument `k` (1-based) of the innermost call that has it: a `$k` beyond a call's
+/// arguments falls back to the enclosing call, as Zillions files expect.
+fn lookup<'e>(env: &'e Env, k: usize) -> Option<&'e Sexp> {
+    let mut cur = Some(env);
+    while let Some(e) = cur {
+        if k >= 1 && k <= e.args.len() {
+            return Some(&e.args[k - 1]);
+        }
+        cur = e.parent;
+    }
+    None
+}
+
+/// Joins an include target to the folder of the including file.
+fn join_path(including: &str, target: &str) -> String {
+    let target = target.replace('\\', "/");
+    if target.starts_with('/') {
+        return target;
+    }
+    match including.rfind('/') {
+        Some(i) => format!("{}/{}", &including[..i], target),
+        None => target,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand_text(text: &str) -> (String, Vec<Diagnostic>) {
+        let mut map = SourceMap::new();
+        let f = map.add("t.zrf", text);
+        let (forms, diags) = expand(&mut map, f, &NoFiles);
+        (
+            forms
+                .iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            diags,
+        )
+    }
+
+    #[test]
+    fn splices_bodies_and_substitutes_parameters() {
+        let (out, d) = expand_text(
+            "(game (moves (step n) (slide-all)))
+             (define step ($1 (verify empty?) add))
+             (define slide-all (slide n) (slide e))
+             (define slide ($1 (while empty? add $1)))",
+        );
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(
+            out,
+            "(game (moves (n (verify empty?) add) (n (while empty? add n)) (e (while empty? add e))))"
+        );
+    }
+
+    #[test]
+    fn pastes_tokens_and_falls_back_to_the_outer_call() {
+        let (out, d) = expand_text(
+            "(define zone-of (name line-$1-x) (inner $2))
+             (define inner (p $1 $2))
+             (game (zone-of a b))",
+        );
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(out, "(game (name line-a-x) (p b b))");
+    }
+
+    #[test]
+    fn pasted_numbers_become_integers() {
+        let (out, _) = expand_text("(define n (count $1$2)) (game (n 1 2))");
+        assert_eq!(out, "(game (count 12))");
+    }
+
+    #[test]
+    fn recursion_is_an_error_with_a_chain() {
+        let (_, d) = expand_text("(define a (b)) (define b (a)) (game (a))");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].message.contains("expands into itself"));
+        assert!(d[0].notes[0].contains("a -> b -> a"), "{:?}", d[0].notes);
+    }
+
+    #[test]
+    fn exponential_growth_is_stopped() {
+        let mut src = String::from("(define m0 x)");
+        for i in 1..40 {
+            src += &format!("(define m{i} (m{p}) (m{p}))", p = i - 1);
+        }
+        src += "(game (m39))";
+        let (_, d) = expand_text(&src);
+        assert!(d.iter().any(|d| d.message.contains("too large")), "{d:?}");
+    }
+
+    #[test]
+    fn missing_include_is_reported() {
+        let (_, d) = expand_text("(include \"nowhere.zrf\") (game)");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.contains("cannot find included file"));
+    }
+
+    #[test]
+    fn stdlib_is_included_from_anywhere() {
+        let (_, d) = expand_text("(include \"prelude.zrf\") (game (players A B))");
+        assert!(d.is_empty(), "{d:?}");
+    }
+}

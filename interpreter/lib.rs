@@ -1,8 +1,53 @@
 //! zrf: an open interpreter for Zillions-of-Games rules files.
+//!
+//! The pipeline: [`syntax::parse_file`] reads text into S-expressions, [`expand::expand`]
+//! replaces includes and macros, [`expand::assemble`] builds each game and variant, and
+//! `resolve` turns one of them into a [`def::GameDef`] where every name is an id.
 #![deny(missing_docs)]
 
+pub mod def;
 pub mod diagnostic;
 pub mod expand;
 pub mod source;
 pub mod stdlib;
 pub mod syntax;
+
+use diagnostic::Diagnostic;
+use expand::{GameSource, Loader};
+use source::{FileId, SourceMap};
+
+/// A rules file after expansion: its games and variants, not yet resolved.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Every file read (for rendering diagnostics).
+    pub map: SourceMap,
+    /// The root file.
+    pub root: FileId,
+    /// Games and variants in file order (menu separators left out).
+    pub games: Vec<GameSource>,
+    /// Diagnostics of reading and expansion.
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Reads, expands and assembles a rules file given as bytes; `loader` supplies includes.
+pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
+    let mut map = SourceMap::new();
+    let root = map.add_bytes(name, bytes);
+    let (top, mut diags) = expand::expand(&mut map, root, loader);
+    let (games, more) = expand::assemble(&top);
+    diags.extend(more);
+    Loaded {
+        map,
+        root,
+        games,
+        diags,
+    }
+}
+
+/// Runs every stage on a file and every one of its variants, returning all diagnostics.
+///
+/// This is what `zrf check` and the robustness tests call; it never panics.
+pub fn check_source(name: &str, bytes: &[u8], loader: &dyn Loader) -> (SourceMap, Vec<Diagnostic>) {
+    let loaded = load(name, bytes, loader);
+    (loaded.map, loaded.diags)
+}

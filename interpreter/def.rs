@@ -1,0 +1,532 @@
+//! The resolved game definition: the output of `resolve`, immutable, with every name turned
+//! into a small integer id. Strings survive only for display.
+
+use crate::source::Span;
+
+macro_rules! id_type {
+    ($(#[$doc:meta] $name:ident($int:ty);)*) => {$(
+        #[$doc]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub struct $name(pub $int);
+        impl $name {
+            /// The id as an index into its table.
+            #[inline]
+            pub fn idx(self) -> usize {
+                self.0 as usize
+            }
+        }
+    )*};
+}
+
+id_type! {
+    /// A position (square, cell, dummy) of the board.
+    PosId(u16);
+    /// A direction name of the board.
+    DirId(u16);
+    /// A player, in `players` order.
+    PlayerId(u8);
+    /// A piece type.
+    PieceId(u16);
+    /// A zone name (its squares differ per player).
+    ZoneId(u16);
+    /// A piece attribute (a persistent boolean carried by pieces).
+    AttrId(u16);
+    /// A scratch flag of a move program (`set-flag`, `set-position-flag`).
+    FlagId(u16);
+    /// A move type (`move-type`, `add-partial`, turn-order restrictions).
+    MoveTypeId(u16);
+}
+
+/// A whole game or variant, resolved.
+#[derive(Clone, Debug)]
+pub struct GameDef {
+    /// The title.
+    pub title: String,
+    /// Help texts: description, history, strategy (empty when absent).
+    pub description: String,
+    /// History text.
+    pub history: String,
+    /// Strategy text.
+    pub strategy: String,
+    /// Players in `players` order.
+    pub players: Vec<Player>,
+    /// Who moves when.
+    pub turn_order: TurnOrder,
+    /// Geometry.
+    pub board: Board,
+    /// Piece types in declaration order.
+    pub pieces: Vec<PieceDef>,
+    /// The starting position.
+    pub setup: Setup,
+    /// Move-type names; ids index this.
+    pub move_types: Vec<String>,
+    /// `move-priorities`, highest first.
+    pub move_priorities: Vec<MoveTypeId>,
+    /// Options that change the rules, and the ones kept for display.
+    pub options: Options,
+    /// Goals in file order.
+    pub goals: Vec<Goal>,
+    /// Attribute names; ids index this.
+    pub attributes: Vec<String>,
+    /// Flag names (both kinds share one table); ids index this.
+    pub flags: Vec<String>,
+}
+
+/// One player.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// The name as written, without the `?` of a random player.
+    pub name: String,
+    /// A random player (`?Dice`) picks uniformly among its legal moves.
+    pub random: bool,
+}
+
+/// The turn sequence: `once` is played first, then `cycle` repeats for ever.
+#[derive(Clone, Debug, Default)]
+pub struct TurnOrder {
+    /// Entries before `repeat`.
+    pub once: Vec<TurnEntry>,
+    /// Entries after `repeat` (all entries when there is no `repeat`).
+    pub cycle: Vec<TurnEntry>,
+}
+
+/// One turn: who moves, whose pieces, and which move type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnEntry {
+    /// The player making the move.
+    pub mover: PlayerId,
+    /// The owner of the pieces moved (usually the mover).
+    pub owner: PlayerId,
+    /// Only moves of this type, if given.
+    pub move_type: Option<MoveTypeId>,
+}
+
+/// A position's declaration.
+#[derive(Clone, Debug)]
+pub struct PosDef {
+    /// The name (`a1`).
+    pub name: String,
+    /// Declared with `dummy`: not shown.
+    pub dummy: bool,
+    /// The grid and per-dimension indices, for grid positions.
+    pub grid: Option<(u16, [u16; 3])>,
+}
+
+/// A grid's labels, kept for diagrams and notation.
+#[derive(Clone, Debug)]
+pub struct GridDef {
+    /// Labels per dimension, in the order the file lists them.
+    pub labels: Vec<Vec<String>>,
+}
+
+/// A named set of positions, different per player.
+#[derive(Clone, Debug)]
+pub struct ZoneDef {
+    /// The name.
+    pub name: String,
+    /// Positions per player (empty for a player that has no such zone).
+    pub positions: Vec<Vec<PosId>>,
+}
+
+/// Board geometry with per-player direction tables.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Positions in board order (grids first, row by row, then explicit positions).
+    pub positions: Vec<PosDef>,
+    /// Direction names.
+    pub directions: Vec<String>,
+    /// Grids, for display.
+    pub grids: Vec<GridDef>,
+    /// Zones.
+    pub zones: Vec<ZoneDef>,
+    /// `opposite[d]`: the direction that reverses `d`, if one does.
+    pub opposite: Vec<Option<DirId>>,
+    /// `next[(player * n_dirs + dir) * n_pos + pos]`: the linked position or `NONE`.
+    pub next: Vec<u16>,
+    /// `zone_bits[(zone * n_players + player) * words + pos / 64]`: membership bitsets.
+    pub zone_bits: Vec<u64>,
+    /// Number of players (for indexing `next`).
+    pub n_players: usize,
+}
+
+/// Marks "no position" in `Board::next`.
+pub const NONE: u16 = u16::MAX;
+
+impl Board {
+    /// Number of positions.
+    pub fn n_pos(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// The position one step from `pos` along `dir` as `player` sees it (symmetry applied).
+    #[inline]
+    pub fn step(&self, player: PlayerId, dir: DirId, pos: PosId) -> Option<PosId> {
+        let n_pos = self.positions.len();
+        let i = (player.idx() * self.directions.len() + dir.idx()) * n_pos + pos.idx();
+        match self.next[i] {
+            NONE => None,
+            p => Some(PosId(p)),
+        }
+    }
+
+    /// Whether `pos` is in `zone` as defined for `player`.
+    #[inline]
+    pub fn in_zone(&self, zone: ZoneId, player: PlayerId, pos: PosId) -> bool {
+        let words = self.positions.len().div_ceil(64);
+        let i = (zone.idx() * self.n_players + player.idx()) * words + pos.idx() / 64;
+        self.zone_bits[i] >> (pos.idx() % 64) & 1 == 1
+    }
+
+    /// The id of a position name (for tools and tests; the engine never looks up names).
+    pub fn pos_id(&self, name: &str) -> Option<PosId> {
+        self.positions
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PosId(i as u16))
+    }
+}
+
+/// One piece type.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// The name.
+    pub name: String,
+    /// Help text.
+    pub help: String,
+    /// Description text.
+    pub description: String,
+    /// The notation letter, if given.
+    pub notation: Option<String>,
+    /// Attributes this type declares, with their defaults.
+    pub attributes: Vec<(AttrId, bool)>,
+    /// Move blocks.
+    pub moves: Vec<Block>,
+    /// Drop blocks.
+    pub drops: Vec<Block>,
+    /// Declared `(dummy)`.
+    pub dummy: bool,
+    /// The `(piece …)` form.
+    pub span: Span,
+}
+
+/// One move or drop block: a program, tagged with its move type.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// The `move-type` in force where the block stands.
+    pub move_type: Option<MoveTypeId>,
+    /// The instructions.
+    pub body: Vec<Instr>,
+    /// The block's source.
+    pub span: Span,
+}
+
+/// A position given either absolutely or as a step from the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A named position.
+    Pos(PosId),
+    /// One step along a direction.
+    Dir(DirId),
+}
+
+/// Where `go` jumps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoTarget {
+    /// The from-square of this move.
+    From,
+    /// The pending destination.
+    To,
+    /// The mark.
+    Mark,
+    /// The from-square of the previous move.
+    LastFrom,
+    /// The destination of the previous move.
+    LastTo,
+}
+
+/// What an `add`-family instruction emits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddSpec {
+    /// `add-copy`: the piece also stays where it was.
+    pub copy: bool,
+    /// `add-partial`: the same piece moves again this turn.
+    pub partial: bool,
+    /// Promotion choices: one move per type (empty: no promotion).
+    pub promote: Vec<PieceId>,
+    /// The move type the continuation must use (partial moves only).
+    pub move_type: Option<MoveTypeId>,
+}
+
+/// One instruction of a move program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Instr {
+    /// Step along a direction; no link ends the block.
+    Step(DirId),
+    /// Step against a direction.
+    Opposite(DirId),
+    /// Jump to a position.
+    Goto(PosId),
+    /// Remember the current position.
+    Mark,
+    /// Return to the mark.
+    Back,
+    /// Jump to a remembered position.
+    Go(GoTarget),
+    /// The piece here is the one that moves.
+    From,
+    /// The current position is the destination.
+    To,
+    /// Finish the current piece's sub-move; the piece here moves next.
+    Cascade,
+    /// Capture the piece here (or there).
+    Capture(Option<Target>),
+    /// Change the type of the piece here (or there).
+    ChangeType(PieceId, Option<Target>),
+    /// Give the piece here (or there) to the mover.
+    ChangeOwner(Option<Target>),
+    /// Give the piece here (or there) to the other side.
+    Flip(Option<Target>),
+    /// Create a piece.
+    Create {
+        /// Its owner (default: the mover).
+        player: Option<PlayerId>,
+        /// Its type (default: the moving piece's).
+        piece: Option<PieceId>,
+        /// Where (default: here).
+        at: Option<Target>,
+    },
+    /// Set an attribute of the piece that will stand here after the move.
+    SetAttribute(AttrId, Cond, Option<Target>),
+    /// Set a scratch flag.
+    SetFlag(FlagId, Cond),
+    /// Set a scratch flag of a position.
+    SetPositionFlag(FlagId, Cond, Option<Target>),
+    /// Emit a move.
+    Add(AddSpec),
+    /// End the block unless the condition holds.
+    Verify(Cond),
+    /// Branch.
+    If(Cond, Vec<Instr>, Vec<Instr>),
+    /// Loop.
+    While(Cond, Vec<Instr>),
+}
+
+/// A condition of a move program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cond {
+    /// `true` or `false`.
+    Const(bool),
+    /// Negation (also the `not-` prefix).
+    Not(Box<Cond>),
+    /// All of.
+    And(Vec<Cond>),
+    /// Any of.
+    Or(Vec<Cond>),
+    /// No piece there.
+    Empty(Option<Target>),
+    /// A piece of the mover's side there.
+    Friend(Option<Target>),
+    /// A piece of another side there.
+    Enemy(Option<Target>),
+    /// A piece of a player outside the turn order there.
+    Neutral(Option<Target>),
+    /// A piece of this type there.
+    Piece(PieceId, Option<Target>),
+    /// The position (or the step) exists.
+    OnBoard(Option<Target>),
+    /// In the zone, as defined for the mover.
+    InZone(ZoneId, Option<Target>),
+    /// Was the from-square of the previous move.
+    LastFrom(Option<Target>),
+    /// Was the destination of the previous move.
+    LastTo(Option<Target>),
+    /// Is the mark.
+    Marked(Option<Target>),
+    /// Is this position.
+    Position(PosId, Option<Target>),
+    /// A scratch flag is set.
+    Flag(FlagId),
+    /// A position flag is set.
+    PositionFlag(FlagId, Option<Target>),
+    /// The piece there has the attribute set.
+    Attribute(AttrId, Option<Target>),
+    /// An enemy could capture there (with moves of a type, if given).
+    Attacked(Option<MoveTypeId>, Option<Target>),
+    /// A friend could capture there.
+    Defended(Option<MoveTypeId>, Option<Target>),
+    /// An enemy is one step away.
+    AdjacentToEnemy(Option<Target>),
+    /// The position is part of some `absolute-config` goal.
+    GoalPosition(Option<Target>),
+}
+
+/// The starting position.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// Pieces on the board.
+    pub placements: Vec<Placement>,
+    /// Off-board stores.
+    pub off: Vec<OffCount>,
+}
+
+/// A piece placed at the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Owner.
+    pub player: PlayerId,
+    /// Type.
+    pub piece: PieceId,
+    /// Where.
+    pub pos: PosId,
+}
+
+/// Pieces in a player's off-board store at the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OffCount {
+    /// Owner.
+    pub player: PlayerId,
+    /// Type.
+    pub piece: PieceId,
+    /// How many.
+    pub count: u32,
+}
+
+/// `"pass turn"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PassTurn {
+    /// No passing.
+    #[default]
+    No,
+    /// Passing is always legal.
+    Yes,
+    /// Passing only when there is no other move.
+    Forced,
+}
+
+/// Options with a meaning for the rules, plus the others as written.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `"pass turn"`.
+    pub pass_turn: PassTurn,
+    /// `"pass partial"`.
+    pub pass_partial: bool,
+    /// `"maximal captures"`: 0 off, 1 true, 2 the stronger rule.
+    pub maximal_captures: u8,
+    /// `"recycle captures"`.
+    pub recycle_captures: bool,
+    /// `"recycle promotions"`.
+    pub recycle_promotions: bool,
+    /// `"include off-pieces"`.
+    pub include_off_pieces: bool,
+    /// `"discard cascades"`.
+    pub discard_cascades: bool,
+    /// Every option as written (name, value), for display.
+    pub all: Vec<(String, String)>,
+}
+
+/// What a goal does when its condition holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoalKind {
+    /// The player wins.
+    Win,
+    /// The player loses.
+    Loss,
+    /// The game is drawn.
+    Draw,
+    /// The game ends and the player with more pieces wins.
+    Count,
+}
+
+/// One goal.
+#[derive(Clone, Debug)]
+pub struct Goal {
+    /// Win, loss, draw or count.
+    pub kind: GoalKind,
+    /// The players it is checked for.
+    pub players: Vec<PlayerId>,
+    /// The condition.
+    pub cond: GoalCond,
+    /// The goal form.
+    pub span: Span,
+}
+
+/// Whose pieces a configuration goal looks at, relative to the player it is checked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The player's own.
+    Mine,
+    /// Any other player's.
+    Opponent,
+    /// Anyone's.
+    Any,
+}
+
+/// A piece pattern in a configuration goal: `King`, `(opponent King)`, `(not King)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceSpec {
+    /// Whose.
+    pub owner: Owner,
+    /// Which types (any of).
+    pub pieces: Vec<PieceId>,
+    /// `(not …)`: the position must not hold such a piece.
+    pub negated: bool,
+}
+
+/// A goal condition.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoalCond {
+    /// `true`/`false`.
+    Const(bool),
+    /// Negation.
+    Not(Box<GoalCond>),
+    /// All of.
+    And(Vec<GoalCond>),
+    /// Any of.
+    Or(Vec<GoalCond>),
+    /// No legal move.
+    Stalemated,
+    /// No legal move while a royal piece of these types is attacked; makes them royal.
+    Checkmated(Vec<PieceId>),
+    /// The same position for the third time.
+    Repetition,
+    /// Exactly N of the player's pieces (of these types, or any) remain.
+    PiecesRemaining(u32, Vec<PieceId>),
+    /// Exactly N pieces of these types (or any) are on the board, all players together.
+    TotalPieceCount(u32, Vec<PieceId>),
+    /// The player's pieces of these types have all been captured.
+    Captured(Vec<PieceId>),
+    /// Such pieces stand on every listed position, or on some position of each listed zone.
+    AbsoluteConfig {
+        /// The pieces.
+        spec: PieceSpec,
+        /// Positions that must all be occupied.
+        positions: Vec<PosId>,
+        /// Zones where one occupied square is enough.
+        zones: Vec<ZoneId>,
+    },
+    /// The pattern occurs somewhere: piece, direction, piece, ….
+    RelativeConfig {
+        /// The pieces, one more than the directions.
+        pieces: Vec<PieceSpec>,
+        /// The steps between them.
+        dirs: Vec<DirId>,
+    },
+}
+
+impl GameDef {
+    /// The id of a piece name (for tools and tests; the engine never looks up names).
+    pub fn piece_id(&self, name: &str) -> Option<PieceId> {
+        self.pieces
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PieceId(i as u16))
+    }
+
+    /// The id of a player name.
+    pub fn player_id(&self, name: &str) -> Option<PlayerId> {
+        self.players
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PlayerId(i as u8))
+    }
+}

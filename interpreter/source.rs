@@ -3,11 +3,11 @@
 use std::fmt;
 
 /// Identifies one file in a [`SourceMap`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Debug)]
 pub struct FileId(pub u32);
 
 /// Identifies one macro expansion in a [`SourceMap`]; `ExpId(0)` means "not from a macro".
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct ExpId(pub u32);
 
 impl ExpId {

@@ -109,8 +109,11 @@ pub struct PosDef {
     /// Declared with `dummy`: not shown.
     pub dummy: bool,
     /// The grid and per-dimension indices, for grid positions.
-    pub grid: Option<(u16, [u16; 3])>,
+    pub grid: Option<(u16, [u16; MAX_DIMS])>,
 }
+
+/// The most dimensions a grid may have.
+pub const MAX_DIMS: usize = 8;
 
 /// A grid's labels, kept for diagrams and notation.
 #[derive(Clone, Debug)]

@@ -8,8 +8,10 @@
 pub mod def;
 pub mod diagnostic;
 pub mod expand;
+pub mod resolve;
 pub mod source;
 pub mod stdlib;
+pub mod summary;
 pub mod syntax;
 
 use diagnostic::Diagnostic;
@@ -49,5 +51,18 @@ pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
 /// This is what `zrf check` and the robustness tests call; it never panics.
 pub fn check_source(name: &str, bytes: &[u8], loader: &dyn Loader) -> (SourceMap, Vec<Diagnostic>) {
     let loaded = load(name, bytes, loader);
-    (loaded.map, loaded.diags)
+    let mut diags = loaded.diags;
+    for game in &loaded.games {
+        let (_, more) = resolve::resolve(game);
+        diags.extend(more);
+    }
+    dedup(&mut diags);
+    (loaded.map, diags)
+}
+
+/// Drops repeats: variants share most forms with their game, so the same problem would
+/// otherwise be reported once per variant.
+pub fn dedup(diags: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    diags.retain(|d| seen.insert((d.primary.span, d.message.clone())));
 }

@@ -360,28 +360,44 @@ impl Expander<'_> {
             parent: env,
         };
         for item in &mac.body {
-            let substituted = self.substitute(item, &new_env, exp);
-            self.expand_node(&substituted, Some(&new_env), depth + 1, nest, out);
+            if let Some(substituted) = self.substitute(item, &new_env, exp) {
+                self.expand_node(&substituted, Some(&new_env), depth + 1, nest, out);
+            }
         }
     }
 
     /// Copies a body node, replacing `$N` with the call's arguments and tagging spans.
-    fn substitute(&mut self, node: &Sexp, env: &Env, exp: ExpId) -> Sexp {
+    ///
+    /// A `$N` token with no argument anywhere up the call chain disappears (with a warning),
+    /// as Zillions substitutes empty text for it.
+    fn substitute(&mut self, node: &Sexp, env: &Env, exp: ExpId) -> Option<Sexp> {
         let span = Span { exp, ..node.span };
-        match &node.kind {
+        Some(match &node.kind {
             SexpKind::List(items) => Sexp {
                 kind: SexpKind::List(
                     items
                         .iter()
-                        .map(|it| self.substitute(it, env, exp))
+                        .filter_map(|it| self.substitute(it, env, exp))
                         .collect(),
                 ),
                 span,
             },
             SexpKind::Sym(s) if s.contains('$') => {
                 if let Some(k) = whole_param(s) {
-                    if let Some(arg) = lookup(env, k) {
-                        return arg.clone();
+                    match lookup(env, k) {
+                        Some(arg) => return Some(arg.clone()),
+                        None => {
+                            self.diags.push(
+                                Diagnostic::warning(span, format!("`${k}` has no argument"))
+                                    .with_label(format!(
+                                        "the call of `{}` gives {} argument(s)",
+                                        env.name,
+                                        env.args.len()
+                                    ))
+                                    .with_note(format!("`${k}` is replaced by nothing")),
+                            );
+                            return None;
+                        }
                     }
                 }
                 match self.paste(s, env, span) {
@@ -403,7 +419,7 @@ impl Expander<'_> {
                 kind: node.kind.clone(),
                 span,
             },
-        }
+        })
     }
 
     /// Replaces every `$N` inside a token with the text of argument N.
@@ -435,13 +451,13 @@ impl Expander<'_> {
                 }
                 None => {
                     self.diags.push(
-                        Diagnostic::error(span, format!("`${k}` has no argument")).with_label(
-                            format!(
+                        Diagnostic::warning(span, format!("`${k}` has no argument"))
+                            .with_label(format!(
                                 "the call of `{}` gives {} argument(s)",
                                 env.name,
                                 env.args.len()
-                            ),
-                        ),
+                            ))
+                            .with_note(format!("`${k}` is left as it is")),
                     );
                     return None;
                 }

@@ -96,10 +96,13 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
                 Some(b) => merge(b, &body),
                 None => {
                     diags.push(
-                        Diagnostic::error(form.span, "a variant must follow a game")
-                            .with_label("no `(game ...)` comes before this variant"),
+                        Diagnostic::warning(form.span, "a variant should follow a game")
+                            .with_label(
+                                "no `(game ...)` comes before this variant; it is read as a game",
+                            ),
                     );
-                    continue;
+                    base = Some(body.clone());
+                    body
                 }
             }
         } else {

@@ -191,12 +191,13 @@ mod tests {
                 0
             )
         );
-        let (forms, _) = parse_file(FileId(0), "(-1 +2 3d -)");
+        let (forms, _) = parse_file(FileId(0), "(-1 2 3d - 00)");
         let items = forms[0].list().unwrap();
         assert!(matches!(items[0].kind, SexpKind::Int(-1)));
         assert!(matches!(items[1].kind, SexpKind::Int(2)));
         assert_eq!(items[2].sym(), Some("3d"));
         assert_eq!(items[3].sym(), Some("-"));
+        assert_eq!(items[4].sym(), Some("00"));
     }
 
     #[test]

@@ -80,13 +80,15 @@ impl Sexp {
     }
 }
 
-/// Reads `-12`, `7` or `+3` as an integer; anything else (including `3d`) is not one.
+/// Reads `-12` or `7` as an integer. Text that would not print back the same (`007`, `+3`,
+/// `-0`) stays a symbol, so position names such as `00` keep their spelling when pasted.
 pub fn parse_int(text: &str) -> Option<i64> {
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    text.parse().ok()
+    let n: i64 = text.parse().ok()?;
+    (n.to_string() == text).then_some(n)
 }
 
 /// Prints the tree back as rules-file text (strings keep their quotes; spans are not shown).

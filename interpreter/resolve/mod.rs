@@ -1,0 +1,774 @@
+//! Resolution: one assembled game or variant (S-expressions) becomes a [`GameDef`] in which
+//! every name is an id, with every error of the file reported at once.
+//!
+//! Lowering and resolving are one pass here because ZRF names are contextual: a bare symbol
+//! in a move block is a direction or a position depending on the board, and an attribute
+//! name doubles as a condition. Sub-modules: `board` (geometry), `program` (move and drop
+//! blocks), `goals` (win, loss, draw and count conditions), `options`.
+
+mod board;
+mod goals;
+mod options;
+mod program;
+
+use indexmap::IndexMap;
+
+use crate::def::*;
+use crate::diagnostic::Diagnostic;
+use crate::expand::GameSource;
+use crate::source::Span;
+use crate::syntax::{Sexp, SexpKind};
+
+/// Resolves one game or variant. Returns the definition when there were no errors.
+pub fn resolve(src: &GameSource) -> (Option<GameDef>, Vec<Diagnostic>) {
+    let mut cx = Cx::default();
+    let def = cx.game(src);
+    let ok = !cx.diags.iter().any(Diagnostic::is_error);
+    (def.filter(|_| ok), cx.diags)
+}
+
+/// Game-level keywords and what each takes, for "expected one of" messages.
+const GAME_FORMS: &[&str] = &[
+    "title",
+    "description",
+    "history",
+    "strategy",
+    "players",
+    "turn-order",
+    "move-priorities",
+    "board",
+    "board-setup",
+    "piece",
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
+    "option",
+    "engine",
+];
+
+/// Forms that only affect presentation; accepted and ignored.
+const PRESENTATION_FORMS: &[&str] = &[
+    "move-sound",
+    "capture-sound",
+    "drop-sound",
+    "release-sound",
+    "click-sound",
+    "change-sound",
+    "win-sound",
+    "loss-sound",
+    "draw-sound",
+    "opening-sound",
+    "music",
+    "open",
+    "solution",
+    "translate",
+    "notation",
+    "version",
+    "image",
+    "help",
+];
+
+/// Name tables and the diagnostics collected so far.
+#[derive(Default)]
+pub(crate) struct Cx {
+    pub diags: Vec<Diagnostic>,
+    pub players: IndexMap<String, PlayerId>,
+    pub positions: IndexMap<String, PosId>,
+    /// Names removed by `kill-positions`.
+    pub killed: std::collections::BTreeSet<String>,
+    pub dirs: IndexMap<String, DirId>,
+    pub zones: IndexMap<String, ZoneId>,
+    pub pieces: IndexMap<String, PieceId>,
+    pub attrs: IndexMap<String, AttrId>,
+    pub flags: IndexMap<String, FlagId>,
+    pub move_types: IndexMap<String, MoveTypeId>,
+}
+
+impl Cx {
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(span, msg));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    pub fn warn(&mut self, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::warning(span, msg));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    /// Runs `f`, turning the errors it reports into warnings that say what is ignored.
+    ///
+    /// Used where real Zillions-era files carry harmless mistakes (a setup square the board
+    /// lacks, a zone for an undeclared player) that should not stop the game from loading.
+    pub fn soft<T>(&mut self, ignored: &str, f: impl FnOnce(&mut Cx) -> Option<T>) -> Option<T> {
+        let start = self.diags.len();
+        let res = f(self);
+        for d in &mut self.diags[start..] {
+            if d.is_error() {
+                d.severity = crate::diagnostic::Severity::Warning;
+                d.notes.push(format!("ignored: {ignored}"));
+            }
+        }
+        res
+    }
+
+    /// Reports an unknown name of some kind, suggesting the nearest known one.
+    pub fn unknown<'a>(
+        &mut self,
+        kind: &str,
+        node: &Sexp,
+        known: impl IntoIterator<Item = &'a String>,
+    ) {
+        let name = node.atom_text().unwrap_or_default();
+        let d = Diagnostic::error(node.span, format!("unknown {kind} `{name}`"))
+            .with_label(format!("no {kind} of this name is declared"))
+            .suggest(&name, known.into_iter().map(String::as_str));
+        self.diags.push(d);
+    }
+
+    /// Reports a wrong item: "expected X, found Y".
+    pub fn expected(&mut self, node: &Sexp, what: &str) {
+        let d = Diagnostic::error(
+            node.span,
+            format!("expected {what}, found {}", node.describe()),
+        );
+        self.diags.push(d);
+    }
+
+    /// Reports a form with too few items.
+    pub fn missing(&mut self, form: &Sexp, what: &str, shape: &str) {
+        let d = Diagnostic::error(form.span, format!("missing {what}"))
+            .with_label(format!("expected `{shape}`"));
+        self.diags.push(d);
+    }
+
+    /// The symbol, or an "expected" error.
+    pub fn sym<'s>(&mut self, node: &'s Sexp, what: &str) -> Option<&'s str> {
+        let s = node.sym();
+        if s.is_none() {
+            self.expected(node, what);
+        }
+        s
+    }
+
+    /// The integer, or an "expected" error.
+    pub fn int(&mut self, node: &Sexp, what: &str) -> Option<i64> {
+        match &node.kind {
+            SexpKind::Int(n) => Some(*n),
+            SexpKind::Sym(s)
+                if s.trim_start_matches(['-', '+'])
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+                    && s.parse::<i64>().is_ok() =>
+            {
+                s.parse().ok()
+            }
+            _ => {
+                self.expected(node, what);
+                None
+            }
+        }
+    }
+
+    /// The list items, or an "expected" error.
+    pub fn list<'s>(&mut self, node: &'s Sexp, what: &str) -> Option<&'s [Sexp]> {
+        let l = node.list();
+        if l.is_none() {
+            self.expected(node, what);
+        }
+        l
+    }
+
+    /// A text item: a string, or (leniently) any atom.
+    pub fn text(&mut self, node: &Sexp, what: &str) -> Option<String> {
+        let t = node.atom_text();
+        if t.is_none() {
+            self.expected(node, what);
+        }
+        t
+    }
+
+    pub fn player(&mut self, node: &Sexp) -> Option<PlayerId> {
+        let name = self.sym(node, "a player name")?;
+        match self.players.get(name) {
+            Some(&id) => Some(id),
+            None => {
+                let known: Vec<String> = self.players.keys().cloned().collect();
+                self.unknown("player", node, &known);
+                None
+            }
+        }
+    }
+
+    pub fn piece(&mut self, node: &Sexp) -> Option<PieceId> {
+        let name = self.sym(node, "a piece name")?;
+        match self.pieces.get(name) {
+            Some(&id) => Some(id),
+            None => {
+                let known: Vec<String> = self.pieces.keys().cloned().collect();
+                self.unknown("piece", node, &known);
+                None
+            }
+        }
+    }
+
+    pub fn position(&mut self, node: &Sexp) -> Option<PosId> {
+        let name = node.atom_text();
+        match name.as_ref().and_then(|n| self.positions.get(n.as_str())) {
+            Some(&id) => Some(id),
+            None if name.is_none() => {
+                self.expected(node, "a position name");
+                None
+            }
+            None if self.killed.contains(name.as_deref().unwrap_or_default()) => {
+                self.error(
+                    node.span,
+                    format!(
+                        "position `{}` was removed by `kill-positions`",
+                        name.unwrap_or_default()
+                    ),
+                );
+                None
+            }
+            None => {
+                let name = name.unwrap_or_default();
+                let lower = name.to_lowercase();
+                let same_case = self
+                    .positions
+                    .iter()
+                    .find(|(k, _)| k.to_lowercase() == lower)
+                    .map(|(k, &v)| (k.clone(), v));
+                if let Some((real, id)) = same_case {
+                    self.warn(
+                        node.span,
+                        format!("position `{name}` is spelled `{real}` on the board"),
+                    )
+                    .primary
+                    .text = format!("read as `{real}`");
+                    return Some(id);
+                }
+                let known: Vec<String> = self.positions.keys().cloned().collect();
+                self.unknown("position", node, &known);
+                None
+            }
+        }
+    }
+
+    pub fn zone(&mut self, node: &Sexp) -> Option<ZoneId> {
+        let name = self.sym(node, "a zone name")?;
+        match self.zones.get(name) {
+            Some(&id) => Some(id),
+            None => {
+                let known: Vec<String> = self.zones.keys().cloned().collect();
+                self.unknown("zone", node, &known);
+                None
+            }
+        }
+    }
+
+    pub fn dir(&mut self, node: &Sexp) -> Option<DirId> {
+        let name = self.sym(node, "a direction name")?;
+        match self.dirs.get(name) {
+            Some(&id) => Some(id),
+            None => {
+                let known: Vec<String> = self.dirs.keys().cloned().collect();
+                self.unknown("direction", node, &known);
+                None
+            }
+        }
+    }
+
+    /// Interns a move-type name (move types are declared by use).
+    pub fn move_type(&mut self, name: &str) -> MoveTypeId {
+        let n = self.move_types.len();
+        *self
+            .move_types
+            .entry(name.to_string())
+            .or_insert(MoveTypeId(n as u16))
+    }
+
+    /// Interns a flag name (flags are declared by use).
+    pub fn flag(&mut self, name: &str) -> FlagId {
+        let n = self.flags.len();
+        *self
+            .flags
+            .entry(name.to_string())
+            .or_insert(FlagId(n as u16))
+    }
+
+    fn game(&mut self, src: &GameSource) -> Option<GameDef> {
+        let mut by_head: IndexMap<&str, Vec<&Sexp>> = IndexMap::new();
+        for form in &src.forms {
+            let head = form.head().unwrap_or("");
+            by_head.entry(head).or_default().push(form);
+        }
+        let get = |k: &str| by_head.get(k).map(|v| v.as_slice()).unwrap_or(&[]);
+        let text = |cx: &mut Cx, k: &str| -> String {
+            let Some(form) = get(k).last() else {
+                return String::new();
+            };
+            let items = form.list().unwrap_or_default();
+            let parts: Vec<String> = items[1..]
+                .iter()
+                .filter_map(|it| cx.text(it, "a text string"))
+                .collect();
+            parts.join(" ")
+        };
+
+        for form in &src.forms {
+            let head = form.head().unwrap_or("");
+            if GAME_FORMS.contains(&head)
+                || PRESENTATION_FORMS.contains(&head)
+                || options::is_legacy(head)
+            {
+                continue;
+            }
+            let list: Vec<&str> = GAME_FORMS.to_vec();
+            let d =
+                Diagnostic::warning(form.span, format!("unknown game form `{head}` is ignored"))
+                    .with_label(format!("expected one of {} in `(game ...)`", quoted(&list)))
+                    .suggest(
+                        head,
+                        list.iter().copied().chain(options::LEGACY.iter().copied()),
+                    );
+            self.diags.push(d);
+        }
+        if let Some(engine) = get("engine").first() {
+            let what = engine
+                .list()
+                .and_then(|l| l.get(1))
+                .and_then(Sexp::atom_text)
+                .unwrap_or_default();
+            self.error(
+                engine.span,
+                "this game needs an external engine that zrf does not run",
+            )
+            .primary
+            .text = format!(
+                "`{what}` holds the real rules; the rules file alone does not describe the game"
+            );
+        }
+
+        let title = src.title.clone();
+        let description = text(self, "description");
+        let history = text(self, "history");
+        let strategy = text(self, "strategy");
+
+        let players = self.players_form(get("players"), src.span);
+        for form in get("piece") {
+            self.declare_piece(form);
+        }
+        let board = match get("board") {
+            [] => {
+                self.error(src.span, "this game has no board").primary.text =
+                    "expected a `(board ...)` form".into();
+                None
+            }
+            [one, rest @ ..] => {
+                for extra in rest {
+                    self.error(extra.span, "a game has one `board`")
+                        .primary
+                        .text = "second board".into();
+                }
+                board::resolve_board(self, one, players.len())
+            }
+        };
+        let board = board.unwrap_or_else(|| board::empty_board(players.len()));
+        let mut pieces: Vec<Option<PieceDef>> = vec![None; self.pieces.len()];
+        for form in get("piece") {
+            let def = self.piece_form(form);
+            if let Some(&id) = self.pieces.get(&def.name) {
+                pieces[id.idx()] = Some(def);
+            }
+        }
+        let pieces: Vec<PieceDef> = pieces.into_iter().flatten().collect();
+        // Pieces never declared but used by programs would already be errors; keep ids dense.
+        let setup = self.setup_forms(get("board-setup"));
+        let turn_order = self.turn_order(get("turn-order"), players.len());
+        let move_priorities = self.priorities(get("move-priorities"));
+        let opts = options::resolve_options(self, &src.forms);
+        let mut goals_out = Vec::new();
+        for k in [
+            "win-condition",
+            "loss-condition",
+            "draw-condition",
+            "count-condition",
+        ] {
+            for form in get(k) {
+                if let Some(g) = goals::resolve_goal(self, form) {
+                    goals_out.push(g);
+                }
+            }
+        }
+        goals_out.sort_by_key(|g| g.span.lo);
+        Some(GameDef {
+            title,
+            description,
+            history,
+            strategy,
+            players,
+            turn_order,
+            board,
+            pieces,
+            setup,
+            move_types: self.move_types.keys().cloned().collect(),
+            move_priorities,
+            options: opts,
+            goals: goals_out,
+            attributes: self.attrs.keys().cloned().collect(),
+            flags: self.flags.keys().cloned().collect(),
+        })
+    }
+
+    fn players_form(&mut self, forms: &[&Sexp], game_span: Span) -> Vec<Player> {
+        let Some(form) = forms.last() else {
+            self.error(game_span, "this game has no players")
+                .primary
+                .text = "expected a `(players NAME...)` form".into();
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for it in &form.list().unwrap_or_default()[1..] {
+            let Some(name) = self.sym(it, "a player name") else {
+                continue;
+            };
+            let (random, plain) = match name.strip_prefix('?') {
+                Some(rest) => (true, rest),
+                None => (false, name),
+            };
+            if self.players.contains_key(name) || self.players.contains_key(plain) {
+                self.error(it.span, format!("player `{plain}` is listed twice"));
+                continue;
+            }
+            if out.len() >= 32 {
+                self.error(it.span, "more than 32 players");
+                break;
+            }
+            let id = PlayerId(out.len() as u8);
+            // Random players are referred to with or without the `?`.
+            self.players.insert(name.to_string(), id);
+            if random {
+                self.players.insert(plain.to_string(), id);
+            }
+            out.push(Player {
+                name: plain.to_string(),
+                random,
+            });
+        }
+        if out.is_empty() {
+            self.error(form.span, "a game needs at least one player");
+        }
+        out
+    }
+
+    /// First pass over a piece: its name and attributes, so programs can refer to any piece.
+    fn declare_piece(&mut self, form: &Sexp) {
+        let items = form.list().unwrap_or_default();
+        let name = items[1..].iter().find(|f| f.head() == Some("name"));
+        let Some(name_form) = name else {
+            self.missing(form, "piece name", "(piece (name NAME) ...)");
+            return;
+        };
+        let Some(node) = name_form.list().and_then(|l| l.get(1)) else {
+            self.missing(name_form, "piece name", "(name NAME)");
+            return;
+        };
+        let Some(name) = self.sym(node, "a piece name") else {
+            return;
+        };
+        if self.pieces.contains_key(name) {
+            self.warn(node.span, format!("piece `{name}` is declared twice"))
+                .primary
+                .text = "this later declaration replaces the earlier one".into();
+            return;
+        }
+        let id = PieceId(self.pieces.len() as u16);
+        self.pieces.insert(name.to_string(), id);
+        for f in items[1..].iter().filter(|f| f.head() == Some("attribute")) {
+            if let Some(n) = f.list().and_then(|l| l.get(1)).and_then(Sexp::sym) {
+                let k = self.attrs.len();
+                self.attrs.entry(n.to_string()).or_insert(AttrId(k as u16));
+            }
+        }
+    }
+
+    fn piece_form(&mut self, form: &Sexp) -> PieceDef {
+        const PIECE_FORMS: &[&str] = &[
+            "name",
+            "help",
+            "description",
+            "notation",
+            "image",
+            "attribute",
+            "moves",
+            "drops",
+            "dummy",
+        ];
+        let items = form.list().unwrap_or_default();
+        let mut def = PieceDef {
+            name: String::new(),
+            help: String::new(),
+            description: String::new(),
+            notation: None,
+            attributes: Vec::new(),
+            moves: Vec::new(),
+            drops: Vec::new(),
+            dummy: false,
+            span: form.span,
+        };
+        for sub in &items[1..] {
+            let Some(parts) = sub.list() else {
+                self.expected(
+                    sub,
+                    &format!("one of {} in `(piece ...)`", quoted(PIECE_FORMS)),
+                );
+                continue;
+            };
+            let head = sub.head().unwrap_or("");
+            let args = &parts[1..];
+            match head {
+                "name" => {
+                    def.name = args.first().and_then(Sexp::atom_text).unwrap_or_default();
+                }
+                "help" | "description" => {
+                    let t: Vec<String> = args
+                        .iter()
+                        .filter_map(|a| self.text(a, "a text string"))
+                        .collect();
+                    if head == "help" {
+                        def.help = t.join(" ");
+                    } else {
+                        def.description = t.join(" ");
+                    }
+                }
+                "notation" => def.notation = args.first().and_then(Sexp::atom_text),
+                "image" | "sound" | "release-sound" | "move-sound" | "capture-sound"
+                | "drop-sound" => {}
+                "attribute" => {
+                    let [name, value] = args else {
+                        self.missing(
+                            sub,
+                            "attribute name and default",
+                            "(attribute NAME true|false)",
+                        );
+                        continue;
+                    };
+                    let Some(n) = self.sym(name, "an attribute name") else {
+                        continue;
+                    };
+                    let id = self.attrs[n];
+                    let v = match (value.sym(), &value.kind) {
+                        (Some("true"), _) => true,
+                        (Some("false"), _) => false,
+                        (_, SexpKind::List(_)) => {
+                            self.expected(value, "`true` or `false`");
+                            false
+                        }
+                        (_, kind) => {
+                            // Dagaz files give numbers and quoted names; Zillions attributes are booleans.
+                            let v = !matches!(kind, SexpKind::Int(0));
+                            self.warn(value.span, "attribute values other than `true` and `false` are a Dagaz extension")
+                                .primary
+                                .text = format!("read as {v}");
+                            v
+                        }
+                    };
+                    def.attributes.push((id, v));
+                }
+                "moves" | "drops" => {
+                    let blocks = program::resolve_blocks(self, args);
+                    if head == "moves" {
+                        def.moves.extend(blocks);
+                    } else {
+                        def.drops.extend(blocks);
+                    }
+                }
+                "dummy" => def.dummy = true,
+                "glyph" => {
+                    self.warn(sub.span, "ignored: Dagaz-only piece form `glyph`");
+                }
+                _ => {
+                    let d = Diagnostic::error(sub.span, format!("unknown piece form `{head}`"))
+                        .with_label(format!(
+                            "expected one of {} in `(piece ...)`",
+                            quoted(PIECE_FORMS)
+                        ))
+                        .suggest(head, PIECE_FORMS.iter().copied());
+                    self.diags.push(d);
+                }
+            }
+        }
+        def
+    }
+
+    fn setup_forms(&mut self, forms: &[&Sexp]) -> Setup {
+        let mut setup = Setup::default();
+        let mut occupied: IndexMap<PosId, Span> = IndexMap::new();
+        for form in forms {
+            for entry in &form.list().unwrap_or_default()[1..] {
+                let Some(parts) = self.list(entry, "`(PLAYER (PIECE POSITION...) ...)`") else {
+                    continue;
+                };
+                let Some(player) = parts
+                    .first()
+                    .and_then(|p| self.soft("these pieces are not placed", |cx| cx.player(p)))
+                else {
+                    if parts.is_empty() {
+                        self.missing(entry, "player", "(PLAYER (PIECE POSITION...) ...)");
+                    }
+                    continue;
+                };
+                for group in &parts[1..] {
+                    let Some(g) = self.list(group, "`(PIECE POSITION...)`") else {
+                        continue;
+                    };
+                    let Some(piece) = g.first().and_then(|p| self.piece(p)) else {
+                        continue;
+                    };
+                    let mut i = 1;
+                    while i < g.len() {
+                        if g[i].sym() == Some("off") {
+                            match g
+                                .get(i + 1)
+                                .and_then(|n| self.int(n, "a count after `off`"))
+                            {
+                                Some(n) if n >= 0 => setup.off.push(OffCount {
+                                    player,
+                                    piece,
+                                    count: n.min(u32::MAX as i64) as u32,
+                                }),
+                                Some(_) => {
+                                    self.error(g[i + 1].span, "an `off` count cannot be negative");
+                                }
+                                None if g.len() <= i + 1 => {
+                                    self.missing(group, "count", "(PIECE off N)");
+                                }
+                                None => {}
+                            }
+                            i += 2;
+                            continue;
+                        }
+                        if let Some(pos) =
+                            self.soft("this piece is not placed", |cx| cx.position(&g[i]))
+                        {
+                            if let Some(prev) = occupied.insert(pos, g[i].span) {
+                                self.warn(
+                                    g[i].span,
+                                    "this position is set up twice; the later piece stays",
+                                )
+                                .secondary
+                                .push(crate::diagnostic::Label {
+                                    span: prev,
+                                    text: "first placed here".into(),
+                                });
+                                setup.placements.retain(|p| p.pos != pos);
+                            }
+                            setup.placements.push(Placement { player, piece, pos });
+                        }
+                        i += 1;
+                    }
+                }
+            }
+        }
+        setup
+    }
+
+    fn turn_order(&mut self, forms: &[&Sexp], n_players: usize) -> TurnOrder {
+        let Some(form) = forms.last() else {
+            let all: Vec<TurnEntry> = (0..n_players)
+                .map(|i| TurnEntry {
+                    mover: PlayerId(i as u8),
+                    owner: PlayerId(i as u8),
+                    move_type: None,
+                })
+                .collect();
+            return TurnOrder {
+                once: Vec::new(),
+                cycle: all,
+            };
+        };
+        let mut once = Vec::new();
+        let mut cycle = Vec::new();
+        let mut seen_repeat = false;
+        for it in &form.list().unwrap_or_default()[1..] {
+            if it.sym() == Some("repeat") {
+                if seen_repeat {
+                    self.error(it.span, "`repeat` appears twice in `turn-order`");
+                }
+                seen_repeat = true;
+                continue;
+            }
+            let entry = match &it.kind {
+                SexpKind::Sym(_) => self.player(it).map(|p| TurnEntry {
+                    mover: p,
+                    owner: p,
+                    move_type: None,
+                }),
+                SexpKind::List(parts) if (2..=3).contains(&parts.len()) => {
+                    let mover = self.player(&parts[0]);
+                    let mut owner = mover;
+                    let mut move_type = None;
+                    for (k, p) in parts[1..].iter().enumerate() {
+                        let Some(name) = self.sym(p, "a player or a move type") else {
+                            continue;
+                        };
+                        if k == 0 && self.players.contains_key(name) {
+                            owner = self.players.get(name).copied();
+                        } else {
+                            move_type = Some(self.move_type(name));
+                        }
+                    }
+                    mover.zip(owner).map(|(mover, owner)| TurnEntry {
+                        mover,
+                        owner,
+                        move_type,
+                    })
+                }
+                _ => {
+                    self.expected(
+                        it,
+                        "a player, `(PLAYER MOVE-TYPE)`, `(PLAYER OWNER [MOVE-TYPE])` or `repeat`",
+                    );
+                    None
+                }
+            };
+            if let Some(e) = entry {
+                if seen_repeat {
+                    cycle.push(e);
+                } else {
+                    once.push(e);
+                }
+            }
+        }
+        if !seen_repeat {
+            cycle = std::mem::take(&mut once);
+        }
+        if cycle.is_empty() {
+            self.error(form.span, "the turn order never repeats anything")
+                .primary
+                .text = "expected at least one player after `repeat`".into();
+        }
+        TurnOrder { once, cycle }
+    }
+
+    fn priorities(&mut self, forms: &[&Sexp]) -> Vec<MoveTypeId> {
+        let mut out = Vec::new();
+        if let Some(form) = forms.last() {
+            for it in &form.list().unwrap_or_default()[1..] {
+                if let Some(name) = self.sym(it, "a move type") {
+                    out.push(self.move_type(name));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `a`, `b` and `c` → "`a`, `b`, `c`".
+pub(crate) fn quoted(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

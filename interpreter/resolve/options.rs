@@ -1,0 +1,164 @@
+//! Options: `(option "name" value)` and the legacy keyword forms such as `(pass-turn true)`.
+
+use super::Cx;
+use crate::def::*;
+use crate::syntax::Sexp;
+
+/// Legacy option keywords and the option each stands for.
+pub const LEGACY: &[&str] = &[
+    "pass-turn",
+    "pass-partial",
+    "recycle-captures",
+    "recycle-promotions",
+    "animate-captures",
+    "animate-drops",
+    "allow-flipping",
+    "include-off-pieces",
+    "maximal-captures",
+    "highlight-goals",
+    "progressive-levels",
+    "discard-cascades",
+];
+
+/// ZoG options that only change the user interface.
+const UI_OPTIONS: &[&str] = &[
+    "animate captures",
+    "animate drops",
+    "smart moves",
+    "highlight goals",
+    "prevent flipping",
+    "allow flipping",
+    "progressive levels",
+    "show moves list",
+];
+
+/// Options only the Dagaz project understands (besides names with "extension"/"invariant").
+const DAGAZ_OPTIONS: &[&str] = &[
+    "deferred captures",
+    "shared pieces",
+    "shared-pieces",
+    "show hints",
+    "show blink",
+    "show captures",
+    "ko",
+    "sliding-puzzle",
+    "smart-moves",
+    "mancala setup",
+    "shogi promotion",
+    "smart to",
+    "zrf-advanced",
+    "board-model",
+    "pente-restrictions",
+    "chaturanga-promotion",
+    "kamisado-setup",
+    "advisor-wait",
+    "detect-loops",
+    "complete-partial",
+    "moves-limit",
+    "stalemate-draw",
+    "show-lose",
+    "promote-dialog",
+    "drag-n-drop",
+    "show-drops",
+    "selection-screen",
+    "silent-?-moves",
+];
+
+/// True for a legacy option keyword.
+pub fn is_legacy(head: &str) -> bool {
+    LEGACY.contains(&head)
+}
+
+/// Reads every option form of a game.
+pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
+    let mut opts = Options::default();
+    for form in forms {
+        let items = form.list().unwrap_or_default();
+        let (name, value_node) = match form.head() {
+            Some("option") => {
+                let Some(name) = items.get(1).and_then(|n| cx.text(n, "an option name")) else {
+                    cx.missing(form, "option name", "(option \"NAME\" VALUE)");
+                    continue;
+                };
+                (name, items.get(2))
+            }
+            Some(h) if is_legacy(h) => (h.replace('-', " "), items.get(1)),
+            _ => continue,
+        };
+        let Some(value_node) = value_node else {
+            cx.missing(form, "option value", "(option \"NAME\" VALUE)");
+            continue;
+        };
+        let value = value_node.atom_text().unwrap_or_default();
+        opts.all.push((name.clone(), value.clone()));
+        let boolean = |cx: &mut Cx| -> bool {
+            match value.as_str() {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    cx.expected(value_node, "`true` or `false`");
+                    false
+                }
+            }
+        };
+        match name.as_str() {
+            "pass turn" => {
+                opts.pass_turn = match value.as_str() {
+                    "true" => PassTurn::Yes,
+                    "false" => PassTurn::No,
+                    "forced" => PassTurn::Forced,
+                    _ => {
+                        cx.expected(value_node, "`true`, `false` or `forced`");
+                        PassTurn::No
+                    }
+                }
+            }
+            "pass partial" => opts.pass_partial = boolean(cx),
+            "maximal captures" => {
+                opts.maximal_captures = match value.as_str() {
+                    "true" => 1,
+                    "false" => 0,
+                    "2" => 2,
+                    _ => {
+                        cx.expected(value_node, "`true`, `false` or `2`");
+                        0
+                    }
+                }
+            }
+            "recycle captures" => opts.recycle_captures = boolean(cx),
+            "recycle promotions" => opts.recycle_promotions = boolean(cx),
+            "include off pieces" | "include off-pieces" => opts.include_off_pieces = boolean(cx),
+            "discard cascades" => opts.discard_cascades = boolean(cx),
+            n if UI_OPTIONS.contains(&n) => {}
+            n if n.contains("extension")
+                || n.contains("invariant")
+                || DAGAZ_OPTIONS.contains(&n) =>
+            {
+                cx.warn(form.span, format!("ignored: Dagaz-only option \"{n}\""))
+                    .primary
+                    .text = "its rules live in Dagaz's JavaScript, not in the rules file".into();
+            }
+            n => {
+                let known: Vec<&str> = [
+                    "pass turn",
+                    "pass partial",
+                    "maximal captures",
+                    "recycle captures",
+                    "recycle promotions",
+                    "include off-pieces",
+                    "discard cascades",
+                ]
+                .into_iter()
+                .chain(UI_OPTIONS.iter().copied())
+                .collect();
+                let d = crate::diagnostic::Diagnostic::warning(
+                    form.span,
+                    format!("unknown option \"{n}\" is ignored"),
+                )
+                .suggest(n, known);
+                cx.diags.push(d);
+            }
+        }
+    }
+    opts
+}

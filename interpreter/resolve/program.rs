@@ -1,0 +1,591 @@
+//! Move and drop blocks become typed programs ([`Instr`] and [`Cond`] trees over ids).
+
+use super::Cx;
+use crate::def::*;
+use crate::diagnostic::Diagnostic;
+use crate::syntax::{Sexp, SexpKind};
+
+/// Instructions written as bare symbols.
+const BARE_INSTRS: &[&str] = &[
+    "mark",
+    "back",
+    "from",
+    "to",
+    "cascade",
+    "capture",
+    "flip",
+    "change-owner",
+    "add",
+    "add-copy",
+    "add-partial",
+    "add-copy-partial",
+];
+
+/// Instructions written as lists.
+const LIST_INSTRS: &[&str] = &[
+    "verify",
+    "if",
+    "while",
+    "opposite",
+    "go",
+    "capture",
+    "flip",
+    "change-owner",
+    "change-type",
+    "create",
+    "set-attribute",
+    "set-flag",
+    "set-position-flag",
+    "add",
+    "add-copy",
+    "add-partial",
+    "add-copy-partial",
+    "mark",
+    "back",
+    "from",
+    "to",
+    "cascade",
+];
+
+/// Conditions (all also take a `not-` prefix).
+const CONDS: &[&str] = &[
+    "empty?",
+    "friend?",
+    "enemy?",
+    "neutral?",
+    "piece?",
+    "on-board?",
+    "in-zone?",
+    "last-from?",
+    "last-to?",
+    "marked?",
+    "position?",
+    "flag?",
+    "position-flag?",
+    "attacked?",
+    "defended?",
+    "adjacent-to-enemy?",
+    "goal-position?",
+];
+
+/// Resolves the items of a `(moves …)` or `(drops …)` form.
+pub fn resolve_blocks(cx: &mut Cx, items: &[Sexp]) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut move_type = None;
+    for item in items {
+        if item.head() == Some("move-type") {
+            match item.list().and_then(|l| l.get(1)).and_then(Sexp::sym) {
+                Some(name) => move_type = Some(cx.move_type(name)),
+                None => cx.missing(item, "move type name", "(move-type NAME)"),
+            }
+            continue;
+        }
+        let Some(body) = item.list() else {
+            cx.expected(
+                item,
+                "a move block (a list of instructions) or `(move-type NAME)`",
+            );
+            continue;
+        };
+        out.push(Block {
+            move_type,
+            body: instrs(cx, body),
+            span: item.span,
+        });
+    }
+    out
+}
+
+fn instrs(cx: &mut Cx, items: &[Sexp]) -> Vec<Instr> {
+    items.iter().filter_map(|it| instr(cx, it)).collect()
+}
+
+fn instr(cx: &mut Cx, node: &Sexp) -> Option<Instr> {
+    match &node.kind {
+        SexpKind::Sym(s) => bare_instr(cx, s, node),
+        SexpKind::Int(_) => {
+            let name = node.atom_text().unwrap_or_default();
+            if let Some(&p) = cx.positions.get(&name) {
+                return Some(Instr::Goto(p));
+            }
+            cx.expected(node, "an instruction, a direction or a position");
+            None
+        }
+        SexpKind::Str(_) => {
+            cx.expected(node, "an instruction");
+            None
+        }
+        SexpKind::List(items) => list_instr(cx, node, items),
+    }
+}
+
+fn bare_instr(cx: &mut Cx, s: &str, node: &Sexp) -> Option<Instr> {
+    let add = |copy, partial| {
+        Some(Instr::Add(AddSpec {
+            copy,
+            partial,
+            promote: Vec::new(),
+            move_type: None,
+        }))
+    };
+    match s {
+        "mark" => Some(Instr::Mark),
+        "back" => Some(Instr::Back),
+        "from" => Some(Instr::From),
+        "to" => Some(Instr::To),
+        "cascade" => Some(Instr::Cascade),
+        "capture" => Some(Instr::Capture(None)),
+        "flip" => Some(Instr::Flip(None)),
+        "change-owner" => Some(Instr::ChangeOwner(None)),
+        "add" => add(false, false),
+        "add-copy" => add(true, false),
+        "add-partial" => add(false, true),
+        "add-copy-partial" => add(true, true),
+        _ => {
+            if let Some(&d) = cx.dirs.get(s) {
+                return Some(Instr::Step(d));
+            }
+            if let Some(&p) = cx.positions.get(s) {
+                return Some(Instr::Goto(p));
+            }
+            if cx.killed.contains(s) {
+                cx.error(
+                    node.span,
+                    format!("position `{s}` was removed by `kill-positions`"),
+                );
+                return None;
+            }
+            let mut known: Vec<&str> = BARE_INSTRS.to_vec();
+            known.extend(cx.dirs.keys().map(String::as_str));
+            known.extend(cx.positions.keys().map(String::as_str));
+            let d = Diagnostic::error(
+                node.span,
+                format!("unknown instruction, direction or position `{s}`"),
+            )
+            .with_label("expected a direction, a position or an instruction such as `add`")
+            .suggest(s, known);
+            cx.diags.push(d);
+            None
+        }
+    }
+}
+
+fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
+    let Some(head) = items.first().and_then(Sexp::sym) else {
+        if items.is_empty() {
+            cx.error(node.span, "empty instruction `()`");
+        } else {
+            cx.expected(&items[0], "an instruction name");
+        }
+        return None;
+    };
+    let args = &items[1..];
+    let arity = |cx: &mut Cx, min: usize, max: usize, shape: &str| -> bool {
+        if args.len() < min || args.len() > max {
+            cx.error(
+                node.span,
+                format!("`{head}` takes {}", count_words(min, max)),
+            )
+            .primary
+            .text = format!("expected `{shape}`");
+            return false;
+        }
+        true
+    };
+    let instr = match head {
+        "verify" => {
+            if !arity(cx, 1, 1, "(verify CONDITION)") {
+                return None;
+            }
+            Instr::Verify(cond(cx, &args[0])?)
+        }
+        "if" => {
+            if !arity(cx, 1, usize::MAX, "(if CONDITION INSTR... [else INSTR...])") {
+                return None;
+            }
+            let c = cond(cx, &args[0]);
+            let rest = &args[1..];
+            let split = rest.iter().position(|i| i.sym() == Some("else"));
+            let (then, els) = match split {
+                Some(i) => (&rest[..i], &rest[i + 1..]),
+                None => (rest, &[][..]),
+            };
+            let then = instrs(cx, then);
+            let els = instrs(cx, els);
+            Instr::If(c?, then, els)
+        }
+        "while" => {
+            if !arity(cx, 1, usize::MAX, "(while CONDITION INSTR...)") {
+                return None;
+            }
+            let c = cond(cx, &args[0]);
+            let body = instrs(cx, &args[1..]);
+            Instr::While(c?, body)
+        }
+        "opposite" => {
+            if !arity(cx, 1, 1, "(opposite DIRECTION)") {
+                return None;
+            }
+            Instr::Opposite(cx.dir(&args[0])?)
+        }
+        "go" => {
+            if !arity(cx, 1, 1, "(go from|to|mark|last-from|last-to)") {
+                return None;
+            }
+            let t = match args[0].sym() {
+                Some("from") => GoTarget::From,
+                Some("to") => GoTarget::To,
+                Some("mark") => GoTarget::Mark,
+                Some("last-from") => GoTarget::LastFrom,
+                Some("last-to") => GoTarget::LastTo,
+                _ => {
+                    cx.expected(
+                        &args[0],
+                        "one of `from`, `to`, `mark`, `last-from`, `last-to`",
+                    );
+                    return None;
+                }
+            };
+            Instr::Go(t)
+        }
+        "capture" | "flip" | "change-owner" => {
+            if !arity(cx, 0, 1, &format!("({head} [POSITION|DIRECTION])")) {
+                return None;
+            }
+            let t = match args.first() {
+                Some(a) => Some(target(cx, a)?),
+                None => None,
+            };
+            match head {
+                "capture" => Instr::Capture(t),
+                "flip" => Instr::Flip(t),
+                _ => Instr::ChangeOwner(t),
+            }
+        }
+        "change-type" => {
+            if !arity(cx, 1, 2, "(change-type PIECE [POSITION|DIRECTION])") {
+                return None;
+            }
+            let piece = cx.piece(&args[0]);
+            let t = match args.get(1) {
+                Some(a) => Some(target(cx, a)?),
+                None => None,
+            };
+            Instr::ChangeType(piece?, t)
+        }
+        "create" => {
+            if !arity(cx, 0, 3, "(create [PLAYER] [PIECE] [POSITION|DIRECTION])") {
+                return None;
+            }
+            let (mut player, mut piece, mut at) = (None, None, None);
+            for a in args {
+                let name = a.atom_text().unwrap_or_default();
+                if let (Some(&p), None) = (cx.players.get(&name), player) {
+                    player = Some(p);
+                } else if let (Some(&p), None) = (cx.pieces.get(&name), piece) {
+                    piece = Some(p);
+                } else if at.is_none()
+                    && (cx.dirs.contains_key(&name) || cx.positions.contains_key(&name))
+                {
+                    at = target(cx, a);
+                } else {
+                    let mut known: Vec<&str> = cx.players.keys().map(String::as_str).collect();
+                    known.extend(cx.pieces.keys().map(String::as_str));
+                    let d = Diagnostic::error(
+                        a.span,
+                        format!("`{name}` is not a player, a piece, a position or a direction"),
+                    )
+                    .with_label("expected `(create [PLAYER] [PIECE] [POSITION|DIRECTION])`")
+                    .suggest(&name, known);
+                    cx.diags.push(d);
+                    return None;
+                }
+            }
+            Instr::Create { player, piece, at }
+        }
+        "set-attribute" => {
+            if !arity(
+                cx,
+                2,
+                3,
+                "(set-attribute NAME CONDITION [POSITION|DIRECTION])",
+            ) {
+                return None;
+            }
+            let attr = attribute(cx, &args[0]);
+            let value = cond(cx, &args[1]);
+            let t = match args.get(2) {
+                Some(a) => Some(target(cx, a)?),
+                None => None,
+            };
+            Instr::SetAttribute(attr?, value?, t)
+        }
+        "set-flag" => {
+            if !arity(cx, 2, 2, "(set-flag NAME CONDITION)") {
+                return None;
+            }
+            let name = cx.sym(&args[0], "a flag name")?;
+            let f = cx.flag(name);
+            Instr::SetFlag(f, cond(cx, &args[1])?)
+        }
+        "set-position-flag" => {
+            if !arity(
+                cx,
+                2,
+                3,
+                "(set-position-flag NAME CONDITION [POSITION|DIRECTION])",
+            ) {
+                return None;
+            }
+            let name = cx.sym(&args[0], "a flag name")?;
+            let f = cx.flag(name);
+            let value = cond(cx, &args[1]);
+            let t = match args.get(2) {
+                Some(a) => Some(target(cx, a)?),
+                None => None,
+            };
+            Instr::SetPositionFlag(f, value?, t)
+        }
+        "add" | "add-copy" | "add-partial" | "add-copy-partial" => {
+            let partial = head.ends_with("partial");
+            let mut spec = AddSpec {
+                copy: head.starts_with("add-copy"),
+                partial,
+                promote: Vec::new(),
+                move_type: None,
+            };
+            for a in args {
+                let Some(name) = cx.sym(a, "a piece or move type name") else {
+                    continue;
+                };
+                if let Some(&p) = cx.pieces.get(name) {
+                    spec.promote.push(p);
+                } else if cx.players.contains_key(name) {
+                    cx.warn(
+                        a.span,
+                        format!("ignored: `{head}` with a player is a Dagaz extension"),
+                    );
+                } else if partial && spec.move_type.is_none() {
+                    spec.move_type = Some(cx.move_type(name));
+                } else {
+                    let known: Vec<String> = cx.pieces.keys().cloned().collect();
+                    cx.unknown("piece", a, &known);
+                }
+            }
+            Instr::Add(spec)
+        }
+        "mark" | "back" | "from" | "to" | "cascade" if args.is_empty() => {
+            bare_instr(cx, head, node)?
+        }
+        _ => {
+            let mut known: Vec<&str> = LIST_INSTRS.to_vec();
+            known.extend(cx.dirs.keys().map(String::as_str));
+            let d = Diagnostic::error(items[0].span, format!("unknown instruction `{head}`"))
+                .with_label("expected an instruction such as `verify`, `if`, `while`, `add`")
+                .suggest(head, known);
+            cx.diags.push(d);
+            return None;
+        }
+    };
+    Some(instr)
+}
+
+fn count_words(min: usize, max: usize) -> String {
+    match (min, max) {
+        (a, b) if a == b => format!("{a} argument{}", if a == 1 { "" } else { "s" }),
+        (a, usize::MAX) => format!("at least {a} argument{}", if a == 1 { "" } else { "s" }),
+        (a, b) => format!("{a} to {b} arguments"),
+    }
+}
+
+/// A direction (a step from here) or a named position.
+fn target(cx: &mut Cx, node: &Sexp) -> Option<Target> {
+    let name = node.atom_text().unwrap_or_default();
+    if let Some(&d) = cx.dirs.get(&name) {
+        return Some(Target::Dir(d));
+    }
+    if let Some(&p) = cx.positions.get(&name) {
+        return Some(Target::Pos(p));
+    }
+    if node.list().is_some() {
+        cx.expected(node, "a position or a direction");
+        return None;
+    }
+    let mut known: Vec<&str> = cx.dirs.keys().map(String::as_str).collect();
+    known.extend(cx.positions.keys().map(String::as_str));
+    let d = Diagnostic::error(node.span, format!("unknown position or direction `{name}`"))
+        .with_label("expected a position or a direction")
+        .suggest(&name, known);
+    cx.diags.push(d);
+    None
+}
+
+fn attribute(cx: &mut Cx, node: &Sexp) -> Option<AttrId> {
+    let name = cx.sym(node, "an attribute name")?;
+    match cx.attrs.get(name) {
+        Some(&a) => Some(a),
+        None => {
+            let known: Vec<String> = cx.attrs.keys().cloned().collect();
+            cx.unknown("attribute", node, &known);
+            None
+        }
+    }
+}
+
+/// Resolves a condition.
+pub fn cond(cx: &mut Cx, node: &Sexp) -> Option<Cond> {
+    match &node.kind {
+        SexpKind::Sym(s) => named_cond(cx, s, &[], node),
+        SexpKind::List(items) => {
+            let Some(head) = items.first().and_then(Sexp::sym) else {
+                cx.expected(node, "a condition");
+                return None;
+            };
+            let args = &items[1..];
+            match head {
+                "not" => {
+                    if args.len() != 1 {
+                        cx.error(node.span, "`not` takes one condition");
+                        return None;
+                    }
+                    Some(Cond::Not(Box::new(cond(cx, &args[0])?)))
+                }
+                "and" | "or" => {
+                    let parts: Vec<Option<Cond>> = args.iter().map(|a| cond(cx, a)).collect();
+                    let parts: Option<Vec<Cond>> = parts.into_iter().collect();
+                    Some(if head == "and" {
+                        Cond::And(parts?)
+                    } else {
+                        Cond::Or(parts?)
+                    })
+                }
+                _ => named_cond(cx, head, args, node),
+            }
+        }
+        _ => {
+            cx.expected(node, "a condition");
+            None
+        }
+    }
+}
+
+fn named_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Cond> {
+    if let Some(c) = base_cond(cx, name, args, node) {
+        return c;
+    }
+    if let Some(rest) = name.strip_prefix("not-") {
+        if let Some(c) = base_cond(cx, rest, args, node) {
+            return c.map(|c| Cond::Not(Box::new(c)));
+        }
+    }
+    let mut known: Vec<&str> = CONDS.to_vec();
+    known.extend(["true", "false", "and", "or", "not"]);
+    known.extend(cx.attrs.keys().map(String::as_str));
+    let d = Diagnostic::error(node.span, format!("unknown condition `{name}`"))
+        .with_label("expected a condition such as `empty?`, `enemy?`, `(in-zone? ZONE)` or an attribute name")
+        .suggest(name, known);
+    cx.diags.push(d);
+    None
+}
+
+/// `None` when `name` is not a condition; `Some(None)` when it is one but had an error.
+fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Option<Cond>> {
+    let opt_target = |cx: &mut Cx, args: &[Sexp]| -> Option<Option<Target>> {
+        match args {
+            [] => Some(None),
+            [a] => target(cx, a).map(Some),
+            _ => {
+                cx.error(
+                    node.span,
+                    format!("`{name}` takes at most one position or direction"),
+                );
+                None
+            }
+        }
+    };
+    let c = match name {
+        "true" if args.is_empty() => Some(Cond::Const(true)),
+        "false" if args.is_empty() => Some(Cond::Const(false)),
+        "empty?" => opt_target(cx, args).map(Cond::Empty),
+        "friend?" => opt_target(cx, args).map(Cond::Friend),
+        "enemy?" => opt_target(cx, args).map(Cond::Enemy),
+        "neutral?" => opt_target(cx, args).map(Cond::Neutral),
+        "on-board?" => opt_target(cx, args).map(Cond::OnBoard),
+        "last-from?" => opt_target(cx, args).map(Cond::LastFrom),
+        "last-to?" => opt_target(cx, args).map(Cond::LastTo),
+        "marked?" => opt_target(cx, args).map(Cond::Marked),
+        "adjacent-to-enemy?" => opt_target(cx, args).map(Cond::AdjacentToEnemy),
+        "goal-position?" => opt_target(cx, args).map(Cond::GoalPosition),
+        "piece?" | "in-zone?" | "position?" | "flag?" | "position-flag?" => {
+            let Some(first) = args.first() else {
+                cx.error(node.span, format!("`{name}` needs an argument"))
+                    .primary
+                    .text = format!("expected `({name} NAME [POSITION|DIRECTION])`");
+                return Some(None);
+            };
+            match name {
+                "piece?" => {
+                    let p = cx.piece(first);
+                    let t = opt_target(cx, &args[1..]);
+                    p.zip(t).map(|(p, t)| Cond::Piece(p, t))
+                }
+                "in-zone?" => {
+                    let z = cx.soft("the condition is always false", |cx| cx.zone(first));
+                    if z.is_none() && first.sym().is_some() {
+                        let t = opt_target(cx, &args[1..]);
+                        return Some(t.map(|_| Cond::Const(false)));
+                    }
+                    let t = opt_target(cx, &args[1..]);
+                    z.zip(t).map(|(z, t)| Cond::InZone(z, t))
+                }
+                "position?" => {
+                    let p = cx.position(first);
+                    let t = opt_target(cx, &args[1..]);
+                    p.zip(t).map(|(p, t)| Cond::Position(p, t))
+                }
+                "flag?" => {
+                    if args.len() > 1 {
+                        cx.error(node.span, "`flag?` takes one flag name");
+                        return Some(None);
+                    }
+                    cx.sym(first, "a flag name")
+                        .map(|f| Cond::Flag(cx_flag(cx, f)))
+                }
+                _ => {
+                    let f = cx.sym(first, "a flag name").map(str::to_string);
+                    let t = opt_target(cx, &args[1..]);
+                    f.zip(t).map(|(f, t)| Cond::PositionFlag(cx.flag(&f), t))
+                }
+            }
+        }
+        "attacked?" | "defended?" => {
+            let mut mt = None;
+            let mut t = None;
+            for a in args {
+                let n = a.atom_text().unwrap_or_default();
+                if t.is_none() && (cx.dirs.contains_key(&n) || cx.positions.contains_key(&n)) {
+                    t = target(cx, a);
+                } else if mt.is_none() && a.sym().is_some() {
+                    mt = Some(cx.move_type(&n));
+                } else {
+                    cx.expected(a, "a move type, a position or a direction");
+                    return Some(None);
+                }
+            }
+            Some(if name == "attacked?" {
+                Cond::Attacked(mt, t)
+            } else {
+                Cond::Defended(mt, t)
+            })
+        }
+        _ => {
+            let &a = cx.attrs.get(name)?;
+            opt_target(cx, args).map(|t| Cond::Attribute(a, t))
+        }
+    };
+    Some(c)
+}
+
+fn cx_flag(cx: &mut Cx, name: &str) -> FlagId {
+    cx.flag(name)
+}

@@ -1,0 +1,252 @@
+//! A plain-text summary of a resolved game, as `zrf check` prints it.
+
+use std::fmt::Write;
+
+use crate::def::*;
+use crate::expand::GameSource;
+
+/// Lists games and variants with their 1-based numbers, marking the default.
+pub fn variant_list(games: &[GameSource]) -> String {
+    let default = default_index(games);
+    let mut out = String::new();
+    for (i, g) in games.iter().enumerate() {
+        let mark = if i == default { " (default)" } else { "" };
+        let kind = if g.is_variant { "variant" } else { "game" };
+        let _ = writeln!(out, "{:>3}. {}{mark}  [{kind}]", i + 1, g.title);
+    }
+    out
+}
+
+/// The game or variant opened when none is asked for: the one marked `(default)`, else the first.
+pub fn default_index(games: &[GameSource]) -> usize {
+    games.iter().position(|g| g.is_default).unwrap_or(0)
+}
+
+/// Finds a variant by title (case-insensitive) or 1-based number.
+pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize, String> {
+    let Some(name) = name else {
+        return if games.is_empty() {
+            Err("the file defines no game".into())
+        } else {
+            Ok(default_index(games))
+        };
+    };
+    if let Ok(n) = name.trim().parse::<usize>() {
+        if n >= 1 && n <= games.len() {
+            return Ok(n - 1);
+        }
+        return Err(format!(
+            "there is no variant number {n}; the file has {} (see --list-variants)",
+            games.len()
+        ));
+    }
+    let lower = name.trim().to_lowercase();
+    if let Some(i) = games.iter().position(|g| g.title.to_lowercase() == lower) {
+        return Ok(i);
+    }
+    let titles: Vec<&str> = games.iter().map(|g| g.title.as_str()).collect();
+    let hint = crate::diagnostic::nearest(name, titles.iter().copied())
+        .map(|t| format!("; did you mean `{t}`?"))
+        .unwrap_or_default();
+    Err(format!(
+        "no variant is called `{name}`{hint} (see --list-variants)"
+    ))
+}
+
+/// Describes a resolved game: players, board, pieces, options, goals.
+pub fn describe(def: &GameDef) -> String {
+    let mut out = String::new();
+    let w = &mut out;
+    let _ = writeln!(w, "title: {}", def.title);
+    let players: Vec<String> = def
+        .players
+        .iter()
+        .map(|p| {
+            if p.random {
+                format!("?{}", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
+        .collect();
+    let _ = writeln!(w, "players: {}", players.join(", "));
+    let entry = |e: &TurnEntry| {
+        let mut s = def.players[e.mover.idx()].name.clone();
+        if e.owner != e.mover {
+            s += &format!(" moving {}", def.players[e.owner.idx()].name);
+        }
+        if let Some(t) = e.move_type {
+            s += &format!(" ({})", def.move_types[t.idx()]);
+        }
+        s
+    };
+    let once: Vec<String> = def.turn_order.once.iter().map(entry).collect();
+    let cycle: Vec<String> = def.turn_order.cycle.iter().map(entry).collect();
+    if once.is_empty() {
+        let _ = writeln!(w, "turn order: {}", cycle.join(", "));
+    } else {
+        let _ = writeln!(
+            w,
+            "turn order: {}, then repeat {}",
+            once.join(", "),
+            cycle.join(", ")
+        );
+    }
+    let b = &def.board;
+    let dummies = b.positions.iter().filter(|p| p.dummy).count();
+    let _ = write!(w, "board: {} positions", b.n_pos());
+    if dummies > 0 {
+        let _ = write!(w, " ({dummies} dummy)");
+    }
+    let _ = writeln!(w, ", {} grid(s)", b.grids.len());
+    let dirs: Vec<String> = b
+        .directions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| match b.opposite[i] {
+            Some(o) => format!("{d}/{}", b.directions[o.idx()]),
+            None => d.clone(),
+        })
+        .collect();
+    let _ = writeln!(w, "directions (with opposites): {}", dirs.join(" "));
+    for z in &b.zones {
+        let per: Vec<String> = z
+            .positions
+            .iter()
+            .enumerate()
+            .filter(|(_, ps)| !ps.is_empty())
+            .map(|(p, ps)| format!("{} {}", def.players[p].name, ps.len()))
+            .collect();
+        let _ = writeln!(w, "zone {}: {}", z.name, per.join(", "));
+    }
+    let _ = writeln!(w, "pieces:");
+    for p in &def.pieces {
+        let mut types: Vec<String> = Vec::new();
+        for blk in &p.moves {
+            let t = blk
+                .move_type
+                .map_or("untyped".to_string(), |t| def.move_types[t.idx()].clone());
+            if !types.contains(&t) {
+                types.push(t);
+            }
+        }
+        let drops = if p.drops.is_empty() {
+            String::new()
+        } else {
+            format!(", {} drop block(s)", p.drops.len())
+        };
+        let letter = p
+            .notation
+            .as_ref()
+            .map(|n| format!(" [{n}]"))
+            .unwrap_or_default();
+        let dummy = if p.dummy { " (dummy)" } else { "" };
+        let _ = writeln!(
+            w,
+            "  {}{letter}{dummy}: {} move block(s) of type {}{drops}",
+            p.name,
+            p.moves.len(),
+            if types.is_empty() {
+                "-".into()
+            } else {
+                types.join(", ")
+            }
+        );
+    }
+    let on_board = def.setup.placements.len();
+    let off: u32 = def.setup.off.iter().map(|o| o.count).sum();
+    let _ = writeln!(
+        w,
+        "setup: {on_board} piece(s) on the board, {off} off the board"
+    );
+    if !def.move_priorities.is_empty() {
+        let names: Vec<&str> = def
+            .move_priorities
+            .iter()
+            .map(|t| def.move_types[t.idx()].as_str())
+            .collect();
+        let _ = writeln!(w, "move priorities: {}", names.join(" > "));
+    }
+    if !def.options.all.is_empty() {
+        let opts: Vec<String> = def
+            .options
+            .all
+            .iter()
+            .map(|(n, v)| format!("\"{n}\"={v}"))
+            .collect();
+        let _ = writeln!(w, "options: {}", opts.join(", "));
+    }
+    let _ = writeln!(w, "goals:");
+    for g in &def.goals {
+        let players: Vec<&str> = g
+            .players
+            .iter()
+            .map(|p| def.players[p.idx()].name.as_str())
+            .collect();
+        let kind = match g.kind {
+            GoalKind::Win => "win",
+            GoalKind::Loss => "loss",
+            GoalKind::Draw => "draw",
+            GoalKind::Count => "count",
+        };
+        let _ = writeln!(
+            w,
+            "  {kind} for {}: {}",
+            players.join(", "),
+            goal_text(def, &g.cond)
+        );
+    }
+    out
+}
+
+fn goal_text(def: &GameDef, c: &GoalCond) -> String {
+    let names = |ps: &[PieceId]| -> String {
+        ps.iter()
+            .map(|p| def.pieces[p.idx()].name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let opt_names = |ps: &[PieceId]| {
+        if ps.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", names(ps))
+        }
+    };
+    match c {
+        GoalCond::Const(b) => b.to_string(),
+        GoalCond::Not(x) => format!("not {}", goal_text(def, x)),
+        GoalCond::And(xs) => xs
+            .iter()
+            .map(|x| goal_text(def, x))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        GoalCond::Or(xs) => xs
+            .iter()
+            .map(|x| goal_text(def, x))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        GoalCond::Stalemated => "stalemated".into(),
+        GoalCond::Checkmated(ps) => format!("checkmated {}", names(ps)),
+        GoalCond::Repetition => "repetition".into(),
+        GoalCond::PiecesRemaining(n, ps) => format!("pieces-remaining {n}{}", opt_names(ps)),
+        GoalCond::TotalPieceCount(n, ps) => format!("total-piece-count {n}{}", opt_names(ps)),
+        GoalCond::Captured(ps) => format!("captured {}", names(ps)),
+        GoalCond::AbsoluteConfig {
+            spec,
+            positions,
+            zones,
+        } => format!(
+            "absolute-config {}{} on {} position(s), {} zone(s)",
+            if spec.negated { "not " } else { "" },
+            names(&spec.pieces),
+            positions.len(),
+            zones.len()
+        ),
+        GoalCond::RelativeConfig { pieces, dirs } => format!(
+            "relative-config of {} pieces along {} steps",
+            pieces.len(),
+            dirs.len()
+        ),
+    }
+}

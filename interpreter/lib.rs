@@ -38,6 +38,12 @@ pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
     let (top, mut diags) = expand::expand(&mut map, root, loader);
     let (games, more) = expand::assemble(&top);
     diags.extend(more);
+    if games.is_empty() {
+        let d = Diagnostic::error(source::Span::new(root, 0, 0), "the file defines no game")
+            .with_label("expected a `(game ...)` form")
+            .with_note("a file of macros only is meant to be included by a game file");
+        diags.push(d);
+    }
     Loaded {
         map,
         root,

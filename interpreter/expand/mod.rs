@@ -6,6 +6,8 @@
 
 mod variants;
 
+use std::rc::Rc;
+
 use indexmap::IndexMap;
 
 pub use variants::{assemble, GameSource};
@@ -85,7 +87,7 @@ pub fn macros(
     map: &mut SourceMap,
     root: FileId,
     loader: &dyn Loader,
-) -> (IndexMap<String, Macro>, Vec<Diagnostic>) {
+) -> (IndexMap<String, Rc<Macro>>, Vec<Diagnostic>) {
     let mut ex = Expander {
         map,
         loader,
@@ -111,7 +113,7 @@ struct Env<'a> {
 struct Expander<'a> {
     map: &'a mut SourceMap,
     loader: &'a dyn Loader,
-    macros: IndexMap<String, Macro>,
+    macros: IndexMap<String, Rc<Macro>>,
     diags: Vec<Diagnostic>,
     includes: Vec<String>,
     nodes: usize,
@@ -167,10 +169,10 @@ impl Expander<'_> {
         }
         self.macros.insert(
             name.to_string(),
-            Macro {
+            Rc::new(Macro {
                 body: items[2..].to_vec(),
                 span: form.span,
-            },
+            }),
         );
     }
 
@@ -348,7 +350,7 @@ impl Expander<'_> {
         if self.too_large {
             return;
         }
-        let mac = self.macros[name].clone();
+        let mac = Rc::clone(&self.macros[name]);
         let exp = self.map.add_expansion(Expansion {
             name: name.to_string(),
             call: node.span,

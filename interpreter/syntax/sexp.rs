@@ -1,6 +1,7 @@
 //! The S-expression tree that the reader produces and the expander rewrites.
 
 use std::fmt;
+use std::rc::Rc;
 
 use crate::source::Span;
 
@@ -17,9 +18,9 @@ pub struct Sexp {
 #[derive(Clone, PartialEq)]
 pub enum SexpKind {
     /// A symbol such as `n`, `add`, `a1`, `3d-board`, `$1`, `?Dice`.
-    Sym(Box<str>),
+    Sym(Rc<str>),
     /// A string between double quotes, without the quotes.
-    Str(Box<str>),
+    Str(Rc<str>),
     /// A signed integer.
     Int(i64),
     /// A parenthesised list.

@@ -150,7 +150,7 @@ fn key(form: &Sexp) -> (String, Option<String>) {
 }
 
 fn merge(base: &[Sexp], variant: &[Sexp]) -> Vec<Sexp> {
-    let var_has_goals = variant.iter().any(|f| is_goal(f));
+    let var_has_goals = variant.iter().any(is_goal);
     let mut out: Vec<Sexp> = Vec::new();
     let mut used = vec![false; variant.len()];
     for form in base {

@@ -477,8 +477,8 @@ fn grid_block(
         for (k, x) in v.iter().enumerate() {
             vector[k] = (*x).clamp(-100_000, 100_000) as i32;
         }
-        if draft.dir(&name).vector.is_none() {
-            draft.dir(&name).vector = Some(vector);
+        if draft.dir(name).vector.is_none() {
+            draft.dir(name).vector = Some(vector);
         }
         for flat in 0..total {
             let idx = unflatten(flat, &sizes);
@@ -495,7 +495,7 @@ fn grid_block(
                 stride *= sizes[k];
             }
             if let (true, Some(from)) = (inside, ids[flat]) {
-                draft.set_link(&name, from, ids[target]);
+                draft.set_link(name, from, ids[target]);
             }
         }
     }

@@ -1,0 +1,287 @@
+//! The `zrf` command line, run as a separate process: exit codes, what goes to stdout and
+//! what to stderr, and variant selection.
+//!
+//! Exit codes: 0 when the file loads (warnings allowed), 1 when it has errors, 2 for a usage
+//! problem (a missing file, an unknown flag, an unknown variant).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A small valid game with one variant, written inline so the tests need no other file.
+const TIC_TAC_TOE: &str = r#"; A valid game with a variant, for the command-line tests.
+(define drop-anywhere ((verify empty?) add))
+
+(game
+  (title "Tic-Tac-Toe")
+  (players X O)
+  (turn-order X O)
+  (board
+    (grid
+      (start-rectangle 0 0 60 60)
+      (dimensions ("a/b/c" (60 0)) ("3/2/1" (0 60)))
+      (directions (n 0 -1) (e 1 0) (ne 1 -1) (se 1 1))))
+  (board-setup (X (man off 5)) (O (man off 4)))
+  (piece
+    (name man)
+    (drops (drop-anywhere)))
+  (win-condition (X O)
+    (or (relative-config man n man n man)
+        (relative-config man e man e man)
+        (relative-config man ne man ne man)
+        (relative-config man se man se man)))
+  (draw-condition (X O) stalemated))
+
+(variant
+  (title "Misere Tic-Tac-Toe")
+  (loss-condition (X O)
+    (or (relative-config man n man n man)
+        (relative-config man e man e man)
+        (relative-config man ne man ne man)
+        (relative-config man se man se man)))
+  (draw-condition (X O) stalemated))
+"#;
+
+/// A folder under the system temp dir, unique to this process and call, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("zrf-cli-test-{}-{n}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temp dir");
+        TempDir(dir)
+    }
+
+    /// Writes `text` to `name` inside the folder and returns its path.
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write a temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What one run of the binary did.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn zrf(args: &[&str]) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run the zrf binary");
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+fn check(path: &Path, extra: &[&str]) -> Run {
+    let path = path.to_str().expect("a UTF-8 temp path");
+    let mut args = vec!["check", path];
+    args.extend_from_slice(extra);
+    zrf(&args)
+}
+
+#[test]
+fn valid_file_exits_0_and_prints_a_summary() {
+    let dir = TempDir::new("valid");
+    let file = dir.write("ttt.zrf", TIC_TAC_TOE);
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert!(run.stdout.contains("title: Tic-Tac-Toe"), "{}", run.stdout);
+    assert!(run.stdout.contains("players: X, O"), "{}", run.stdout);
+    assert!(
+        run.stderr.is_empty(),
+        "a clean file prints nothing on stderr: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn broken_file_exits_1_with_the_diagnostic_on_stderr() {
+    let dir = TempDir::new("broken");
+    let text = TIC_TAC_TOE.replace("(turn-order X O)", "(turn-order X Oh)");
+    let file = dir.write("broken.zrf", &text);
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(1), "stderr:\n{}", run.stderr);
+    let err = &run.stderr;
+    assert!(err.contains("error: unknown player `Oh`"), "{err}");
+    // File, line and column of the `Oh`, the line itself and a caret under it.
+    assert!(err.contains("broken.zrf:7:17"), "{err}");
+    assert!(err.contains("(turn-order X Oh)"), "{err}");
+    assert!(err.contains("^^"), "{err}");
+    assert!(err.contains("1 error(s)"), "{err}");
+    assert!(
+        !err.contains('\x1b'),
+        "no colour when stderr is not a terminal: {err:?}"
+    );
+    assert!(
+        !run.stdout.contains("title:"),
+        "no summary for a broken file: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn every_error_of_a_file_is_reported_in_one_run() {
+    let dir = TempDir::new("several");
+    let text = TIC_TAC_TOE
+        .replace("(turn-order X O)", "(turn-order X Oh)")
+        .replace(
+            "(draw-condition (X O) stalemated))\n\n",
+            "(draw-condition (X O) stalemate))\n\n",
+        )
+        .replace("(verify empty?)", "(verify emtpy?)");
+    let file = dir.write("several.zrf", &text);
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(1), "stderr:\n{}", run.stderr);
+    for needle in ["`Oh`", "`stalemate`", "`emtpy?`", "3 error(s)"] {
+        assert!(run.stderr.contains(needle), "{needle} in:\n{}", run.stderr);
+    }
+}
+
+#[test]
+fn warnings_alone_exit_0() {
+    let dir = TempDir::new("warning");
+    let text = TIC_TAC_TOE.replace(
+        "(turn-order X O)",
+        "(turn-order X O)\n  (option \"pass trun\" true)",
+    );
+    let file = dir.write("warn.zrf", &text);
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert!(
+        run.stderr.contains("warning: unknown option"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("did you mean `pass turn`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("title: Tic-Tac-Toe"), "{}", run.stdout);
+}
+
+#[test]
+fn includes_are_read_beside_the_file() {
+    let dir = TempDir::new("include");
+    dir.write(
+        "macros.inc",
+        "(define drop-anywhere ((verify empty?) add))\n",
+    );
+    let text = TIC_TAC_TOE.replace(
+        "(define drop-anywhere ((verify empty?) add))",
+        "(include \"macros.inc\")",
+    );
+    let file = dir.write("main.zrf", &text);
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert!(run.stdout.contains("title: Tic-Tac-Toe"), "{}", run.stdout);
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let dir = TempDir::new("missing");
+    let run = check(&dir.0.join("no-such-file.zrf"), &[]);
+    assert_eq!(run.code, Some(2), "stderr:\n{}", run.stderr);
+    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+    assert!(run.stderr.contains("no-such-file.zrf"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn unknown_flag_exits_2() {
+    let dir = TempDir::new("flag");
+    let file = dir.write("ttt.zrf", TIC_TAC_TOE);
+    let run = check(&file, &["--no-such-flag"]);
+    assert_eq!(run.code, Some(2), "stderr:\n{}", run.stderr);
+    assert!(run.stderr.contains("--no-such-flag"), "{}", run.stderr);
+}
+
+#[test]
+fn no_subcommand_exits_2() {
+    let run = zrf(&[]);
+    assert_eq!(run.code, Some(2), "stderr:\n{}", run.stderr);
+    assert!(
+        run.stderr.contains("check"),
+        "the usage names `check`: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn list_variants_numbers_games_and_variants() {
+    let dir = TempDir::new("list");
+    let file = dir.write("ttt.zrf", TIC_TAC_TOE);
+    let run = check(&file, &["--list-variants"]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "  1. Tic-Tac-Toe (default)  [game]\n  2. Misere Tic-Tac-Toe  [variant]\n"
+    );
+}
+
+#[test]
+fn variant_is_selected_by_number() {
+    let dir = TempDir::new("by-number");
+    let file = dir.write("ttt.zrf", TIC_TAC_TOE);
+    let run = check(&file, &["--variant", "2"]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert!(
+        run.stdout.contains("title: Misere Tic-Tac-Toe"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("loss for X, O"), "{}", run.stdout);
+}
+
+#[test]
+fn variant_is_selected_by_title_in_any_case() {
+    let dir = TempDir::new("by-title");
+    let file = dir.write("ttt.zrf", TIC_TAC_TOE);
+    let run = check(&file, &["--variant", "MISERE tic-tac-toe"]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert!(
+        run.stdout.contains("title: Misere Tic-Tac-Toe"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn unknown_variant_exits_2_with_a_suggestion() {
+    let dir = TempDir::new("unknown-variant");
+    let file = dir.write("ttt.zrf", TIC_TAC_TOE);
+    let run = check(&file, &["--variant", "Misery Tic-Tac-Toe"]);
+    assert_eq!(run.code, Some(2), "stderr:\n{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `Misere Tic-Tac-Toe`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("title:"), "{}", run.stdout);
+
+    let run = check(&file, &["--variant", "3"]);
+    assert_eq!(run.code, Some(2), "stderr:\n{}", run.stderr);
+    assert!(run.stderr.contains("no variant number 3"), "{}", run.stderr);
+}

@@ -182,6 +182,12 @@ fn to_codespan(map: &SourceMap, diag: &Diagnostic) -> cs::Diagnostic<u32> {
             );
             if chain.len() > 1 {
                 chain.reverse();
+                if chain.len() > 8 {
+                    let tail = chain.split_off(chain.len() - 3);
+                    chain.truncate(4);
+                    chain.push("...".into());
+                    chain.extend(tail);
+                }
                 notes.push(format!("expanded through {}", quote_chain(&chain)));
             }
         }

@@ -59,16 +59,33 @@ pub fn check_source(name: &str, bytes: &[u8], loader: &dyn Loader) -> (SourceMap
     let loaded = load(name, bytes, loader);
     let mut diags = loaded.diags;
     for game in &loaded.games {
-        let (_, more) = resolve::resolve(game);
-        diags.extend(more);
+        diags.extend(resolve_game(game).1);
     }
-    dedup(&mut diags);
+    tidy(&loaded.map, &mut diags);
     (loaded.map, diags)
 }
 
-/// Drops repeats: variants share most forms with their game, so the same problem would
-/// otherwise be reported once per variant.
-pub fn dedup(diags: &mut Vec<Diagnostic>) {
+/// Resolves one game or variant; a variant's diagnostics name the variant.
+pub fn resolve_game(game: &GameSource) -> (Option<def::GameDef>, Vec<Diagnostic>) {
+    let (def, mut diags) = resolve::resolve(game);
+    if game.is_variant {
+        for d in &mut diags {
+            d.notes
+                .push(format!("while resolving the variant \"{}\"", game.title));
+        }
+    }
+    (def, diags)
+}
+
+/// Drops repeats and sorts by place in the file.
+///
+/// Variants share most forms with their game, so the same problem would otherwise be
+/// reported once per variant; the first report (the game's, if the game has it) is kept.
+pub fn tidy(map: &SourceMap, diags: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
     diags.retain(|d| seen.insert((d.primary.span, d.message.clone())));
+    diags.sort_by_key(|d| {
+        let site = map.use_site(d.primary.span);
+        (site.file, site.lo)
+    });
 }

@@ -64,11 +64,11 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
     let mut diags = loaded.diags.clone();
     let mut defs = Vec::new();
     for game in &loaded.games {
-        let (def, more) = zrf::resolve::resolve(game);
+        let (def, more) = zrf::resolve_game(game);
         diags.extend(more);
         defs.push(def);
     }
-    zrf::dedup(&mut diags);
+    zrf::tidy(&loaded.map, &mut diags);
     let opts = RenderOptions { color: color() };
     if !diags.is_empty() {
         eprint!("{}", render(&loaded.map, &diags, opts));

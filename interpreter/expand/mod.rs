@@ -496,13 +496,22 @@ fn lookup<'e>(env: &'e Env, k: usize) -> Option<&'e Sexp> {
 /// Joins an include target to the folder of the including file.
 fn join_path(including: &str, target: &str) -> String {
     let target = target.replace('\\', "/");
-    if target.starts_with('/') {
-        return target;
+    let joined = match (target.starts_with('/'), including.rfind('/')) {
+        (true, _) | (false, None) => target,
+        (false, Some(i)) => format!("{}/{}", &including[..i], target),
+    };
+    // Fold `.` and `..` so that a cycle through `sub/../main.zrf` is seen as one.
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "." => {}
+            ".." if parts.last().is_some_and(|p| !p.is_empty() && *p != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
     }
-    match including.rfind('/') {
-        Some(i) => format!("{}/{}", &including[..i], target),
-        None => target,
-    }
+    parts.join("/")
 }
 
 #[cfg(test)]

@@ -377,6 +377,18 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
         "mark" | "back" | "from" | "to" | "cascade" if args.is_empty() => {
             bare_instr(cx, head, node)?
         }
+        _ if cx.dirs.contains_key(head) || cx.positions.contains_key(head) => {
+            let d = Diagnostic::error(
+                node.span,
+                format!("a move block inside a move block: `({head} ...)`"),
+            )
+            .with_label(format!(
+                "`{head}` is a direction or position, not an instruction"
+            ))
+            .with_help("remove one pair of brackets around the block");
+            cx.diags.push(d);
+            return None;
+        }
         _ => {
             let mut known: Vec<&str> = LIST_INSTRS.to_vec();
             known.extend(cx.dirs.keys().map(String::as_str));

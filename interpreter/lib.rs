@@ -88,4 +88,22 @@ pub fn tidy(map: &SourceMap, diags: &mut Vec<Diagnostic>) {
         let site = map.use_site(d.primary.span);
         (site.file, site.lo)
     });
+    if diags.len() > MAX_DIAGNOSTICS {
+        let hidden = diags.len() - MAX_DIAGNOSTICS;
+        let errors = diags[MAX_DIAGNOSTICS..]
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
+        let last = diags[MAX_DIAGNOSTICS - 1].primary.span;
+        diags.truncate(MAX_DIAGNOSTICS);
+        let mut d = Diagnostic::warning(last, format!("{hidden} more diagnostics are not shown"));
+        if errors > 0 {
+            d.severity = diagnostic::Severity::Error;
+            d.message = format!("{hidden} more diagnostics ({errors} errors) are not shown");
+        }
+        diags.push(d.with_label("the last one shown"));
+    }
 }
+
+/// The most diagnostics reported for one file; the rest are counted, not shown.
+pub const MAX_DIAGNOSTICS: usize = 200;

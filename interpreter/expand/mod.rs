@@ -387,7 +387,15 @@ impl Expander<'_> {
             SexpKind::Sym(s) if s.contains('$') => {
                 if let Some(k) = whole_param(s) {
                     match lookup(env, k) {
-                        Some(arg) => return Some(arg.clone()),
+                        Some(arg) => {
+                            // Arguments can grow with every call (`(define a (a ($1 $1)))`):
+                            // charge their size to the expansion budget before copying them.
+                            self.nodes += size(arg, MAX_EXPANDED_NODES);
+                            if !self.bump(span) {
+                                return None;
+                            }
+                            return Some(arg.clone());
+                        }
                         None => {
                             self.diags.push(
                                 Diagnostic::warning(span, format!("`${k}` has no argument"))
@@ -469,6 +477,22 @@ impl Expander<'_> {
         res.push_str(rest);
         Some(res)
     }
+}
+
+/// The number of nodes in a tree, counting no further than `limit`.
+fn size(node: &Sexp, limit: usize) -> usize {
+    let mut n = 0;
+    let mut stack = vec![node];
+    while let Some(it) = stack.pop() {
+        n += 1;
+        if n >= limit {
+            break;
+        }
+        if let Some(items) = it.list() {
+            stack.extend(items);
+        }
+    }
+    n
 }
 
 /// `$3` → 3, when the whole token is one parameter.

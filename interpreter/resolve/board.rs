@@ -356,7 +356,7 @@ fn grid(cx: &mut Cx, draft: &mut Draft, form: &Sexp) {
     let mut blocks: Vec<Vec<Vec<String>>> = Vec::new();
     let mut directions: Vec<(String, Vec<i64>, &Sexp)> = Vec::new();
     for sub in parts {
-        let args = sub.list().map(|l| &l[1..]).unwrap_or_default();
+        let args = sub.list().and_then(|l| l.get(1..)).unwrap_or_default();
         match sub.head() {
             Some("start-rectangle") => {}
             Some("dimensions") => {
@@ -546,7 +546,7 @@ fn zone(cx: &mut Cx, form: &Sexp, zones: &mut Vec<ZoneDef>, n_players: usize) {
     let mut positions = Vec::new();
     let mut has_players = false;
     for sub in &form.list().unwrap_or_default()[1..] {
-        let args = sub.list().map(|l| &l[1..]).unwrap_or_default();
+        let args = sub.list().and_then(|l| l.get(1..)).unwrap_or_default();
         match sub.head() {
             Some("name") => {
                 name = args

@@ -525,7 +525,7 @@ impl Cx {
                 continue;
             };
             let head = sub.head().unwrap_or("");
-            let args = &parts[1..];
+            let args = parts.get(1..).unwrap_or_default();
             match head {
                 "name" => {
                     def.name = args.first().and_then(Sexp::atom_text).unwrap_or_default();

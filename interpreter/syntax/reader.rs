@@ -138,16 +138,26 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             }
         }
     }
+    // Unclosed lists: one error at the outermost, naming the innermost too.
+    if stack.len() > 1 {
+        let unclosed = stack.len() - 1;
+        let outer = Span::new(file, stack[1].open, stack[1].open + 1);
+        let inner_open = stack[stack.len() - 1].open;
+        let mut d = Diagnostic::error(outer, "unclosed `(`")
+            .with_label("this list is never closed")
+            .with_note("the file ends before the matching `)`");
+        if unclosed > 1 {
+            d = d
+                .with_secondary(
+                    Span::new(file, inner_open, inner_open + 1),
+                    "the innermost unclosed list",
+                )
+                .with_note(format!("{unclosed} lists are open at the end of the file"));
+        }
+        diags.push(d);
+    }
     while stack.len() > 1 {
         let frame = stack.pop().expect("stack has a frame");
-        let open = Span::new(file, frame.open, frame.open + 1);
-        if !frame.flattened {
-            diags.push(
-                Diagnostic::error(open, "unclosed `(`")
-                    .with_label("this list is never closed")
-                    .with_note("the file ends before the matching `)`"),
-            );
-        }
         close(&mut stack, frame, file, text.len());
     }
     let top = stack.pop().expect("the top frame").items;

@@ -7,6 +7,7 @@
 
 pub mod def;
 pub mod diagnostic;
+pub mod engine;
 pub mod expand;
 pub mod resolve;
 pub mod source;

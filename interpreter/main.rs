@@ -31,6 +31,16 @@ enum Command {
         #[arg(long)]
         list_variants: bool,
     },
+    /// Count the leaf nodes of the move tree to a depth (every leaf move is made).
+    Perft {
+        /// The rules file.
+        file: PathBuf,
+        /// The depth.
+        depth: u32,
+        /// The variant: its title (any case) or its number.
+        #[arg(long)]
+        variant: Option<String>,
+    },
 }
 
 /// Reads includes from the file system.
@@ -101,6 +111,49 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Loads a file and resolves one variant, printing diagnostics; `Err` carries the exit code.
+fn load_rules(file: &Path, variant: Option<&str>) -> Result<zrf::engine::Rules, ExitCode> {
+    let bytes = read(file)?;
+    let name = file.to_string_lossy();
+    let loaded = zrf::load(&name, &bytes, &FsLoader);
+    let idx = zrf::summary::select_variant(&loaded.games, variant).map_err(|msg| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
+    })?;
+    let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
+    diags.extend(loaded.diags.iter().cloned());
+    zrf::tidy(&loaded.map, &mut diags);
+    if has_errors(&diags) {
+        eprint!(
+            "{}",
+            render(&loaded.map, &diags, RenderOptions { color: color() })
+        );
+        return Err(ExitCode::from(1));
+    }
+    def.map(zrf::engine::Rules::new).ok_or(ExitCode::from(1))
+}
+
+fn perft(file: &Path, depth: u32, variant: Option<&str>) -> ExitCode {
+    let rules = match load_rules(file, variant) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut pos = rules.initial();
+    let start = std::time::Instant::now();
+    let mut total = 0;
+    for d in 1..=depth {
+        let n = rules.perft(&mut pos, d);
+        total += n;
+        println!("{d} {n}");
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "time {secs:.3} s, {:.0} nodes/s",
+        total as f64 / secs.max(1e-9)
+    );
+    ExitCode::SUCCESS
+}
+
 fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -109,6 +162,11 @@ fn run() -> ExitCode {
             variant,
             list_variants,
         } => check(&file, variant.as_deref(), list_variants),
+        Command::Perft {
+            file,
+            depth,
+            variant,
+        } => perft(&file, depth, variant.as_deref()),
     }
 }
 

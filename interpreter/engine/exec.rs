@@ -1,0 +1,557 @@
+//! The move-program interpreter: runs one block from one square and emits the moves it adds.
+//!
+//! Reads see the position as it was when the step began (the generator never writes to it);
+//! effects are collected as pending and turned into board writes when a move is added.
+
+use super::moves::{Move, MoveList, Op};
+use super::position::{Cell, Position, DEAD};
+use super::Rules;
+use crate::def::*;
+
+/// The most instructions one block may execute before it is stopped (a `while` that never
+/// ends, for example). The moves it added until then are kept.
+pub const STEP_LIMIT: u32 = 1_000_000;
+
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    Capture(u16),
+    ChangeType(u16, PieceId),
+    Owner(u16, u8),
+    Flip(u16),
+    Attr(u16, AttrId, bool),
+    Create(u16, u8, Option<PieceId>),
+}
+
+/// Scratch buffers reused across blocks.
+#[derive(Default)]
+pub struct Scratch {
+    pending: Vec<Pending>,
+    subs: Vec<(u16, u16)>,
+    pos_flags: Vec<(u16, u16, bool)>,
+    captured: Vec<(u16, Cell)>,
+}
+
+/// One block run.
+pub struct Exec<'a> {
+    pub rules: &'a Rules,
+    pub pos: &'a Position,
+    /// Whose pieces move (zones, symmetry, friend and enemy follow this player).
+    pub side: PlayerId,
+    /// Only emit moves capturing this square (attack tests); `NONE` for normal generation.
+    pub target: u16,
+    /// Set when an attack on `target` was found.
+    pub hit: bool,
+    cp: u16,
+    from: u16,
+    to: u16,
+    mark: u16,
+    flags: u64,
+    steps: u32,
+    drop: Option<PieceId>,
+    move_type: u16,
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Go,
+    Stop,
+}
+
+impl<'a> Exec<'a> {
+    /// A runner for `side` on `pos`.
+    pub fn new(rules: &'a Rules, pos: &'a Position, side: PlayerId) -> Exec<'a> {
+        Exec {
+            rules,
+            pos,
+            side,
+            target: NONE,
+            hit: false,
+            cp: NONE,
+            from: NONE,
+            to: NONE,
+            mark: NONE,
+            flags: 0,
+            steps: 0,
+            drop: None,
+            move_type: u16::MAX,
+        }
+    }
+
+    /// Runs a move block for the piece on `start`, or a drop block at `start` for `drop`.
+    pub fn run(
+        &mut self,
+        block: &Block,
+        start: u16,
+        drop: Option<PieceId>,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        self.cp = start;
+        self.from = if drop.is_some() { NONE } else { start };
+        self.to = NONE;
+        self.mark = start;
+        self.flags = 0;
+        self.steps = 0;
+        self.drop = drop;
+        self.move_type = block.move_type.map_or(u16::MAX, |t| t.0);
+        scratch.pending.clear();
+        scratch.subs.clear();
+        scratch.pos_flags.clear();
+        self.exec(&block.body, scratch, out);
+    }
+
+    fn exec(&mut self, body: &[Instr], s: &mut Scratch, out: &mut MoveList) -> Flow {
+        for instr in body {
+            self.steps += 1;
+            if self.steps > STEP_LIMIT || self.hit {
+                return Flow::Stop;
+            }
+            if self.instr(instr, s, out) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Go
+    }
+
+    #[inline]
+    fn step(&self, dir: DirId, from: u16) -> u16 {
+        if from == NONE {
+            return NONE;
+        }
+        match self.rules.def.board.step(self.side, dir, PosId(from)) {
+            Some(p) => p.0,
+            None => NONE,
+        }
+    }
+
+    #[inline]
+    fn target_pos(&self, t: Option<Target>) -> u16 {
+        match t {
+            None => self.cp,
+            Some(Target::Pos(p)) => p.0,
+            Some(Target::Dir(d)) => self.step(d, self.cp),
+        }
+    }
+
+    fn instr(&mut self, instr: &Instr, s: &mut Scratch, out: &mut MoveList) -> Flow {
+        match instr {
+            Instr::Step(d) => {
+                self.cp = self.step(*d, self.cp);
+                if self.cp == NONE {
+                    return Flow::Stop;
+                }
+            }
+            Instr::Opposite(d) => {
+                let Some(o) = self.rules.def.board.opposite[d.idx()] else {
+                    return Flow::Stop;
+                };
+                self.cp = self.step(o, self.cp);
+                if self.cp == NONE {
+                    return Flow::Stop;
+                }
+            }
+            Instr::Goto(p) => self.cp = p.0,
+            Instr::Mark => self.mark = self.cp,
+            Instr::Back => self.cp = self.mark,
+            Instr::Go(t) => {
+                let p = match t {
+                    GoTarget::From => self.from,
+                    GoTarget::To => self.to,
+                    GoTarget::Mark => self.mark,
+                    GoTarget::LastFrom => self.pos.last_from,
+                    GoTarget::LastTo => self.pos.last_to,
+                };
+                if p == NONE {
+                    return Flow::Stop;
+                }
+                self.cp = p;
+            }
+            Instr::From => self.from = self.cp,
+            Instr::To => self.to = self.cp,
+            Instr::Cascade => {
+                let to = if self.to == NONE { self.cp } else { self.to };
+                s.subs.push((self.from, to));
+                self.from = self.cp;
+                self.to = NONE;
+            }
+            Instr::Capture(t) => {
+                let p = self.target_pos(*t);
+                if p != NONE {
+                    s.pending.push(Pending::Capture(p));
+                }
+            }
+            Instr::ChangeType(piece, t) => {
+                let p = self.target_pos(*t);
+                if p != NONE {
+                    s.pending.push(Pending::ChangeType(p, *piece));
+                }
+            }
+            Instr::ChangeOwner(t) => {
+                let p = self.target_pos(*t);
+                if p != NONE {
+                    s.pending.push(Pending::Owner(p, self.side.0));
+                }
+            }
+            Instr::Flip(t) => {
+                let p = self.target_pos(*t);
+                if p != NONE {
+                    s.pending.push(Pending::Flip(p));
+                }
+            }
+            Instr::Create { player, piece, at } => {
+                let p = self.target_pos(*at);
+                if p != NONE {
+                    let owner = player.map_or(self.side.0, |pl| pl.0);
+                    s.pending.push(Pending::Create(p, owner, *piece));
+                }
+            }
+            Instr::SetAttribute(a, c, t) => {
+                let v = self.cond(c, s);
+                let p = self.target_pos(*t);
+                if p != NONE {
+                    s.pending.push(Pending::Attr(p, *a, v));
+                }
+            }
+            Instr::SetFlag(f, c) => {
+                let v = self.cond(c, s);
+                let bit = 1u64 << (f.0 % 64);
+                if v {
+                    self.flags |= bit;
+                } else {
+                    self.flags &= !bit;
+                }
+            }
+            Instr::SetPositionFlag(f, c, t) => {
+                let v = self.cond(c, s);
+                let p = self.target_pos(*t);
+                if p != NONE {
+                    match s
+                        .pos_flags
+                        .iter_mut()
+                        .find(|(ff, pp, _)| *ff == f.0 && *pp == p)
+                    {
+                        Some(e) => e.2 = v,
+                        None => s.pos_flags.push((f.0, p, v)),
+                    }
+                }
+            }
+            Instr::Add(spec) => self.add(spec, s, out),
+            Instr::Verify(c) => {
+                if !self.cond(c, s) {
+                    return Flow::Stop;
+                }
+            }
+            Instr::If(c, then, els) => {
+                let body = if self.cond(c, s) { then } else { els };
+                return self.exec(body, s, out);
+            }
+            Instr::While(c, body) => {
+                while self.cond(c, s) {
+                    if self.exec(body, s, out) == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                    self.steps += 1;
+                    if self.steps > STEP_LIMIT {
+                        return Flow::Stop;
+                    }
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    #[inline]
+    fn cell(&self, p: u16) -> Cell {
+        self.pos.cells[p as usize]
+    }
+
+    /// Evaluates a condition against the position as it was when the step began.
+    pub fn cond(&self, c: &Cond, s: &Scratch) -> bool {
+        let live = |p: u16| p != NONE;
+        match c {
+            Cond::Const(b) => *b,
+            Cond::Not(x) => !self.cond(x, s),
+            Cond::And(xs) => xs.iter().all(|x| self.cond(x, s)),
+            Cond::Or(xs) => xs.iter().any(|x| self.cond(x, s)),
+            Cond::Empty(t) => {
+                let p = self.target_pos(*t);
+                live(p) && self.cell(p).is_empty()
+            }
+            Cond::Friend(t) => {
+                let p = self.target_pos(*t);
+                live(p) && {
+                    let c = self.cell(p);
+                    !c.is_empty() && c.owner == self.side.0 && c.marks & DEAD == 0
+                }
+            }
+            Cond::Enemy(t) => {
+                let p = self.target_pos(*t);
+                live(p) && {
+                    let c = self.cell(p);
+                    !c.is_empty() && c.owner != self.side.0 && c.marks & DEAD == 0
+                }
+            }
+            Cond::Neutral(t) => {
+                let p = self.target_pos(*t);
+                live(p) && {
+                    let c = self.cell(p);
+                    !c.is_empty() && !self.rules.in_turn_order[c.owner as usize]
+                }
+            }
+            Cond::Piece(piece, t) => {
+                let p = self.target_pos(*t);
+                live(p) && self.cell(p).piece == piece.0 + 1
+            }
+            Cond::OnBoard(t) => live(self.target_pos(*t)),
+            Cond::InZone(z, t) => {
+                let p = self.target_pos(*t);
+                live(p) && self.rules.def.board.in_zone(*z, self.side, PosId(p))
+            }
+            Cond::LastFrom(t) => {
+                let p = self.target_pos(*t);
+                live(p) && p == self.pos.last_from
+            }
+            Cond::LastTo(t) => {
+                let p = self.target_pos(*t);
+                live(p) && p == self.pos.last_to
+            }
+            Cond::Marked(t) => {
+                let p = self.target_pos(*t);
+                live(p) && p == self.mark
+            }
+            Cond::Position(q, t) => self.target_pos(*t) == q.0,
+            Cond::Flag(f) => self.flags >> (f.0 % 64) & 1 == 1,
+            Cond::PositionFlag(f, t) => {
+                let p = self.target_pos(*t);
+                s.pos_flags
+                    .iter()
+                    .any(|&(ff, pp, v)| ff == f.0 && pp == p && v)
+            }
+            Cond::Attribute(a, t) => {
+                let p = self.target_pos(*t);
+                live(p) && {
+                    let c = self.cell(p);
+                    !c.is_empty() && c.attrs >> a.0 & 1 == 1
+                }
+            }
+            Cond::Attacked(mt, t) => {
+                let p = self.target_pos(*t);
+                live(p) && self.rules.attacked(self.pos, p, self.side, *mt, true)
+            }
+            Cond::Defended(mt, t) => {
+                let p = self.target_pos(*t);
+                live(p) && self.rules.attacked(self.pos, p, self.side, *mt, false)
+            }
+            Cond::AdjacentToEnemy(t) => {
+                let p = self.target_pos(*t);
+                live(p)
+                    && (0..self.rules.def.board.directions.len()).any(|d| {
+                        let q = self.step(DirId(d as u16), p);
+                        q != NONE && {
+                            let c = self.cell(q);
+                            !c.is_empty() && c.owner != self.side.0
+                        }
+                    })
+            }
+            Cond::GoalPosition(t) => {
+                let p = self.target_pos(*t);
+                live(p) && self.rules.goal_squares[p as usize]
+            }
+        }
+    }
+
+    /// Emits the move (one per promotion choice) that the block describes at this point.
+    fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
+        let dest = if self.to == NONE { self.cp } else { self.to };
+        if spec.promote.is_empty() {
+            self.emit(spec, None, dest, s, out);
+        } else {
+            for &t in &spec.promote {
+                self.emit(spec, Some(t), dest, s, out);
+            }
+        }
+    }
+
+    fn emit(
+        &mut self,
+        spec: &AddSpec,
+        promote: Option<PieceId>,
+        dest: u16,
+        s: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let rules = self.rules;
+        let n_pieces = rules.def.pieces.len() as u32;
+        // With deferred captures the victims stay, marked, until the whole turn is assembled.
+        let deferred = rules.deferred;
+        s.captured.clear();
+        let op_lo = out.ops.len();
+        // 1. Every sub-move lifts its piece from the snapshot, then all are placed.
+        let main = (self.from, dest);
+        let n_subs = s.subs.len();
+        let moving = |i: usize| if i < n_subs { s.subs[i] } else { main };
+        for i in 0..=n_subs {
+            let (f, _) = moving(i);
+            if f != NONE && !(spec.copy && i == n_subs) {
+                out.ops.push(Op::Set(f, Cell::EMPTY));
+            }
+        }
+        for i in 0..=n_subs {
+            let (f, t) = moving(i);
+            let mut cell = if f == NONE {
+                match self.drop {
+                    Some(p) if i == n_subs => Cell::new(p, self.side, rules.attr_defaults[p.idx()]),
+                    _ => continue,
+                }
+            } else {
+                self.cell(f)
+            };
+            if cell.is_empty() {
+                continue;
+            }
+            if i == n_subs {
+                if let Some(p) = promote {
+                    cell.piece = p.0 + 1;
+                }
+            }
+            let occupant = current(&out.ops[op_lo..], t, self.pos);
+            let lifted = (0..=n_subs).any(|j| moving(j).0 == t);
+            if !occupant.is_empty() && !lifted {
+                s.captured.push((t, occupant));
+            }
+            out.ops.push(Op::Set(t, cell));
+        }
+        // 2. Pending effects in program order, each on the cell as it is by then.
+        for k in 0..s.pending.len() {
+            match s.pending[k] {
+                Pending::Capture(p) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        s.captured.push((p, c));
+                        if deferred {
+                            out.ops.push(Op::Set(
+                                p,
+                                Cell {
+                                    marks: c.marks | DEAD,
+                                    ..c
+                                },
+                            ));
+                        } else {
+                            out.ops.push(Op::Set(p, Cell::EMPTY));
+                        }
+                    }
+                }
+                Pending::ChangeType(p, t) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        out.ops.push(Op::Set(
+                            p,
+                            Cell {
+                                piece: t.0 + 1,
+                                ..c
+                            },
+                        ));
+                    }
+                }
+                Pending::Owner(p, o) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        out.ops.push(Op::Set(p, Cell { owner: o, ..c }));
+                    }
+                }
+                Pending::Flip(p) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        let n = rules.def.players.len().max(1) as u8;
+                        out.ops.push(Op::Set(
+                            p,
+                            Cell {
+                                owner: (c.owner + 1) % n,
+                                ..c
+                            },
+                        ));
+                    }
+                }
+                Pending::Attr(p, a, v) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        let bit = 1u32 << (a.0 % 32);
+                        let attrs = if v { c.attrs | bit } else { c.attrs & !bit };
+                        out.ops.push(Op::Set(p, Cell { attrs, ..c }));
+                    }
+                }
+                Pending::Create(p, owner, piece) => {
+                    let kind = piece.or_else(|| {
+                        let (f, _) = main;
+                        if f == NONE {
+                            self.drop
+                        } else {
+                            self.cell(f).piece_id()
+                        }
+                    });
+                    if let Some(kind) = kind {
+                        out.ops.push(Op::Set(
+                            p,
+                            Cell::new(kind, PlayerId(owner), rules.attr_defaults[kind.idx()]),
+                        ));
+                    }
+                }
+            }
+        }
+        // 3. Stores: a drop takes a piece from the store; recycled captures go back to their owner's.
+        if let Some(p) = self.drop {
+            out.ops
+                .push(Op::Store(self.side.0 as u32 * n_pieces + p.0 as u32, -1));
+        }
+        if rules.def.options.recycle_captures {
+            for &(_, c) in &s.captured {
+                out.ops
+                    .push(Op::Store(c.owner as u32 * n_pieces + c.piece as u32 - 1, 1));
+            }
+        }
+        if self.target != NONE {
+            // Attack test: only whether the target is captured matters.
+            if s.captured.iter().any(|&(p, _)| p == self.target) {
+                self.hit = true;
+            }
+            out.ops.truncate(op_lo);
+            return;
+        }
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(self.from);
+        out.squares.push(dest);
+        let path_hi = out.squares.len() as u32;
+        let mut value = 0;
+        for &(p, c) in &s.captured {
+            out.squares.push(p);
+            value += rules.capture_value(c);
+        }
+        out.moves.push(Move {
+            op_lo: op_lo as u32,
+            op_hi: out.ops.len() as u32,
+            path_lo,
+            path_hi,
+            cap_hi: out.squares.len() as u32,
+            drop: self.drop.map_or(0, |p| p.0 + 1),
+            promote: promote.map_or(0, |p| p.0 + 1),
+            move_type: self.move_type,
+            cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
+            value,
+            partial: spec.partial,
+            pass: false,
+        });
+    }
+}
+
+/// The cell at `p` after the ops written so far for this move.
+#[inline]
+fn current(ops: &[Op], p: u16, pos: &Position) -> Cell {
+    for op in ops.iter().rev() {
+        if let Op::Set(q, c) = op {
+            if *q == p {
+                return *c;
+            }
+        }
+    }
+    pos.cells[p as usize]
+}

@@ -1,0 +1,490 @@
+//! The move engine: positions, the move-program interpreter and the turn layer that turns
+//! program output into legal moves (whole turns), plus make/unmake and perft.
+
+mod exec;
+mod moves;
+mod position;
+
+pub use exec::{Scratch, STEP_LIMIT};
+pub use moves::{apply, revert, Move, MoveList, Op, UndoLog};
+pub use position::{Cell, Position, DEAD};
+
+use crate::def::*;
+use exec::Exec;
+
+/// The longest chain of partial steps one turn may take.
+pub const MAX_CHAIN: usize = 64;
+
+/// A game ready to play: the definition plus tables derived from it.
+#[derive(Debug)]
+pub struct Rules {
+    /// The resolved definition.
+    pub def: GameDef,
+    /// The turn sequence: `once` entries, then `cycle` entries.
+    pub turns: Vec<TurnEntry>,
+    /// Number of `once` entries.
+    pub once: usize,
+    /// Pieces made royal by `checkmated` goals.
+    pub royal: Vec<bool>,
+    /// Rank of each move type in `move-priorities` (0 = highest; unlisted types rank last).
+    pub rank: Vec<u16>,
+    /// Default attribute bits per piece type.
+    pub attr_defaults: Vec<u32>,
+    /// Players that appear in the turn order (others are neutral).
+    pub in_turn_order: Vec<bool>,
+    /// Positions named by some `absolute-config` goal.
+    pub goal_squares: Vec<bool>,
+    /// Captured pieces stay on the board, marked, until the chain ends.
+    pub deferred: bool,
+}
+
+impl Rules {
+    /// Derives the engine tables from a definition.
+    pub fn new(def: GameDef) -> Rules {
+        let mut turns = def.turn_order.once.clone();
+        let once = turns.len();
+        turns.extend(def.turn_order.cycle.iter().copied());
+        let mut royal = vec![false; def.pieces.len()];
+        let mut goal_squares = vec![false; def.board.n_pos()];
+        for g in &def.goals {
+            mark_goal(&g.cond, &mut royal, &mut goal_squares, &def);
+        }
+        let mut rank = vec![def.move_priorities.len() as u16; def.move_types.len() + 1];
+        for (i, t) in def.move_priorities.iter().enumerate().rev() {
+            rank[t.idx()] = i as u16;
+        }
+        let attr_defaults = def
+            .pieces
+            .iter()
+            .map(|p| {
+                p.attributes
+                    .iter()
+                    .filter(|(_, v)| *v)
+                    .fold(0u32, |acc, (a, _)| acc | 1 << (a.0 % 32))
+            })
+            .collect();
+        let mut in_turn_order = vec![false; def.players.len()];
+        for e in &turns {
+            in_turn_order[e.mover.idx()] = true;
+            in_turn_order[e.owner.idx()] = true;
+        }
+        Rules {
+            turns,
+            once,
+            royal,
+            rank,
+            attr_defaults,
+            in_turn_order,
+            goal_squares,
+            deferred: false,
+            def,
+        }
+    }
+
+    /// The starting position.
+    pub fn initial(&self) -> Position {
+        let n_pieces = self.def.pieces.len();
+        let mut pos = Position::empty(self.def.board.n_pos(), self.def.players.len() * n_pieces);
+        for p in &self.def.setup.placements {
+            pos.set(
+                p.pos.0,
+                Cell::new(p.piece, p.player, self.attr_defaults[p.piece.idx()]),
+            );
+        }
+        for o in &self.def.setup.off {
+            pos.add_store(
+                (o.player.idx() * n_pieces + o.piece.idx()) as u32,
+                o.count as i32,
+            );
+        }
+        pos
+    }
+
+    /// The turn entry in force at a turn index.
+    pub fn entry(&self, turn: u32) -> TurnEntry {
+        self.turns[turn as usize]
+    }
+
+    /// The turn index that follows `turn`.
+    pub fn next_turn(&self, turn: u32) -> u32 {
+        let t = turn as usize + 1;
+        if t < self.turns.len() {
+            t as u32
+        } else {
+            self.once as u32
+        }
+    }
+
+    /// The value of a captured piece for capture-precedence rules (1 per piece by default).
+    #[inline]
+    pub fn capture_value(&self, _cell: Cell) -> u32 {
+        1
+    }
+
+    /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
+    ///
+    /// `only` restricts to the piece on one square; `move_type` to blocks of that type.
+    pub fn gen_steps(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        move_type: Option<MoveTypeId>,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let mut ex = Exec::new(self, pos, side);
+        let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
+        let squares: &mut dyn Iterator<Item = usize> = if only != NONE {
+            &mut std::iter::once(only as usize)
+        } else {
+            &mut (0..pos.cells.len())
+        };
+        for sq in squares {
+            let cell = pos.cells[sq];
+            if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
+                continue;
+            }
+            let piece = &self.def.pieces[cell.piece as usize - 1];
+            for block in piece.moves.iter().filter(|b| wanted(b)) {
+                ex.run(block, sq as u16, None, scratch, out);
+            }
+        }
+        if only != NONE {
+            return;
+        }
+        let n_pieces = self.def.pieces.len();
+        for (pi, piece) in self.def.pieces.iter().enumerate() {
+            if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
+                continue;
+            }
+            for block in piece.drops.iter().filter(|b| wanted(b)) {
+                for sq in 0..pos.cells.len() {
+                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                }
+            }
+        }
+    }
+
+    /// Whether a piece of a player other than `side` (or of `side` itself, when `by_enemy` is
+    /// false) could capture on `sq` with moves of the given type.
+    pub fn attacked(
+        &self,
+        pos: &Position,
+        sq: u16,
+        side: PlayerId,
+        move_type: Option<MoveTypeId>,
+        by_enemy: bool,
+    ) -> bool {
+        let mut scratch = Scratch::default();
+        let mut out = MoveList::new();
+        for p in 0..self.def.players.len() {
+            let other = PlayerId(p as u8);
+            if (other == side) == by_enemy {
+                continue;
+            }
+            let mut ex = Exec::new(self, pos, other);
+            ex.target = sq;
+            for from in 0..pos.cells.len() {
+                let cell = pos.cells[from];
+                if cell.is_empty() || cell.owner != other.0 || cell.marks & DEAD != 0 {
+                    continue;
+                }
+                for block in &self.def.pieces[cell.piece as usize - 1].moves {
+                    if move_type.is_some() && block.move_type != move_type {
+                        continue;
+                    }
+                    ex.run(block, from as u16, None, &mut scratch, &mut out);
+                    if ex.hit {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The legal moves of the side to move: whole turns, filtered by priorities, maximal
+    /// captures and royal safety. `pos` is used as a scratch board and restored.
+    pub fn legal_moves(&self, pos: &mut Position, out: &mut MoveList) {
+        out.clear();
+        let entry = self.entry(pos.turn);
+        let mut gen = Gen {
+            rules: self,
+            scratch: Scratch::default(),
+            bufs: Vec::new(),
+            log: UndoLog::new(),
+            side: entry.owner,
+        };
+        let mut steps = gen.take_buf();
+        self.gen_steps(
+            pos,
+            entry.owner,
+            entry.move_type,
+            NONE,
+            &mut gen.scratch,
+            &mut steps,
+        );
+        let mut prefix = Vec::new();
+        for i in 0..steps.len() {
+            gen.expand(pos, &steps, i, &mut prefix, 0, out);
+        }
+        self.filter(pos, out);
+    }
+
+    fn filter(&self, pos: &mut Position, out: &mut MoveList) {
+        if out.is_empty() {
+            return;
+        }
+        if !self.def.move_priorities.is_empty() {
+            let rank = |m: &Move| {
+                if m.move_type == u16::MAX {
+                    self.rank[self.rank.len() - 1]
+                } else {
+                    self.rank[m.move_type as usize]
+                }
+            };
+            let best = out.moves.iter().map(rank).min().unwrap_or(0);
+            out.retain(|m| rank(m) == best);
+        }
+        if self.def.options.maximal_captures > 0 {
+            let best = out.moves.iter().map(|m| m.n_captures()).max().unwrap_or(0);
+            out.retain(|m| m.n_captures() == best);
+        }
+        if self.royal.iter().any(|&r| r) {
+            let side = self.entry(pos.turn).owner;
+            let mut log = UndoLog::new();
+            let mut keep = Vec::with_capacity(out.len());
+            for m in &out.moves {
+                self.make(pos, out, m, &mut log);
+                let safe = !self.royal_attacked(pos, side);
+                revert(pos, &mut log);
+                keep.push(safe);
+            }
+            let mut k = keep.into_iter();
+            out.retain(|_| k.next().unwrap_or(false));
+        }
+        if self.def.options.pass_turn == PassTurn::Yes {
+            push_pass(out);
+        }
+    }
+
+    /// Whether any royal piece of `side` stands attacked.
+    pub fn royal_attacked(&self, pos: &Position, side: PlayerId) -> bool {
+        (0..pos.cells.len()).any(|sq| {
+            let c = pos.cells[sq];
+            !c.is_empty()
+                && c.owner == side.0
+                && self.royal[c.piece as usize - 1]
+                && self.attacked(pos, sq as u16, side, None, true)
+        })
+    }
+
+    /// Plays a move from a list (no legality check) and advances the turn.
+    pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        let path = list.path(m);
+        let (from, to) = if m.pass {
+            (NONE, NONE)
+        } else {
+            (path[path.len() - 2], path[path.len() - 1])
+        };
+        let next = self.next_turn(pos.turn);
+        apply(pos, list.ops(m), next, from, to, log);
+    }
+
+    /// Counts leaf move sequences of length `depth` (every leaf move is made).
+    pub fn perft(&self, pos: &mut Position, depth: u32) -> u64 {
+        let mut bufs: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
+        let mut log = UndoLog::new();
+        self.perft_rec(pos, depth, &mut bufs, &mut log)
+    }
+
+    fn perft_rec(
+        &self,
+        pos: &mut Position,
+        depth: u32,
+        bufs: &mut [MoveList],
+        log: &mut UndoLog,
+    ) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (list, rest) = bufs.split_first_mut().expect("a buffer per depth");
+        self.legal_moves(pos, list);
+        let mut n = 0;
+        for i in 0..list.moves.len() {
+            let m = list.moves[i];
+            self.make(pos, list, &m, log);
+            n += self.perft_rec(pos, depth - 1, rest, log);
+            revert(pos, log);
+        }
+        n
+    }
+}
+
+fn push_pass(out: &mut MoveList) {
+    let lo = out.squares.len() as u32;
+    out.squares.push(NONE);
+    out.squares.push(NONE);
+    let ops = out.ops.len() as u32;
+    out.moves.push(Move {
+        op_lo: ops,
+        op_hi: ops,
+        path_lo: lo,
+        path_hi: lo + 2,
+        cap_hi: lo + 2,
+        move_type: u16::MAX,
+        cont_type: u16::MAX,
+        pass: true,
+        ..Move::default()
+    });
+}
+
+fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameDef) {
+    match c {
+        GoalCond::Checkmated(ps) => {
+            for p in ps {
+                royal[p.idx()] = true;
+            }
+        }
+        GoalCond::Not(x) => mark_goal(x, royal, squares, def),
+        GoalCond::And(xs) | GoalCond::Or(xs) => {
+            for x in xs {
+                mark_goal(x, royal, squares, def);
+            }
+        }
+        GoalCond::AbsoluteConfig {
+            positions, zones, ..
+        } => {
+            for p in positions {
+                squares[p.idx()] = true;
+            }
+            for z in zones {
+                for list in &def.board.zones[z.idx()].positions {
+                    for p in list {
+                        squares[p.idx()] = true;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Chain expansion state for one `legal_moves` call.
+struct Gen<'r> {
+    rules: &'r Rules,
+    scratch: Scratch,
+    bufs: Vec<MoveList>,
+    log: UndoLog,
+    side: PlayerId,
+}
+
+impl Gen<'_> {
+    fn take_buf(&mut self) -> MoveList {
+        let mut b = self.bufs.pop().unwrap_or_default();
+        b.clear();
+        b
+    }
+
+    /// Emits step `i` of `steps` (after the chain `prefix`) as whole turns into `out`.
+    fn expand(
+        &mut self,
+        pos: &mut Position,
+        steps: &MoveList,
+        i: usize,
+        prefix: &mut Vec<MoveList>,
+        depth: usize,
+        out: &mut MoveList,
+    ) {
+        let m = steps.moves[i];
+        if !m.partial || depth >= MAX_CHAIN {
+            self.emit(prefix, steps, i, out);
+            return;
+        }
+        // Play the step and look for continuations by the same piece.
+        let to = steps.path(&m)[steps.path(&m).len() - 1];
+        apply(
+            pos,
+            steps.ops(&m),
+            pos.turn,
+            steps.path(&m)[0],
+            to,
+            &mut self.log,
+        );
+        let mut conts = self.take_buf();
+        let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
+        let cell = pos.cells[to as usize];
+        if !cell.is_empty() {
+            self.rules
+                .gen_steps(pos, self.side, mt, to, &mut self.scratch, &mut conts);
+        }
+        if conts.is_empty() || self.rules.def.options.pass_partial {
+            self.emit(prefix, steps, i, out);
+        }
+        if !conts.is_empty() {
+            let mut link = MoveList::new();
+            link.push_from(steps, i);
+            prefix.push(link);
+            for j in 0..conts.len() {
+                self.expand(pos, &conts, j, prefix, depth + 1, out);
+            }
+            prefix.pop();
+        }
+        self.bufs.push(conts);
+        revert(pos, &mut self.log);
+    }
+
+    /// Writes the chain `prefix` + step `i` as one move.
+    fn emit(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
+        if prefix.is_empty() {
+            out.push_from(steps, i);
+            return;
+        }
+        let last = steps.moves[i];
+        let first = prefix[0].moves[0];
+        let op_lo = out.ops.len() as u32;
+        for link in prefix {
+            out.ops.extend_from_slice(link.ops(&link.moves[0]));
+        }
+        out.ops.extend_from_slice(steps.ops(&last));
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(prefix[0].path(&first)[0]);
+        for link in prefix {
+            let p = link.path(&link.moves[0]);
+            out.squares.push(p[p.len() - 1]);
+        }
+        let lp = steps.path(&last);
+        out.squares.push(lp[lp.len() - 1]);
+        let path_hi = out.squares.len() as u32;
+        let mut value = 0;
+        let mut promote = 0;
+        for link in prefix {
+            let lm = link.moves[0];
+            out.squares.extend_from_slice(link.captured(&lm));
+            value += lm.value;
+            if lm.promote != 0 {
+                promote = lm.promote;
+            }
+        }
+        out.squares.extend_from_slice(steps.captured(&last));
+        value += last.value;
+        if last.promote != 0 {
+            promote = last.promote;
+        }
+        out.moves.push(Move {
+            op_lo,
+            op_hi: out.ops.len() as u32,
+            path_lo,
+            path_hi,
+            cap_hi: out.squares.len() as u32,
+            drop: first.drop,
+            promote,
+            move_type: first.move_type,
+            cont_type: last.cont_type,
+            value,
+            partial: false,
+            pass: false,
+        });
+    }
+}

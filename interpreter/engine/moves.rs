@@ -1,0 +1,199 @@
+//! Moves as data: a header per move and shared arenas of board writes and squares, so that
+//! generating a move allocates nothing once the buffers have grown.
+
+use super::position::{Cell, Position};
+
+/// One elementary change a move makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Write a cell.
+    Set(u16, Cell),
+    /// Add to an off-board store (`player * n_pieces + piece`).
+    Store(u32, i32),
+}
+
+/// A move's fixed fields; its ops and squares live in the [`MoveList`] arenas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Move {
+    /// `ops[op_lo..op_hi]`.
+    pub op_lo: u32,
+    /// End of the ops.
+    pub op_hi: u32,
+    /// `squares[path_lo..path_hi]`: the from-square (or `NONE` for a drop), then every landing square.
+    pub path_lo: u32,
+    /// End of the path.
+    pub path_hi: u32,
+    /// `squares[path_hi..cap_hi]`: the squares of captured pieces, in capture order.
+    pub cap_hi: u32,
+    /// Dropped piece type + 1 (0: not a drop).
+    pub drop: u16,
+    /// Promotion type + 1 (0: none), as chosen by `(add T…)`.
+    pub promote: u16,
+    /// The move type of the first step's block (`u16::MAX`: untyped).
+    pub move_type: u16,
+    /// The move type continuations must use, for a partial step (`u16::MAX`: any).
+    pub cont_type: u16,
+    /// Value of the captured pieces under the game's capture-value rule (or their count).
+    pub value: u32,
+    /// A partial step (`add-partial`) that the same piece may continue.
+    pub partial: bool,
+    /// A pass (no piece moves).
+    pub pass: bool,
+}
+
+impl Move {
+    /// Number of pieces captured.
+    pub fn n_captures(&self) -> usize {
+        (self.cap_hi - self.path_hi) as usize
+    }
+}
+
+/// A list of moves with their arenas; cleared and reused between calls.
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    /// Move headers in generation order.
+    pub moves: Vec<Move>,
+    /// Board writes of all moves.
+    pub ops: Vec<Op>,
+    /// Paths and captured squares of all moves.
+    pub squares: Vec<u16>,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList::default()
+    }
+
+    /// Empties the list, keeping its capacity.
+    pub fn clear(&mut self) {
+        self.moves.clear();
+        self.ops.clear();
+        self.squares.clear();
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True when there are no moves.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The ops of a move.
+    pub fn ops(&self, m: &Move) -> &[Op] {
+        &self.ops[m.op_lo as usize..m.op_hi as usize]
+    }
+
+    /// The path of a move: from-square (or `NONE`), then landing squares.
+    pub fn path(&self, m: &Move) -> &[u16] {
+        &self.squares[m.path_lo as usize..m.path_hi as usize]
+    }
+
+    /// The squares of the pieces a move captures.
+    pub fn captured(&self, m: &Move) -> &[u16] {
+        &self.squares[m.path_hi as usize..m.cap_hi as usize]
+    }
+
+    /// Copies move `i` of `other` to the end of this list.
+    pub fn push_from(&mut self, other: &MoveList, i: usize) {
+        let m = other.moves[i];
+        let ops_lo = self.ops.len() as u32;
+        self.ops.extend_from_slice(other.ops(&m));
+        let sq_lo = self.squares.len() as u32;
+        self.squares.extend_from_slice(other.path(&m));
+        let path_hi = self.squares.len() as u32;
+        self.squares.extend_from_slice(other.captured(&m));
+        self.moves.push(Move {
+            op_lo: ops_lo,
+            op_hi: self.ops.len() as u32,
+            path_lo: sq_lo,
+            path_hi,
+            cap_hi: self.squares.len() as u32,
+            ..m
+        });
+    }
+
+    /// Keeps only the moves for which `keep` is true (arenas are left as they are).
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        self.moves.retain(|m| keep(m));
+    }
+}
+
+/// What `make` needs to take a move back.
+#[derive(Clone, Debug, Default)]
+pub struct UndoLog {
+    cells: Vec<(u16, Cell)>,
+    stores: Vec<(u32, i32)>,
+    frames: Vec<Frame>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    cells: u32,
+    stores: u32,
+    turn: u32,
+    last_from: u16,
+    last_to: u16,
+}
+
+impl UndoLog {
+    /// An empty log.
+    pub fn new() -> UndoLog {
+        UndoLog::default()
+    }
+
+    /// Number of moves that can be taken back.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+}
+
+/// Applies ops to a position, recording what they overwrite, and sets turn and last move.
+pub fn apply(
+    pos: &mut Position,
+    ops: &[Op],
+    turn: u32,
+    last_from: u16,
+    last_to: u16,
+    log: &mut UndoLog,
+) {
+    log.frames.push(Frame {
+        cells: log.cells.len() as u32,
+        stores: log.stores.len() as u32,
+        turn: pos.turn,
+        last_from: pos.last_from,
+        last_to: pos.last_to,
+    });
+    for op in ops {
+        match *op {
+            Op::Set(sq, cell) => {
+                let old = pos.set(sq, cell);
+                log.cells.push((sq, old));
+            }
+            Op::Store(idx, delta) => {
+                let before = pos.store[idx as usize];
+                pos.add_store(idx, delta);
+                log.stores
+                    .push((idx, pos.store[idx as usize] as i32 - before as i32));
+            }
+        }
+    }
+    pos.set_turn(turn, last_from, last_to);
+}
+
+/// Takes back the last applied move.
+pub fn revert(pos: &mut Position, log: &mut UndoLog) {
+    let Some(f) = log.frames.pop() else { return };
+    while log.cells.len() > f.cells as usize {
+        let (sq, old) = log.cells.pop().expect("cell entry");
+        pos.set(sq, old);
+    }
+    while log.stores.len() > f.stores as usize {
+        let (idx, delta) = log.stores.pop().expect("store entry");
+        pos.add_store(idx, -delta);
+    }
+    pos.set_turn(f.turn, f.last_from, f.last_to);
+}

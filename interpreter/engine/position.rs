@@ -1,0 +1,177 @@
+//! The position: board cells, off-board stores, turn, last move and an incremental hash.
+
+use crate::def::{PieceId, PlayerId, PosId, NONE};
+
+/// What stands on one position. `piece == 0` means empty.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug, Hash)]
+pub struct Cell {
+    /// Piece type id + 1, or 0 for an empty cell.
+    pub piece: u16,
+    /// Owner (meaningless when empty).
+    pub owner: u8,
+    /// Engine marks: bit 0 = captured but not yet removed (deferred captures).
+    pub marks: u8,
+    /// Attribute bits, by attribute id.
+    pub attrs: u32,
+}
+
+/// Mark bit: captured in the current chain, removed when the chain ends.
+pub const DEAD: u8 = 1;
+
+impl Cell {
+    /// The empty cell.
+    pub const EMPTY: Cell = Cell {
+        piece: 0,
+        owner: 0,
+        marks: 0,
+        attrs: 0,
+    };
+
+    /// A piece of a type and owner, with the given attribute bits.
+    #[inline]
+    pub fn new(piece: PieceId, owner: PlayerId, attrs: u32) -> Cell {
+        Cell {
+            piece: piece.0 + 1,
+            owner: owner.0,
+            marks: 0,
+            attrs,
+        }
+    }
+
+    /// True when no piece stands here.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.piece == 0
+    }
+
+    /// The piece type, if any.
+    #[inline]
+    pub fn piece_id(self) -> Option<PieceId> {
+        (self.piece != 0).then(|| PieceId(self.piece - 1))
+    }
+
+    /// The owner, if any piece stands here.
+    #[inline]
+    pub fn owner_id(self) -> Option<PlayerId> {
+        (self.piece != 0).then_some(PlayerId(self.owner))
+    }
+
+    #[inline]
+    fn bits(self) -> u64 {
+        (self.piece as u64)
+            | (self.owner as u64) << 16
+            | (self.marks as u64) << 24
+            | (self.attrs as u64) << 32
+    }
+}
+
+/// A full game state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// One cell per board position.
+    pub cells: Vec<Cell>,
+    /// Off-board stores: `store[player * n_pieces + piece]`.
+    pub store: Vec<u32>,
+    /// Index into the turn sequence (`once` entries, then `cycle` entries repeating).
+    pub turn: u32,
+    /// From-square of the last move (`NONE` for a drop or at the start).
+    pub last_from: u16,
+    /// Destination of the last move (`NONE` at the start).
+    pub last_to: u16,
+    /// Zobrist-style hash of everything above.
+    pub hash: u64,
+}
+
+/// Mixes a 64-bit value (splitmix64 finaliser); used to hash cells without tables.
+#[inline]
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The hash contribution of a cell at a position (0 for an empty cell).
+#[inline]
+pub fn cell_hash(pos: u16, cell: Cell) -> u64 {
+    if cell.is_empty() && cell.marks == 0 {
+        0
+    } else {
+        mix(cell.bits() ^ (pos as u64) << 48)
+    }
+}
+
+#[inline]
+fn store_hash(idx: u32, count: u32) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        mix(0xA5A5_0000_0000_0000 ^ (idx as u64) << 24 ^ count as u64)
+    }
+}
+
+#[inline]
+fn turn_hash(turn: u32, last_from: u16, last_to: u16) -> u64 {
+    mix(0x5A5A_0000_0000_0000 ^ (turn as u64) << 32 ^ (last_from as u64) << 16 ^ last_to as u64)
+}
+
+impl Position {
+    /// An empty board with empty stores.
+    pub fn empty(n_pos: usize, n_store: usize) -> Position {
+        let mut p = Position {
+            cells: vec![Cell::EMPTY; n_pos],
+            store: vec![0; n_store],
+            turn: 0,
+            last_from: NONE,
+            last_to: NONE,
+            hash: 0,
+        };
+        p.hash = p.full_hash();
+        p
+    }
+
+    /// The hash computed from scratch (the incremental one must always equal it).
+    pub fn full_hash(&self) -> u64 {
+        let mut h = turn_hash(self.turn, self.last_from, self.last_to);
+        for (i, &c) in self.cells.iter().enumerate() {
+            h ^= cell_hash(i as u16, c);
+        }
+        for (i, &n) in self.store.iter().enumerate() {
+            h ^= store_hash(i as u32, n);
+        }
+        h
+    }
+
+    /// The cell at a position.
+    #[inline]
+    pub fn at(&self, pos: PosId) -> Cell {
+        self.cells[pos.idx()]
+    }
+
+    /// Writes a cell, keeping the hash up to date; returns the old cell.
+    #[inline]
+    pub fn set(&mut self, pos: u16, cell: Cell) -> Cell {
+        let old = std::mem::replace(&mut self.cells[pos as usize], cell);
+        self.hash ^= cell_hash(pos, old) ^ cell_hash(pos, cell);
+        old
+    }
+
+    /// Adds to a store count, keeping the hash up to date.
+    #[inline]
+    pub fn add_store(&mut self, idx: u32, delta: i32) {
+        let old = self.store[idx as usize];
+        let new = (old as i64 + delta as i64).clamp(0, u32::MAX as i64) as u32;
+        self.store[idx as usize] = new;
+        self.hash ^= store_hash(idx, old) ^ store_hash(idx, new);
+    }
+
+    /// Sets the turn index and last move, keeping the hash up to date.
+    #[inline]
+    pub fn set_turn(&mut self, turn: u32, last_from: u16, last_to: u16) {
+        self.hash ^= turn_hash(self.turn, self.last_from, self.last_to)
+            ^ turn_hash(turn, last_from, last_to);
+        self.turn = turn;
+        self.last_from = last_from;
+        self.last_to = last_to;
+    }
+}

@@ -41,6 +41,8 @@ pub struct Exec<'a> {
     pub target: u16,
     /// Set when an attack on `target` was found.
     pub hit: bool,
+    /// The player whose piece the attack test imagines on an empty target.
+    pub defender: u8,
     cp: u16,
     from: u16,
     to: u16,
@@ -66,6 +68,7 @@ impl<'a> Exec<'a> {
             side,
             target: NONE,
             hit: false,
+            defender: 0,
             cp: NONE,
             from: NONE,
             to: NONE,
@@ -260,9 +263,20 @@ impl<'a> Exec<'a> {
         Flow::Go
     }
 
+    /// The cell as the program sees it. During an attack test an empty target square holds a
+    /// phantom piece of the defender, so that "could capture here" covers empty squares too.
     #[inline]
     fn cell(&self, p: u16) -> Cell {
-        self.pos.cells[p as usize]
+        let c = self.pos.cells[p as usize];
+        if p == self.target && c.is_empty() {
+            return Cell {
+                piece: u16::MAX,
+                owner: self.defender,
+                marks: 0,
+                attrs: 0,
+            };
+        }
+        c
     }
 
     /// Evaluates a condition against the position as it was when the step began.
@@ -334,13 +348,18 @@ impl<'a> Exec<'a> {
                     !c.is_empty() && c.attrs >> a.0 & 1 == 1
                 }
             }
+            // Inside an attack test these are false: the test must not recurse into itself.
             Cond::Attacked(mt, t) => {
                 let p = self.target_pos(*t);
-                live(p) && self.rules.attacked(self.pos, p, self.side, *mt, true)
+                live(p)
+                    && self.target == NONE
+                    && self.rules.attacked(self.pos, p, self.side, *mt, true)
             }
             Cond::Defended(mt, t) => {
                 let p = self.target_pos(*t);
-                live(p) && self.rules.attacked(self.pos, p, self.side, *mt, false)
+                live(p)
+                    && self.target == NONE
+                    && self.rules.attacked(self.pos, p, self.side, *mt, false)
             }
             Cond::AdjacentToEnemy(t) => {
                 let p = self.target_pos(*t);
@@ -414,7 +433,10 @@ impl<'a> Exec<'a> {
                     cell.piece = p.0 + 1;
                 }
             }
-            let occupant = current(&out.ops[op_lo..], t, self.pos);
+            let occupant = match current_op(&out.ops[op_lo..], t) {
+                Some(c) => c,
+                None => self.cell(t),
+            };
             let lifted = (0..=n_subs).any(|j| moving(j).0 == t);
             if !occupant.is_empty() && !lifted {
                 s.captured.push((t, occupant));
@@ -425,7 +447,7 @@ impl<'a> Exec<'a> {
         for k in 0..s.pending.len() {
             match s.pending[k] {
                 Pending::Capture(p) => {
-                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    let c = current_op(&out.ops[op_lo..], p).unwrap_or_else(|| self.cell(p));
                     if !c.is_empty() {
                         s.captured.push((p, c));
                         if deferred {
@@ -546,12 +568,14 @@ impl<'a> Exec<'a> {
 /// The cell at `p` after the ops written so far for this move.
 #[inline]
 fn current(ops: &[Op], p: u16, pos: &Position) -> Cell {
-    for op in ops.iter().rev() {
-        if let Op::Set(q, c) = op {
-            if *q == p {
-                return *c;
-            }
-        }
-    }
-    pos.cells[p as usize]
+    current_op(ops, p).unwrap_or(pos.cells[p as usize])
+}
+
+/// The last write to `p` among the ops, if any.
+#[inline]
+fn current_op(ops: &[Op], p: u16) -> Option<Cell> {
+    ops.iter().rev().find_map(|op| match op {
+        Op::Set(q, c) if *q == p => Some(*c),
+        _ => None,
+    })
 }

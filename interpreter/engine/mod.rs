@@ -185,6 +185,12 @@ impl Rules {
             }
             let mut ex = Exec::new(self, pos, other);
             ex.target = sq;
+            // The imagined piece on an empty target belongs to the side being attacked.
+            ex.defender = if by_enemy {
+                side.0
+            } else {
+                (side.0 + 1) % self.def.players.len().max(1) as u8
+            };
             for from in 0..pos.cells.len() {
                 let cell = pos.cells[from];
                 if cell.is_empty() || cell.owner != other.0 || cell.marks & DEAD != 0 {

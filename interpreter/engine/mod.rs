@@ -1,6 +1,7 @@
 //! The move engine: positions, the move-program interpreter and the turn layer that turns
 //! program output into legal moves (whole turns), plus make/unmake and perft.
 
+mod attack;
 mod exec;
 mod moves;
 mod position;
@@ -10,6 +11,7 @@ pub use moves::{apply, revert, Move, MoveList, Op, UndoLog};
 pub use position::{Cell, Position, DEAD};
 
 use crate::def::*;
+use attack::Attacks;
 use exec::Exec;
 
 /// The longest chain of partial steps one turn may take.
@@ -36,6 +38,8 @@ pub struct Rules {
     pub goal_squares: Vec<bool>,
     /// Captured pieces stay on the board, marked, until the chain ends.
     pub deferred: bool,
+    /// Attack patterns for the fast `attacked?`.
+    pub attacks: Attacks,
 }
 
 impl Rules {
@@ -77,6 +81,7 @@ impl Rules {
             in_turn_order,
             goal_squares,
             deferred: false,
+            attacks: Attacks::new(&def),
             def,
         }
     }
@@ -169,6 +174,86 @@ impl Rules {
     /// Whether a piece of a player other than `side` (or of `side` itself, when `by_enemy` is
     /// false) could capture on `sq` with moves of the given type.
     pub fn attacked(
+        &self,
+        pos: &Position,
+        sq: u16,
+        side: PlayerId,
+        move_type: Option<MoveTypeId>,
+        by_enemy: bool,
+    ) -> bool {
+        if by_enemy && move_type.is_none() && self.attacks.usable {
+            return self.attacked_fast(pos, sq, side);
+        }
+        self.attacked_general(pos, sq, side, move_type, by_enemy)
+    }
+
+    /// `attacked?` through the derived patterns, running only irregular blocks.
+    fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
+        let a = &self.attacks;
+        let n_pos = pos.cells.len();
+        let n_dirs = self.def.board.directions.len();
+        let sq = sq as usize;
+        for pl in 0..self.def.players.len() {
+            if pl == side.idx() {
+                continue;
+            }
+            let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+            for t in &a.leaps[pl] {
+                for &src in &t.sources[t.starts[sq] as usize..t.starts[sq + 1] as usize] {
+                    let c = pos.cells[src as usize];
+                    if mine(c) && t.pieces[c.piece as usize - 1] {
+                        return true;
+                    }
+                }
+            }
+            for (d, pieces) in &a.slides[pl] {
+                let base = (pl * n_dirs + d.idx()) * n_pos;
+                let mut q = a.rev[base + sq];
+                while q != NONE {
+                    let c = pos.cells[q as usize];
+                    if !c.is_empty() {
+                        if mine(c) && pieces[c.piece as usize - 1] {
+                            return true;
+                        }
+                        break;
+                    }
+                    q = a.rev[base + q as usize];
+                }
+            }
+        }
+        // Irregular blocks (castling, en passant, jumps over a piece) run as programs.
+        let mut scratch = Scratch::default();
+        let mut out = MoveList::new();
+        for from in 0..n_pos {
+            let c = pos.cells[from];
+            if c.is_empty() || c.owner == side.0 || c.marks & DEAD != 0 {
+                continue;
+            }
+            let blocks = &a.irregular[c.piece as usize - 1];
+            if blocks.is_empty() {
+                continue;
+            }
+            let mut ex = Exec::new(self, pos, PlayerId(c.owner));
+            ex.target = sq as u16;
+            ex.defender = side.0;
+            for &bi in blocks {
+                ex.run(
+                    &self.def.pieces[c.piece as usize - 1].moves[bi],
+                    from as u16,
+                    None,
+                    &mut scratch,
+                    &mut out,
+                );
+                if ex.hit {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `attacked?` by running every block of the other side in attack mode.
+    pub fn attacked_general(
         &self,
         pos: &Position,
         sq: u16,

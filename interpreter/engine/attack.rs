@@ -1,0 +1,259 @@
+//! The fast path for `attacked?`: attack patterns derived from the move programs when they
+//! are compiled, tested backwards from the target square.
+//!
+//! Each block is classified as a leap (fixed steps, then capture), a slide (a ray over empty
+//! squares, then capture), non-capturing (its destination is verified empty and it captures
+//! nothing), or irregular. Leaps and slides are tested through tables computed from the board's
+//! links; irregular blocks are run in attack mode, as the general path does.
+
+use crate::def::*;
+
+/// How one block can capture.
+#[derive(Clone, Debug, PartialEq)]
+enum Shape {
+    Leap(Vec<DirId>),
+    Slide(DirId),
+    Quiet,
+    Irregular,
+}
+
+/// Attack tables of one game.
+#[derive(Clone, Debug, Default)]
+pub struct Attacks {
+    /// Per player: leap sources, `leap_src[player][pattern]` is a flat table indexed by square.
+    pub leaps: Vec<Vec<LeapTable>>,
+    /// Per player: sliding directions, each with the piece types that slide that way.
+    pub slides: Vec<Vec<(DirId, Vec<bool>)>>,
+    /// Reverse links per player and direction: `rev[(player * n_dirs + dir) * n_pos + pos]`.
+    pub rev: Vec<u16>,
+    /// Per piece type: indices of blocks that must be run in attack mode.
+    pub irregular: Vec<Vec<usize>>,
+    /// False when some direction's links cannot be reversed: use the general path.
+    pub usable: bool,
+}
+
+/// Squares from which a leap pattern reaches each square, for one player.
+#[derive(Clone, Debug)]
+pub struct LeapTable {
+    /// Which piece types leap this way.
+    pub pieces: Vec<bool>,
+    /// `starts[sq]..starts[sq + 1]` indexes `sources`.
+    pub starts: Vec<u32>,
+    /// Attacker squares.
+    pub sources: Vec<u16>,
+}
+
+impl Attacks {
+    /// Derives the tables.
+    pub fn new(def: &GameDef) -> Attacks {
+        let board = &def.board;
+        let n_pos = board.n_pos();
+        let n_dirs = board.directions.len();
+        let n_players = def.players.len().max(1);
+        let n_pieces = def.pieces.len();
+        // Reverse links; a position with two incoming links of the same direction makes the
+        // direction unusable for slides.
+        let mut usable = true;
+        let mut rev = vec![NONE; n_players * n_dirs * n_pos];
+        for pl in 0..n_players {
+            for d in 0..n_dirs {
+                for p in 0..n_pos {
+                    if let Some(q) =
+                        board.step(PlayerId(pl as u8), DirId(d as u16), PosId(p as u16))
+                    {
+                        let i = (pl * n_dirs + d) * n_pos + q.idx();
+                        if rev[i] != NONE {
+                            usable = false;
+                        }
+                        rev[i] = p as u16;
+                    }
+                }
+            }
+        }
+        let mut leaps: Vec<Vec<LeapTable>> = vec![Vec::new(); n_players];
+        let mut slides: Vec<Vec<(DirId, Vec<bool>)>> = vec![Vec::new(); n_players];
+        let mut irregular = vec![Vec::new(); n_pieces];
+        for (pi, piece) in def.pieces.iter().enumerate() {
+            for (bi, block) in piece.moves.iter().enumerate() {
+                match shape(&block.body) {
+                    Shape::Quiet => {}
+                    Shape::Irregular => irregular[pi].push(bi),
+                    Shape::Slide(d) => {
+                        for list in slides.iter_mut() {
+                            match list.iter_mut().find(|(dd, _)| *dd == d) {
+                                Some((_, ps)) => ps[pi] = true,
+                                None => {
+                                    let mut ps = vec![false; n_pieces];
+                                    ps[pi] = true;
+                                    list.push((d, ps));
+                                }
+                            }
+                        }
+                    }
+                    Shape::Leap(dirs) => {
+                        for (pl, list) in leaps.iter_mut().enumerate() {
+                            let table = leap_table(board, PlayerId(pl as u8), &dirs);
+                            match list
+                                .iter_mut()
+                                .find(|t| t.sources == table.sources && t.starts == table.starts)
+                            {
+                                Some(t) => t.pieces[pi] = true,
+                                None => {
+                                    let mut pieces = vec![false; n_pieces];
+                                    pieces[pi] = true;
+                                    list.push(LeapTable { pieces, ..table });
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Attacks {
+            leaps,
+            slides,
+            rev,
+            irregular,
+            usable,
+        }
+    }
+}
+
+fn leap_table(board: &Board, player: PlayerId, dirs: &[DirId]) -> LeapTable {
+    let n_pos = board.n_pos();
+    let mut by_target: Vec<Vec<u16>> = vec![Vec::new(); n_pos];
+    for a in 0..n_pos {
+        let mut p = Some(PosId(a as u16));
+        for &d in dirs {
+            p = p.and_then(|q| board.step(player, d, q));
+        }
+        if let Some(t) = p {
+            by_target[t.idx()].push(a as u16);
+        }
+    }
+    let mut starts = Vec::with_capacity(n_pos + 1);
+    let mut sources = Vec::new();
+    for list in by_target {
+        starts.push(sources.len() as u32);
+        sources.extend(list);
+    }
+    starts.push(sources.len() as u32);
+    LeapTable {
+        pieces: Vec::new(),
+        starts,
+        sources,
+    }
+}
+
+/// Effects and tests that do not change where a block can capture.
+fn inert(i: &Instr) -> bool {
+    matches!(
+        i,
+        Instr::SetAttribute(..) | Instr::SetFlag(..) | Instr::SetPositionFlag(..)
+    )
+}
+
+/// True for an ending that always adds a move here: `add`, or an `if` whose branches both do.
+fn always_adds(tail: &[Instr]) -> bool {
+    for i in tail {
+        match i {
+            Instr::Add(spec) if !spec.copy => return true,
+            Instr::If(_, a, b) if always_adds(a) && always_adds(b) => return true,
+            i if inert(i) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// True when the ending can only add moves to this (empty) square and captures nothing.
+fn quiet_tail(tail: &[Instr]) -> bool {
+    tail.iter().all(|i| match i {
+        Instr::Add(_) => true,
+        Instr::Verify(_) => true,
+        Instr::If(_, a, b) => quiet_tail(a) && quiet_tail(b),
+        i => inert(i),
+    })
+}
+
+fn is_capture_check(c: &Cond) -> bool {
+    match c {
+        Cond::Enemy(None) => true,
+        Cond::Not(x) => matches!(**x, Cond::Friend(None)),
+        _ => false,
+    }
+}
+
+fn shape(body: &[Instr]) -> Shape {
+    // Leading steps.
+    let mut k = 0;
+    let mut dirs = Vec::new();
+    while let Some(Instr::Step(d)) = body.get(k) {
+        dirs.push(*d);
+        k += 1;
+    }
+    if dirs.is_empty() {
+        return Shape::Irregular;
+    }
+    let rest = &body[k..];
+    match rest {
+        // Leap: steps, a capture check, an ending that adds.
+        [Instr::Verify(c), tail @ ..] if is_capture_check(c) && always_adds(tail) => {
+            Shape::Leap(dirs)
+        }
+        // Non-capturing: steps, `empty?`, then only tests and adds.
+        [Instr::Verify(Cond::Empty(None)), tail @ ..] if quiet_tail(tail) => {
+            // A later step would move on; only tests and adds may follow.
+            Shape::Quiet
+        }
+        // Slide: one step, `(while empty? … step)`, a capture check, an ending that adds.
+        [Instr::While(Cond::Empty(None), inner), Instr::Verify(c), tail @ ..]
+            if dirs.len() == 1
+                && is_capture_check(c)
+                && always_adds(tail)
+                && matches!(inner.last(), Some(Instr::Step(d)) if *d == dirs[0])
+                && inner[..inner.len() - 1]
+                    .iter()
+                    .all(|i| matches!(i, Instr::Add(_)) || inert(i)) =>
+        {
+            Shape::Slide(dirs[0])
+        }
+        // Steps then more steps after an emptiness check (a pawn's double step).
+        [Instr::Verify(Cond::Empty(None)), ..] if no_capture(rest) && ends_on_empty(rest) => {
+            Shape::Quiet
+        }
+        _ => Shape::Irregular,
+    }
+}
+
+/// No instruction in the block can capture anything except by landing.
+fn no_capture(body: &[Instr]) -> bool {
+    body.iter().all(|i| match i {
+        Instr::Capture(_)
+        | Instr::Cascade
+        | Instr::Create { .. }
+        | Instr::Go(_)
+        | Instr::Goto(_)
+        | Instr::Back => false,
+        Instr::If(_, a, b) => no_capture(a) && no_capture(b),
+        Instr::While(_, a) => no_capture(a),
+        _ => true,
+    })
+}
+
+/// Every step in the block is followed (before any add) by `(verify empty?)`.
+fn ends_on_empty(body: &[Instr]) -> bool {
+    let mut checked = true;
+    for i in body {
+        match i {
+            Instr::Step(_) | Instr::Opposite(_) => checked = false,
+            Instr::Verify(Cond::Empty(None)) => checked = true,
+            Instr::Add(_) if !checked => return false,
+            Instr::If(..) | Instr::While(..) if !checked => return false,
+            Instr::If(_, a, b) if !(quiet_tail(a) && quiet_tail(b)) => return false,
+            Instr::While(..) => return false,
+            _ => {}
+        }
+    }
+    true
+}

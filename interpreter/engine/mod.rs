@@ -298,32 +298,36 @@ impl Rules {
     /// The legal moves of the side to move: whole turns, filtered by priorities, maximal
     /// captures and royal safety. `pos` is used as a scratch board and restored.
     pub fn legal_moves(&self, pos: &mut Position, out: &mut MoveList) {
+        self.legal_moves_in(&mut Workspace::default(), pos, out);
+    }
+
+    /// [`Rules::legal_moves`] with buffers kept between calls (no allocation once warm).
+    pub fn legal_moves_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         out.clear();
         let entry = self.entry(pos.turn);
-        let mut gen = Gen {
-            rules: self,
-            scratch: Scratch::default(),
-            bufs: Vec::new(),
-            log: UndoLog::new(),
-            side: entry.owner,
-        };
-        let mut steps = gen.take_buf();
+        let mut steps = ws.take_buf();
         self.gen_steps(
             pos,
             entry.owner,
             entry.move_type,
             NONE,
-            &mut gen.scratch,
+            &mut ws.scratch,
             &mut steps,
         );
+        let mut gen = Gen {
+            rules: self,
+            ws,
+            side: entry.owner,
+        };
         let mut prefix = Vec::new();
         for i in 0..steps.len() {
             gen.expand(pos, &steps, i, &mut prefix, 0, out);
         }
-        self.filter(pos, out);
+        ws.bufs.push(steps);
+        self.filter(ws, pos, out);
     }
 
-    fn filter(&self, pos: &mut Position, out: &mut MoveList) {
+    fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         if out.is_empty() {
             return;
         }
@@ -344,16 +348,15 @@ impl Rules {
         }
         if self.royal.iter().any(|&r| r) {
             let side = self.entry(pos.turn).owner;
-            let mut log = UndoLog::new();
-            let mut keep = Vec::with_capacity(out.len());
+            ws.keep.clear();
             for m in &out.moves {
-                self.make(pos, out, m, &mut log);
+                self.make(pos, out, m, &mut ws.log);
                 let safe = !self.royal_attacked(pos, side);
-                revert(pos, &mut log);
-                keep.push(safe);
+                revert(pos, &mut ws.log);
+                ws.keep.push(safe);
             }
-            let mut k = keep.into_iter();
-            out.retain(|_| k.next().unwrap_or(false));
+            let mut k = ws.keep.iter();
+            out.retain(|_| k.next().copied().unwrap_or(false));
         }
         if self.def.options.pass_turn == PassTurn::Yes {
             push_pass(out);
@@ -462,22 +465,31 @@ fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameD
     }
 }
 
-/// Chain expansion state for one `legal_moves` call.
-struct Gen<'r> {
-    rules: &'r Rules,
+/// Buffers reused by move generation.
+#[derive(Default)]
+pub struct Workspace {
     scratch: Scratch,
     bufs: Vec<MoveList>,
     log: UndoLog,
-    side: PlayerId,
+    keep: Vec<bool>,
 }
 
-impl Gen<'_> {
+impl Workspace {
     fn take_buf(&mut self) -> MoveList {
         let mut b = self.bufs.pop().unwrap_or_default();
         b.clear();
         b
     }
+}
 
+/// Chain expansion state for one `legal_moves` call.
+struct Gen<'r, 'w> {
+    rules: &'r Rules,
+    ws: &'w mut Workspace,
+    side: PlayerId,
+}
+
+impl Gen<'_, '_> {
     /// Emits step `i` of `steps` (after the chain `prefix`) as whole turns into `out`.
     fn expand(
         &mut self,
@@ -501,14 +513,14 @@ impl Gen<'_> {
             pos.turn,
             steps.path(&m)[0],
             to,
-            &mut self.log,
+            &mut self.ws.log,
         );
-        let mut conts = self.take_buf();
+        let mut conts = self.ws.take_buf();
         let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
         let cell = pos.cells[to as usize];
         if !cell.is_empty() {
             self.rules
-                .gen_steps(pos, self.side, mt, to, &mut self.scratch, &mut conts);
+                .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
         }
         if conts.is_empty() || self.rules.def.options.pass_partial {
             self.emit(prefix, steps, i, out);
@@ -522,8 +534,8 @@ impl Gen<'_> {
             }
             prefix.pop();
         }
-        self.bufs.push(conts);
-        revert(pos, &mut self.log);
+        self.ws.bufs.push(conts);
+        revert(pos, &mut self.ws.log);
     }
 
     /// Writes the chain `prefix` + step `i` as one move.

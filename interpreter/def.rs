@@ -150,6 +150,8 @@ pub struct Board {
     pub zone_bits: Vec<u64>,
     /// Number of players (for indexing `next`).
     pub n_players: usize,
+    /// Declared square numbers for notation (`numbering`, a zrf extension); 0 = none.
+    pub numbers: Vec<u16>,
 }
 
 /// Marks "no position" in `Board::next`.

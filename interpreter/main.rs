@@ -31,16 +31,58 @@ enum Command {
         #[arg(long)]
         list_variants: bool,
     },
+    /// List the legal moves of a position, one canonical move per line.
+    Moves {
+        /// The rules file.
+        file: PathBuf,
+        #[command(flatten)]
+        at: At,
+        /// Print the position in zrf's native text first.
+        #[arg(long)]
+        print_position: bool,
+    },
     /// Count the leaf nodes of the move tree to a depth (every leaf move is made).
     Perft {
         /// The rules file.
         file: PathBuf,
         /// The depth.
         depth: u32,
-        /// The variant: its title (any case) or its number.
+        #[command(flatten)]
+        at: At,
+        /// Print `MOVE N` for every root move at the last depth.
         #[arg(long)]
-        variant: Option<String>,
+        divide: bool,
+        /// Count capture chains with the same start, end and captured pieces once.
+        #[arg(long)]
+        unique: bool,
+        /// Count the last level without making its moves.
+        #[arg(long)]
+        bulk: bool,
     },
+}
+
+/// Which variant and position.
+#[derive(clap::Args)]
+struct At {
+    /// The variant: its title (any case) or its number.
+    #[arg(long)]
+    variant: Option<String>,
+    /// The starting position: a FEN, a PDN FEN or zrf's native position text.
+    #[arg(long)]
+    setup: Option<String>,
+    /// Moves to play first, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+}
+
+/// Prints a line to stdout; a closed pipe (`zrf moves … | head`) ends the program quietly.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
 }
 
 /// Reads includes from the file system.
@@ -89,7 +131,7 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
         return ExitCode::from(1);
     }
     if list {
-        print!("{}", zrf::summary::variant_list(&loaded.games));
+        say!("{}", zrf::summary::variant_list(&loaded.games).trim_end());
         return ExitCode::SUCCESS;
     }
     let idx = match zrf::summary::select_variant(&loaded.games, variant) {
@@ -100,12 +142,11 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
         }
     };
     if loaded.games.len() > 1 {
-        println!("variants: {}", loaded.games.len());
-        print!("{}", zrf::summary::variant_list(&loaded.games));
-        println!();
+        say!("variants: {}", loaded.games.len());
+        say!("{}", zrf::summary::variant_list(&loaded.games));
     }
     match &defs[idx] {
-        Some(def) => print!("{}", zrf::summary::describe(def)),
+        Some(def) => say!("{}", zrf::summary::describe(def).trim_end()),
         None => return ExitCode::from(1),
     }
     ExitCode::SUCCESS
@@ -133,18 +174,84 @@ fn load_rules(file: &Path, variant: Option<&str>) -> Result<zrf::engine::Rules, 
     def.map(zrf::engine::Rules::new).ok_or(ExitCode::from(1))
 }
 
-fn perft(file: &Path, depth: u32, variant: Option<&str>) -> ExitCode {
-    let rules = match load_rules(file, variant) {
-        Ok(r) => r,
+/// Loads the rules, sets up the position and plays the given moves.
+fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
+    let rules = load_rules(file, at.variant.as_deref())?;
+    let pos = match &at.setup {
+        Some(text) => zrf::setup::parse(&rules, text).map_err(|e| {
+            eprintln!("error: bad --setup: {e}");
+            ExitCode::from(2)
+        })?,
+        None => rules.initial(),
+    };
+    let mut game = zrf::play::Game::new(rules, pos);
+    for (k, mv) in at
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .enumerate()
+    {
+        if let Err(e) = game.play(mv) {
+            eprintln!("error: move {} `{mv}`: {e}", k + 1);
+            return Err(ExitCode::from(1));
+        }
+    }
+    Ok(game)
+}
+
+fn moves(file: &Path, at: &At, print_position: bool) -> ExitCode {
+    let mut game = match prepare(file, at) {
+        Ok(g) => g,
         Err(code) => return code,
     };
-    let mut pos = rules.initial();
+    if print_position {
+        say!("{}", zrf::setup::native(&game.rules, &game.pos));
+    }
+    match game.outcome() {
+        Some(o) => say!("result: {}", o.describe(&game.rules.def)),
+        None => {
+            for text in game.legal_texts() {
+                say!("{text}");
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn perft(
+    file: &Path,
+    depth: u32,
+    at: &At,
+    divide: bool,
+    opts: zrf::engine::PerftOptions,
+) -> ExitCode {
+    let mut game = match prepare(file, at) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
     let start = std::time::Instant::now();
     let mut total = 0;
     for d in 1..=depth {
-        let n = rules.perft(&mut pos, d);
+        let n = game.rules.perft_with(&mut game.pos, d, opts);
         total += n;
-        println!("{d} {n}");
+        say!("{d} {n}");
+    }
+    if divide && depth > 0 {
+        let mut list = zrf::engine::MoveList::new();
+        game.rules.legal_moves(&mut game.pos, &mut list);
+        if opts.unique {
+            zrf::engine::unique_captures(&mut list);
+        }
+        let texts = zrf::notation::move_texts(&game.rules.def, &list);
+        let mut log = zrf::engine::UndoLog::new();
+        for (i, text) in texts.iter().enumerate() {
+            let m = list.moves[i];
+            game.rules.make(&mut game.pos, &list, &m, &mut log);
+            let n = game.rules.perft_with(&mut game.pos, depth - 1, opts);
+            zrf::engine::revert(&mut game.pos, &mut log);
+            say!("{text} {n}");
+        }
     }
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
@@ -162,11 +269,25 @@ fn run() -> ExitCode {
             variant,
             list_variants,
         } => check(&file, variant.as_deref(), list_variants),
+        Command::Moves {
+            file,
+            at,
+            print_position,
+        } => moves(&file, &at, print_position),
         Command::Perft {
             file,
             depth,
-            variant,
-        } => perft(&file, depth, variant.as_deref()),
+            at,
+            divide,
+            unique,
+            bulk,
+        } => perft(
+            &file,
+            depth,
+            &at,
+            divide,
+            zrf::engine::PerftOptions { unique, bulk },
+        ),
     }
 }
 

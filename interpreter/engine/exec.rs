@@ -539,9 +539,16 @@ impl<'a> Exec<'a> {
             out.ops.truncate(op_lo);
             return;
         }
+        // The path follows the piece that started the move: with cascades (castling, pushes)
+        // that is the first sub-move's piece.
+        let (pf, pt) = if n_subs > 0 {
+            s.subs[0]
+        } else {
+            (self.from, dest)
+        };
         let path_lo = out.squares.len() as u32;
-        out.squares.push(self.from);
-        out.squares.push(dest);
+        out.squares.push(pf);
+        out.squares.push(pt);
         let path_hi = out.squares.len() as u32;
         let mut value = 0;
         for &(p, c) in &s.captured {

@@ -3,10 +3,12 @@
 
 mod attack;
 mod exec;
+mod goals;
 mod moves;
 mod position;
 
 pub use exec::{Scratch, STEP_LIMIT};
+pub use goals::{GoalContext, Outcome};
 pub use moves::{apply, revert, Move, MoveList, Op, UndoLog};
 pub use position::{Cell, Position, DEAD};
 
@@ -388,32 +390,80 @@ impl Rules {
 
     /// Counts leaf move sequences of length `depth` (every leaf move is made).
     pub fn perft(&self, pos: &mut Position, depth: u32) -> u64 {
+        self.perft_with(pos, depth, PerftOptions::default())
+    }
+
+    /// Perft with options: merge equal draughts captures, or count the last level in bulk.
+    pub fn perft_with(&self, pos: &mut Position, depth: u32, opts: PerftOptions) -> u64 {
         let mut bufs: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
         let mut log = UndoLog::new();
-        self.perft_rec(pos, depth, &mut bufs, &mut log)
+        let mut ws = Workspace::default();
+        self.perft_rec(&mut ws, pos, depth, &mut bufs, &mut log, opts)
     }
 
     fn perft_rec(
         &self,
+        ws: &mut Workspace,
         pos: &mut Position,
         depth: u32,
         bufs: &mut [MoveList],
         log: &mut UndoLog,
+        opts: PerftOptions,
     ) -> u64 {
         if depth == 0 {
             return 1;
         }
         let (list, rest) = bufs.split_first_mut().expect("a buffer per depth");
-        self.legal_moves(pos, list);
+        self.legal_moves_in(ws, pos, list);
+        if opts.unique {
+            unique_captures(list);
+        }
+        if opts.bulk && depth == 1 {
+            return list.len() as u64;
+        }
         let mut n = 0;
         for i in 0..list.moves.len() {
             let m = list.moves[i];
             self.make(pos, list, &m, log);
-            n += self.perft_rec(pos, depth - 1, rest, log);
+            n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
             revert(pos, log);
         }
         n
     }
+}
+
+/// Perft counting conventions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PerftOptions {
+    /// Count capture chains with the same start, end and set of captured pieces once.
+    pub unique: bool,
+    /// Count the moves of the last level without making them.
+    pub bulk: bool,
+}
+
+/// Keeps one move per (start, end, set of captured squares): the D convention of draughts perft.
+pub fn unique_captures(list: &mut MoveList) {
+    let mut seen: Vec<(u16, u16, Vec<u16>)> = Vec::new();
+    let keys: Vec<(u16, u16, Vec<u16>)> = list
+        .moves
+        .iter()
+        .map(|m| {
+            let p = list.path(m);
+            let mut caps = list.captured(m).to_vec();
+            caps.sort_unstable();
+            (p[0], p[p.len() - 1], caps)
+        })
+        .collect();
+    let mut k = keys.into_iter();
+    list.retain(|_| {
+        let key = k.next().expect("a key per move");
+        if key.2.is_empty() || !seen.contains(&key) {
+            seen.push(key);
+            true
+        } else {
+            false
+        }
+    });
 }
 
 fn push_pass(out: &mut MoveList) {

@@ -18,6 +18,7 @@ const BOARD_FORMS: &[&str] = &[
     "symmetry",
     "zone",
     "image",
+    "numbering",
 ];
 
 /// A board with no positions, used when the file's board could not be read.
@@ -31,6 +32,7 @@ pub fn empty_board(n_players: usize) -> Board {
         next: Vec::new(),
         zone_bits: Vec::new(),
         n_players: n_players.max(1),
+        numbers: Vec::new(),
     }
 }
 
@@ -144,7 +146,8 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
                     }
                 }
             }
-            "links" | "unlink" | "kill-positions" | "symmetry" | "zone" | "image" => {}
+            "links" | "unlink" | "kill-positions" | "symmetry" | "zone" | "image" | "numbering" => {
+            }
             head => {
                 let d = Diagnostic::error(sub.span, format!("unknown board form `{head}`"))
                     .with_label(format!(
@@ -336,7 +339,21 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
             }
         }
     }
+    // `(numbering POS...)`: the squares in notation order, numbered from 1.
+    let mut numbers = Vec::new();
+    for sub in items.iter().filter(|s| s.head() == Some("numbering")) {
+        numbers = vec![0u16; n_pos];
+        for (k, p) in sub.list().unwrap_or_default()[1..].iter().enumerate() {
+            if let Some(pos) = cx.position(p) {
+                if numbers[pos.idx()] != 0 {
+                    cx.error(p.span, "this square is numbered twice");
+                }
+                numbers[pos.idx()] = (k + 1) as u16;
+            }
+        }
+    }
     Some(Board {
+        numbers,
         positions,
         directions: draft.dirs.keys().cloned().collect(),
         grids: draft.grids,

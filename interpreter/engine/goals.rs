@@ -1,0 +1,241 @@
+//! Goals: after each move, decide whether the game is over and who won.
+//!
+//! Every goal is evaluated for every player it lists. When several fire at once, the one whose
+//! condition comes first in this order decides: stalemated, checkmated, repetition,
+//! pieces-remaining, total-piece-count, captured, absolute-config, relative-config, then
+//! count-condition goals; between goals of the same kind, file order.
+
+use super::{MoveList, Position, Rules, DEAD};
+use crate::def::*;
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Players who won (empty for a draw).
+    pub winners: Vec<PlayerId>,
+    /// Players who lost.
+    pub losers: Vec<PlayerId>,
+    /// The condition that ended the game, e.g. "checkmated".
+    pub reason: String,
+}
+
+impl Outcome {
+    /// True for a draw.
+    pub fn is_draw(&self) -> bool {
+        self.winners.is_empty() && self.losers.is_empty()
+    }
+
+    /// `White wins (checkmated)`, `draw (stalemated)`.
+    pub fn describe(&self, def: &GameDef) -> String {
+        let names = |ps: &[PlayerId]| {
+            ps.iter()
+                .map(|p| def.players[p.idx()].name.as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        if self.is_draw() {
+            format!("draw ({})", self.reason)
+        } else if !self.winners.is_empty() {
+            let verb = if self.winners.len() == 1 {
+                "wins"
+            } else {
+                "win"
+            };
+            format!("{} {verb} ({})", names(&self.winners), self.reason)
+        } else {
+            format!("{} lose ({})", names(&self.losers), self.reason)
+        }
+    }
+}
+
+fn rank(c: &GoalCond) -> (u8, &'static str) {
+    match c {
+        GoalCond::Stalemated => (0, "stalemated"),
+        GoalCond::Checkmated(_) => (1, "checkmated"),
+        GoalCond::Repetition => (2, "repetition"),
+        GoalCond::PiecesRemaining(..) => (3, "pieces-remaining"),
+        GoalCond::TotalPieceCount(..) => (4, "total-piece-count"),
+        GoalCond::Captured(_) => (5, "captured"),
+        GoalCond::AbsoluteConfig { .. } => (6, "absolute-config"),
+        GoalCond::RelativeConfig { .. } => (7, "relative-config"),
+        GoalCond::Not(x) => rank(x),
+        GoalCond::And(xs) | GoalCond::Or(xs) => {
+            xs.iter().map(rank).min().unwrap_or((8, "condition"))
+        }
+        GoalCond::Const(_) => (8, "condition"),
+    }
+}
+
+/// Facts about the position that goals read.
+pub struct GoalContext<'a> {
+    /// The position.
+    pub pos: &'a Position,
+    /// The legal moves of the player to move.
+    pub moves: &'a MoveList,
+    /// How often the current position has occurred (including now).
+    pub repetitions: usize,
+}
+
+impl Rules {
+    /// The outcome, if the game is over in this position.
+    pub fn outcome(&self, cx: &GoalContext) -> Option<Outcome> {
+        let to_move = self.entry(cx.pos.turn).mover;
+        let mut best: Option<((u8, bool, usize), Outcome)> = None;
+        for (gi, goal) in self.def.goals.iter().enumerate() {
+            for &p in &goal.players {
+                if !self.holds(&goal.cond, p, to_move, cx) {
+                    continue;
+                }
+                let (r, reason) = rank(&goal.cond);
+                let key = (r, goal.kind == GoalKind::Count, gi);
+                if best.as_ref().is_some_and(|(k, _)| *k <= key) {
+                    continue;
+                }
+                let others: Vec<PlayerId> = (0..self.def.players.len())
+                    .map(|i| PlayerId(i as u8))
+                    .filter(|&o| o != p)
+                    .collect();
+                let outcome = match goal.kind {
+                    GoalKind::Win => Outcome {
+                        winners: vec![p],
+                        losers: others,
+                        reason: reason.into(),
+                    },
+                    GoalKind::Loss => Outcome {
+                        winners: others,
+                        losers: vec![p],
+                        reason: reason.into(),
+                    },
+                    GoalKind::Draw => Outcome {
+                        winners: vec![],
+                        losers: vec![],
+                        reason: reason.into(),
+                    },
+                    GoalKind::Count => self.count_outcome(cx.pos, reason),
+                };
+                best = Some((key, outcome));
+            }
+        }
+        best.map(|(_, o)| o)
+    }
+
+    fn count_outcome(&self, pos: &Position, reason: &str) -> Outcome {
+        let counts: Vec<usize> = (0..self.def.players.len())
+            .map(|p| self.count(pos, PlayerId(p as u8), &[]))
+            .collect();
+        let max = counts.iter().copied().max().unwrap_or(0);
+        let top: Vec<PlayerId> = (0..counts.len())
+            .filter(|&p| counts[p] == max)
+            .map(|p| PlayerId(p as u8))
+            .collect();
+        if top.len() == counts.len() {
+            return Outcome {
+                winners: vec![],
+                losers: vec![],
+                reason: format!("{reason}, equal material"),
+            };
+        }
+        let losers = (0..counts.len())
+            .map(|p| PlayerId(p as u8))
+            .filter(|p| !top.contains(p))
+            .collect();
+        Outcome {
+            winners: top,
+            losers,
+            reason: format!("{reason}, more pieces"),
+        }
+    }
+
+    /// Pieces of `player` (of the given types, or any) on the board, plus off-board ones when
+    /// `"include off-pieces"` is set.
+    pub fn count(&self, pos: &Position, player: PlayerId, types: &[PieceId]) -> usize {
+        let wanted = |piece: usize| types.is_empty() || types.iter().any(|t| t.idx() == piece);
+        let mut n = pos
+            .cells
+            .iter()
+            .filter(|c| {
+                !c.is_empty()
+                    && c.owner == player.0
+                    && c.marks & DEAD == 0
+                    && wanted(c.piece as usize - 1)
+            })
+            .count();
+        if self.def.options.include_off_pieces {
+            let np = self.def.pieces.len();
+            n += (0..np)
+                .filter(|&i| wanted(i))
+                .map(|i| pos.store[player.idx() * np + i] as usize)
+                .sum::<usize>();
+        }
+        n
+    }
+
+    fn holds(&self, c: &GoalCond, p: PlayerId, to_move: PlayerId, cx: &GoalContext) -> bool {
+        let pos = cx.pos;
+        match c {
+            GoalCond::Const(b) => *b,
+            GoalCond::Not(x) => !self.holds(x, p, to_move, cx),
+            GoalCond::And(xs) => xs.iter().all(|x| self.holds(x, p, to_move, cx)),
+            GoalCond::Or(xs) => xs.iter().any(|x| self.holds(x, p, to_move, cx)),
+            GoalCond::Stalemated => p == to_move && cx.moves.is_empty(),
+            GoalCond::Checkmated(types) => {
+                p == to_move
+                    && cx.moves.is_empty()
+                    && (0..pos.cells.len()).any(|sq| {
+                        let c = pos.cells[sq];
+                        !c.is_empty()
+                            && c.owner == p.0
+                            && types.iter().any(|t| t.0 + 1 == c.piece)
+                            && self.attacked(pos, sq as u16, p, None, true)
+                    })
+            }
+            GoalCond::Repetition => cx.repetitions >= 3,
+            GoalCond::PiecesRemaining(n, types) => self.count(pos, p, types) == *n as usize,
+            GoalCond::TotalPieceCount(n, types) => {
+                (0..self.def.players.len())
+                    .map(|q| self.count(pos, PlayerId(q as u8), types))
+                    .sum::<usize>()
+                    == *n as usize
+            }
+            GoalCond::Captured(types) => self.count(pos, p, types) == 0,
+            GoalCond::AbsoluteConfig {
+                spec,
+                positions,
+                zones,
+            } => {
+                let fits = |sq: usize| self.spec_fits(spec, p, pos.cells[sq]);
+                positions.iter().all(|q| fits(q.idx()))
+                    && zones.iter().all(|z| {
+                        self.def.board.zones[z.idx()].positions[p.idx()]
+                            .iter()
+                            .any(|q| fits(q.idx()))
+                    })
+            }
+            GoalCond::RelativeConfig { pieces, dirs } => (0..pos.cells.len()).any(|start| {
+                let mut sq = Some(PosId(start as u16));
+                for (k, spec) in pieces.iter().enumerate() {
+                    let Some(at) = sq else { return false };
+                    if !self.spec_fits(spec, p, pos.cells[at.idx()]) {
+                        return false;
+                    }
+                    if let Some(d) = dirs.get(k) {
+                        sq = self.def.board.step(p, *d, at);
+                    }
+                }
+                true
+            }),
+        }
+    }
+
+    fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: super::Cell) -> bool {
+        let owner_ok = !c.is_empty()
+            && match spec.owner {
+                Owner::Mine => c.owner == p.0,
+                Owner::Opponent => c.owner != p.0,
+                Owner::Any => true,
+            };
+        let m =
+            owner_ok && (spec.pieces.is_empty() || spec.pieces.iter().any(|t| t.0 + 1 == c.piece));
+        m != spec.negated
+    }
+}

@@ -1,0 +1,93 @@
+//! A game in progress: position, history for repetition and take-back, and moves by text.
+
+use crate::engine::{revert, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
+use crate::notation::{self, MoveError};
+
+/// A game being played from some position.
+pub struct Game {
+    /// The rules.
+    pub rules: Rules,
+    /// The current position.
+    pub pos: Position,
+    /// Hashes of every position so far, the current one last.
+    pub hashes: Vec<u64>,
+    /// Canonical text of every move played.
+    pub played: Vec<String>,
+    log: UndoLog,
+    legal: MoveList,
+    legal_for: Option<u64>,
+}
+
+impl Game {
+    /// A game from a position.
+    pub fn new(rules: Rules, pos: Position) -> Game {
+        let hashes = vec![pos.hash];
+        Game {
+            rules,
+            pos,
+            hashes,
+            played: Vec::new(),
+            log: UndoLog::new(),
+            legal: MoveList::new(),
+            legal_for: None,
+        }
+    }
+
+    /// The legal moves in the current position.
+    pub fn legal(&mut self) -> &MoveList {
+        if self.legal_for != Some(self.pos.hash) {
+            self.rules.legal_moves(&mut self.pos, &mut self.legal);
+            self.legal_for = Some(self.pos.hash);
+        }
+        &self.legal
+    }
+
+    /// Canonical texts of the legal moves, in engine order.
+    pub fn legal_texts(&mut self) -> Vec<String> {
+        self.legal();
+        notation::move_texts(&self.rules.def, &self.legal)
+    }
+
+    /// Plays a move given as text; on error nothing changes.
+    pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        if let Some(o) = self.outcome() {
+            return Err(MoveError::Illegal(format!(
+                "the game is over: {}",
+                o.describe(&self.rules.def)
+            )));
+        }
+        self.legal();
+        let i = notation::parse_move(&self.rules.def, &self.legal, text)?;
+        let canonical = notation::move_texts(&self.rules.def, &self.legal)[i].clone();
+        let m = self.legal.moves[i];
+        self.rules
+            .make(&mut self.pos, &self.legal, &m, &mut self.log);
+        self.hashes.push(self.pos.hash);
+        self.played.push(canonical.clone());
+        Ok(canonical)
+    }
+
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.log.depth() == 0 {
+            return false;
+        }
+        revert(&mut self.pos, &mut self.log);
+        self.hashes.pop();
+        self.played.pop();
+        true
+    }
+
+    /// The outcome, if the game is over.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        self.legal();
+        let now = self.pos.hash;
+        let repetitions = self.hashes.iter().filter(|&&h| h == now).count();
+        let cx = GoalContext {
+            pos: &self.pos,
+            moves: &self.legal,
+            repetitions,
+        };
+        self.rules.outcome(&cx)
+    }
+}

@@ -1,0 +1,491 @@
+//! Positions as text: FEN for boards with ranks and files, PDN FEN for draughts, and the
+//! native text that round-trips every part of a position in any game.
+
+use crate::def::*;
+use crate::engine::{Cell, Position, Rules};
+use crate::notation;
+
+/// Reads a position in any of the three forms.
+pub fn parse(rules: &Rules, text: &str) -> Result<Position, String> {
+    let t = text.trim();
+    if t.starts_with("turn ") || t.contains("; ") && !t.contains('/') {
+        parse_native(rules, t)
+    } else if t.len() > 2 && (t.starts_with("W:") || t.starts_with("B:") || t.starts_with("[FEN")) {
+        parse_pdn(rules, t)
+    } else if t.contains('/') {
+        parse_fen(rules, t)
+    } else {
+        Err("expected a FEN, a PDN FEN (`W:W31,32:B1,2`) or zrf's native position text".into())
+    }
+}
+
+/// The first turn index at which `player` moves.
+fn turn_of(rules: &Rules, player: PlayerId) -> Result<u32, String> {
+    rules
+        .turns
+        .iter()
+        .enumerate()
+        .skip(rules.once)
+        .chain(rules.turns.iter().enumerate().take(rules.once))
+        .find(|(_, e)| e.mover == player)
+        .map(|(i, _)| i as u32)
+        .ok_or_else(|| {
+            format!(
+                "{} never moves in this game",
+                rules.def.players[player.idx()].name
+            )
+        })
+}
+
+fn piece_by_letter(def: &GameDef, letter: &str) -> Option<PieceId> {
+    def.pieces
+        .iter()
+        .position(|p| {
+            p.notation
+                .as_deref()
+                .is_some_and(|n| n.eq_ignore_ascii_case(letter))
+        })
+        .map(|i| PieceId(i as u16))
+}
+
+/// Ranks and files of the first grid: `(rows top to bottom, each a list of squares by file)`.
+fn rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
+    let grid = def
+        .board
+        .grids
+        .first()
+        .ok_or("this board has no grid, so it has no FEN")?;
+    if grid.labels.len() != 2 {
+        return Err("FEN needs a two-dimensional grid".into());
+    }
+    let (files, ranks) = (&grid.labels[0], &grid.labels[1]);
+    let mut order: Vec<usize> = (0..ranks.len()).collect();
+    if ranks.iter().all(|r| r.parse::<i64>().is_ok()) {
+        order.sort_by_key(|&i| std::cmp::Reverse(ranks[i].parse::<i64>().unwrap_or(0)));
+    }
+    let mut out = Vec::new();
+    for r in order {
+        let mut row = Vec::new();
+        for f in files {
+            let name = format!("{f}{}", ranks[r]);
+            row.push(def.board.pos_id(&name).map_or(NONE, |p| p.0));
+        }
+        out.push(row);
+    }
+    Ok(out)
+}
+
+fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
+    let def = &rules.def;
+    if def.players.len() < 2 {
+        return Err("FEN needs two players".into());
+    }
+    let n_pieces = def.pieces.len();
+    let mut fields = t.split_whitespace();
+    let mut board = fields.next().unwrap_or("").to_string();
+    let mut pocket = String::new();
+    if let Some(i) = board.find('[') {
+        pocket = board[i + 1..].trim_end_matches(']').to_string();
+        board.truncate(i);
+    }
+    let rows = rows(def)?;
+    let mut ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() == rows.len() + 1 {
+        // Pocket written as a ninth rank.
+        pocket = ranks.pop().unwrap_or("").to_string();
+    }
+    if ranks.len() != rows.len() {
+        return Err(format!(
+            "the FEN has {} ranks; this board has {}",
+            ranks.len(),
+            rows.len()
+        ));
+    }
+    let mut pos = Position::empty(def.board.n_pos(), def.players.len() * n_pieces);
+    for (r, text) in ranks.iter().enumerate() {
+        let mut f = 0;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut n = c.to_digit(10).unwrap_or(0) as usize;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d as usize;
+                    chars.next();
+                }
+                f += n;
+                continue;
+            }
+            if c == '~' {
+                continue;
+            }
+            let piece = piece_by_letter(def, &c.to_string())
+                .ok_or_else(|| format!("no piece has the letter `{c}`"))?;
+            let owner = PlayerId(if c.is_uppercase() { 0 } else { 1 });
+            let sq = *rows[r]
+                .get(f)
+                .ok_or_else(|| format!("rank {} of the FEN is too long", r + 1))?;
+            if sq != NONE {
+                pos.set(
+                    sq,
+                    Cell::new(piece, owner, rules.attr_defaults[piece.idx()]),
+                );
+            }
+            f += 1;
+        }
+        if f != rows[r].len() {
+            return Err(format!(
+                "rank {} of the FEN has {f} squares; the board has {}",
+                r + 1,
+                rows[r].len()
+            ));
+        }
+    }
+    for c in pocket.chars().filter(|c| c.is_alphabetic()) {
+        let piece = piece_by_letter(def, &c.to_string())
+            .ok_or_else(|| format!("no piece has the letter `{c}`"))?;
+        let owner = if c.is_uppercase() { 0 } else { 1 };
+        pos.add_store((owner * n_pieces + piece.idx()) as u32, 1);
+    }
+    let side = match fields.next() {
+        None | Some("w") | Some("W") => PlayerId(0),
+        Some("b") | Some("B") => PlayerId(1),
+        Some(x) => {
+            return Err(format!(
+                "expected `w` or `b` for the side to move, found `{x}`"
+            ))
+        }
+    };
+    let castling = fields.next().unwrap_or("-");
+    let ep = fields.next().unwrap_or("-");
+    castling_rights(rules, &mut pos, castling)?;
+    let (mut lf, mut lt) = (NONE, NONE);
+    if ep != "-" {
+        let sq = def
+            .board
+            .pos_id(ep)
+            .ok_or_else(|| format!("no square `{ep}` for en passant"))?;
+        let (file, rank) = ep.split_at(ep.find(|c: char| c.is_ascii_digit()).unwrap_or(ep.len()));
+        let rank: i64 = rank
+            .parse()
+            .map_err(|_| format!("bad en passant square `{ep}`"))?;
+        let dir = if side == PlayerId(0) { -1 } else { 1 };
+        let to = def.board.pos_id(&format!("{file}{}", rank + dir));
+        let from = def.board.pos_id(&format!("{file}{}", rank - dir));
+        let _ = sq;
+        if let (Some(f), Some(t)) = (from, to) {
+            lf = f.0;
+            lt = t.0;
+        }
+    }
+    pos.set_turn(turn_of(rules, side)?, lf, lt);
+    Ok(pos)
+}
+
+/// Maps `KQkq` onto the attribute that the king and rook types share (such as `never-moved?`).
+fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<(), String> {
+    let def = &rules.def;
+    let (Some(king), Some(rook)) = (piece_by_letter(def, "K"), piece_by_letter(def, "R")) else {
+        return Ok(());
+    };
+    let rook_attrs: Vec<AttrId> = def.pieces[rook.idx()]
+        .attributes
+        .iter()
+        .map(|(a, _)| *a)
+        .collect();
+    let Some(attr) = def.pieces[king.idx()]
+        .attributes
+        .iter()
+        .map(|(a, _)| *a)
+        .find(|a| rook_attrs.contains(a))
+    else {
+        return Ok(());
+    };
+    let bit = 1u32 << (attr.0 % 32);
+    let is = |c: Cell, p: PieceId| c.piece == p.0 + 1;
+    for sq in 0..pos.cells.len() {
+        let c = pos.cells[sq];
+        if is(c, king) || is(c, rook) {
+            pos.set(
+                sq as u16,
+                Cell {
+                    attrs: c.attrs & !bit,
+                    ..c
+                },
+            );
+        }
+    }
+    for r in rights.chars().filter(|c| *c != '-') {
+        let owner = if r.is_uppercase() { 0u8 } else { 1 };
+        let kingside = match r.to_ascii_uppercase() {
+            'K' => true,
+            'Q' => false,
+            _ => return Err(format!("unknown castling right `{r}`")),
+        };
+        let Some(ksq) =
+            (0..pos.cells.len()).find(|&s| is(pos.cells[s], king) && pos.cells[s].owner == owner)
+        else {
+            continue;
+        };
+        let kname = &def.board.positions[ksq].name;
+        let rank: String = kname.chars().filter(|c| c.is_ascii_digit()).collect();
+        let kfile = kname
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .to_string();
+        let file_of = |s: usize| {
+            def.board.positions[s]
+                .name
+                .trim_end_matches(|c: char| c.is_ascii_digit())
+                .to_string()
+        };
+        let candidates = (0..pos.cells.len())
+            .filter(|&s| is(pos.cells[s], rook) && pos.cells[s].owner == owner)
+            .filter(|&s| def.board.positions[s].name.ends_with(&rank))
+            .filter(|&s| (file_of(s) > kfile) == kingside);
+        // The outermost rook on the king's side.
+        let rook_sq = if kingside {
+            candidates.max_by_key(|&s| file_of(s))
+        } else {
+            candidates.min_by_key(|&s| file_of(s))
+        };
+        for sq in [Some(ksq), rook_sq].into_iter().flatten() {
+            let c = pos.cells[sq];
+            pos.set(
+                sq as u16,
+                Cell {
+                    attrs: c.attrs | bit,
+                    ..c
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
+    let def = &rules.def;
+    let t = t
+        .trim_start_matches("[FEN")
+        .trim_end_matches(']')
+        .trim()
+        .trim_matches('"');
+    let n_pieces = def.pieces.len();
+    let player_named = |c: char| -> Result<PlayerId, String> {
+        let want = if c == 'W' { "white" } else { "black" };
+        def.players
+            .iter()
+            .position(|p| p.name.to_lowercase() == want)
+            .map(|i| PlayerId(i as u8))
+            .or_else(|| {
+                Some(PlayerId(if c == 'W' { 0 } else { 1 })).filter(|p| p.idx() < def.players.len())
+            })
+            .ok_or_else(|| format!("no player for `{c}`"))
+    };
+    let king = piece_by_letter(def, "K");
+    let man = def
+        .pieces
+        .iter()
+        .position(|p| p.notation.as_deref() != Some("K") && !p.dummy)
+        .map(|i| PieceId(i as u16))
+        .ok_or("this game has no piece for men")?;
+    let mut pos = Position::empty(def.board.n_pos(), def.players.len() * n_pieces);
+    let mut parts = t.split(':');
+    let side_text = parts.next().unwrap_or("");
+    let side = match side_text.trim() {
+        "W" => player_named('W')?,
+        "B" => player_named('B')?,
+        x => {
+            return Err(format!(
+                "expected `W` or `B` for the side to move, found `{x}`"
+            ))
+        }
+    };
+    let lookup = |name: &str| -> Result<u16, String> {
+        let name = name.trim();
+        if let Ok(n) = name.parse::<u16>() {
+            if let Some(i) = def.board.numbers.iter().position(|&k| k == n) {
+                return Ok(i as u16);
+            }
+        }
+        def.board
+            .pos_id(name)
+            .map(|p| p.0)
+            .ok_or_else(|| format!("no square `{name}` on this board"))
+    };
+    for group in parts {
+        let group = group.trim();
+        let Some(color) = group.chars().next() else {
+            continue;
+        };
+        if color != 'W' && color != 'B' {
+            return Err(format!("expected a `W` or `B` piece list, found `{group}`"));
+        }
+        let owner = player_named(color)?;
+        for item in group[1..]
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let (is_king, sq) = match item.strip_prefix('K') {
+                Some(rest) => (true, rest),
+                None => (false, item),
+            };
+            let piece = if is_king {
+                king.ok_or("this game has no king (no piece with notation `K`)")?
+            } else {
+                man
+            };
+            let squares: Vec<u16> = match sq.split_once('-') {
+                Some((a, b)) => {
+                    let (a, b) = (
+                        a.parse::<u16>().map_err(|e| e.to_string())?,
+                        b.parse::<u16>().map_err(|e| e.to_string())?,
+                    );
+                    (a..=b)
+                        .map(|n| lookup(&n.to_string()))
+                        .collect::<Result<_, _>>()?
+                }
+                None => vec![lookup(sq)?],
+            };
+            for s in squares {
+                pos.set(s, Cell::new(piece, owner, rules.attr_defaults[piece.idx()]));
+            }
+        }
+    }
+    pos.set_turn(turn_of(rules, side)?, NONE, NONE);
+    Ok(pos)
+}
+
+/// The native text: `turn N; last FROM TO; PLAYER PIECE SQ+ATTR-ATTR ...; off PLAYER PIECE N`.
+pub fn native(rules: &Rules, pos: &Position) -> String {
+    let def = &rules.def;
+    let name = |sq: u16| {
+        if sq == NONE {
+            "-".to_string()
+        } else {
+            def.board.positions[sq as usize].name.clone()
+        }
+    };
+    let mut parts = vec![
+        format!("turn {}", pos.turn),
+        format!("last {} {}", name(pos.last_from), name(pos.last_to)),
+    ];
+    for (pl, player) in def.players.iter().enumerate() {
+        for (pi, piece) in def.pieces.iter().enumerate() {
+            let mut squares = Vec::new();
+            for (sq, c) in pos.cells.iter().enumerate() {
+                if c.piece as usize == pi + 1 && c.owner as usize == pl {
+                    let mut s = name(sq as u16);
+                    let diff = c.attrs ^ rules.attr_defaults[pi];
+                    for (a, attr) in def.attributes.iter().enumerate() {
+                        if diff >> a & 1 == 1 {
+                            s += if c.attrs >> a & 1 == 1 { "+" } else { "-" };
+                            s += attr;
+                        }
+                    }
+                    if c.marks != 0 {
+                        s += "!";
+                    }
+                    squares.push(s);
+                }
+            }
+            if !squares.is_empty() {
+                parts.push(format!(
+                    "{} {} {}",
+                    player.name,
+                    piece.name,
+                    squares.join(" ")
+                ));
+            }
+            let n = pos.store[pl * def.pieces.len() + pi];
+            if n > 0 {
+                parts.push(format!("off {} {} {n}", player.name, piece.name));
+            }
+        }
+    }
+    parts.join("; ")
+}
+
+fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
+    let def = &rules.def;
+    let n_pieces = def.pieces.len();
+    let mut pos = Position::empty(def.board.n_pos(), def.players.len() * n_pieces);
+    let (mut turn, mut lf, mut lt) = (0u32, NONE, NONE);
+    let sq = |name: &str| -> Result<u16, String> {
+        if name == "-" {
+            return Ok(NONE);
+        }
+        def.board
+            .pos_id(name)
+            .map(|p| p.0)
+            .ok_or_else(|| format!("no square `{name}` on this board"))
+    };
+    let player = |name: &str| {
+        def.player_id(name)
+            .ok_or_else(|| format!("no player `{name}`"))
+    };
+    let piece = |name: &str| {
+        def.piece_id(name)
+            .ok_or_else(|| format!("no piece `{name}`"))
+    };
+    for field in t.split(';').map(str::trim).filter(|f| !f.is_empty()) {
+        let words: Vec<&str> = field.split_whitespace().collect();
+        match words.as_slice() {
+            ["turn", n] => turn = n.parse().map_err(|_| format!("bad turn `{n}`"))?,
+            ["last", f, to] => {
+                lf = sq(f)?;
+                lt = sq(to)?;
+            }
+            ["off", pl, pc, n] => {
+                let n: i32 = n.parse().map_err(|_| format!("bad count `{n}`"))?;
+                pos.add_store((player(pl)?.idx() * n_pieces + piece(pc)?.idx()) as u32, n);
+            }
+            [pl, pc, squares @ ..] if !squares.is_empty() => {
+                let (pl, pc) = (player(pl)?, piece(pc)?);
+                for s in squares {
+                    let dead = s.ends_with('!');
+                    let s = s.trim_end_matches('!');
+                    let cut = s.find(['+', '-']).unwrap_or(s.len());
+                    let at = sq(&s[..cut])?;
+                    let mut attrs = rules.attr_defaults[pc.idx()];
+                    let mut rest = &s[cut..];
+                    while let Some(sign) = rest.chars().next() {
+                        let end = rest[1..].find(['+', '-']).map_or(rest.len(), |i| i + 1);
+                        let a = def
+                            .attributes
+                            .iter()
+                            .position(|a| *a == rest[1..end])
+                            .ok_or_else(|| format!("no attribute `{}`", &rest[1..end]))?;
+                        if sign == '+' {
+                            attrs |= 1 << a;
+                        } else {
+                            attrs &= !(1 << a);
+                        }
+                        rest = &rest[end..];
+                    }
+                    let mut cell = Cell::new(pc, pl, attrs);
+                    if dead {
+                        cell.marks = crate::engine::DEAD;
+                    }
+                    if at == NONE {
+                        return Err("a piece needs a square".into());
+                    }
+                    pos.set(at, cell);
+                }
+            }
+            _ => return Err(format!("cannot read `{field}`")),
+        }
+    }
+    if turn as usize >= rules.turns.len() {
+        return Err(format!(
+            "turn {turn} is past the turn order ({} entries)",
+            rules.turns.len()
+        ));
+    }
+    pos.set_turn(turn, lf, lt);
+    Ok(pos)
+}
+
+/// Prints square names for messages (number or name).
+pub fn square_text(rules: &Rules, sq: u16) -> String {
+    notation::square(&rules.def, sq)
+}

@@ -45,7 +45,7 @@ pub fn move_text(def: &GameDef, list: &MoveList, m: &Move) -> String {
             s += &square(def, sq);
         }
     }
-    if m.promote != 0 {
+    if m.promote != 0 && m.promote_choice {
         s.push('=');
         s += &piece_letter(def, m.promote - 1);
     }

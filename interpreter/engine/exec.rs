@@ -563,6 +563,7 @@ impl<'a> Exec<'a> {
             cap_hi: out.squares.len() as u32,
             drop: self.drop.map_or(0, |p| p.0 + 1),
             promote: promote.map_or(0, |p| p.0 + 1),
+            promote_choice: spec.promote.len() > 1,
             move_type: self.move_type,
             cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
             value,

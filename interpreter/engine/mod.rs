@@ -612,18 +612,21 @@ impl Gen<'_, '_> {
         let path_hi = out.squares.len() as u32;
         let mut value = 0;
         let mut promote = 0;
+        let mut promote_choice = false;
         for link in prefix {
             let lm = link.moves[0];
             out.squares.extend_from_slice(link.captured(&lm));
             value += lm.value;
             if lm.promote != 0 {
                 promote = lm.promote;
+                promote_choice = lm.promote_choice;
             }
         }
         out.squares.extend_from_slice(steps.captured(&last));
         value += last.value;
         if last.promote != 0 {
             promote = last.promote;
+            promote_choice = last.promote_choice;
         }
         out.moves.push(Move {
             op_lo,
@@ -633,6 +636,7 @@ impl Gen<'_, '_> {
             cap_hi: out.squares.len() as u32,
             drop: first.drop,
             promote,
+            promote_choice,
             move_type: first.move_type,
             cont_type: last.cont_type,
             value,

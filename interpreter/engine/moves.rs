@@ -29,6 +29,8 @@ pub struct Move {
     pub drop: u16,
     /// Promotion type + 1 (0: none), as chosen by `(add T…)`.
     pub promote: u16,
+    /// The promotion was one of several offered (and so is part of the move's name).
+    pub promote_choice: bool,
     /// The move type of the first step's block (`u16::MAX`: untyped).
     pub move_type: u16,
     /// The move type continuations must use, for a partial step (`u16::MAX`: any).

@@ -129,14 +129,28 @@ pub fn render(map: &SourceMap, diags: &[Diagnostic], opts: RenderOptions) -> Str
         ..term::Config::default()
     };
     let mut out: Vec<u8> = Vec::new();
+    let short = term::Config {
+        display_style: term::DisplayStyle::Medium,
+        ..config.clone()
+    };
     for diag in diags {
         let cs_diag = to_codespan(map, diag);
+        // A line too long to show usefully (minified or generated text) is not printed.
+        let config = if cs_diag
+            .labels
+            .iter()
+            .any(|l| line_len(map, l.file_id, l.range.start) > MAX_SHOWN_LINE)
+        {
+            &short
+        } else {
+            &config
+        };
         let res = if opts.color {
             let mut w = term::termcolor::Ansi::new(&mut out);
-            term::emit(&mut w, &config, &files, &cs_diag)
+            term::emit(&mut w, config, &files, &cs_diag)
         } else {
             let mut w = term::termcolor::NoColor::new(&mut out);
-            term::emit(&mut w, &config, &files, &cs_diag)
+            term::emit(&mut w, config, &files, &cs_diag)
         };
         if res.is_err() {
             out.extend_from_slice(format!("error: {}\n", diag.message).as_bytes());
@@ -204,6 +218,22 @@ fn to_codespan(map: &SourceMap, diag: &Diagnostic) -> cs::Diagnostic<u32> {
         .with_message(&diag.message)
         .with_labels(labels)
         .with_notes(notes)
+}
+
+/// Lines longer than this are not shown under a diagnostic.
+const MAX_SHOWN_LINE: usize = 400;
+
+fn line_len(map: &SourceMap, file: u32, offset: usize) -> usize {
+    let Some(f) = map.files().get(file as usize) else {
+        return 0;
+    };
+    let starts = f.line_starts();
+    let i = match starts.binary_search(&offset) {
+        Ok(i) => i,
+        Err(i) => i.saturating_sub(1),
+    };
+    let end = starts.get(i + 1).copied().unwrap_or(f.text.len());
+    end - starts.get(i).copied().unwrap_or(0)
 }
 
 fn quote_chain(chain: &[String]) -> String {

@@ -6,9 +6,6 @@
 //! files; a last property checks that printing a tree and reading it back gives the same tree.
 //!
 //! The cargo-fuzz targets in `fuzz/` explore the same entry points without a time budget.
-//!
-//! Tests marked `ignore` are known issues or too slow for a debug build; run them all with
-//! `cargo test --release --test robustness -- --include-ignored`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -528,10 +525,6 @@ fn recursive_macros() {
 /// Slow, not stuck: expansion stops at its node budget, but building and then resolving
 /// about 1.3 million stray `x` forms takes about 3 s in release and 33 s in debug.
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "about 33 s in a debug build; run with --release"
-)]
 fn exponential_expansion() {
     let mut exp = String::from("(define m0 x)");
     for i in 1..40 {
@@ -562,13 +555,9 @@ fn nesting_built_by_macro_bodies() {
     must_survive(&[("nesting built by macro bodies", deep)]);
 }
 
-/// Known issue: arguments grow about 190 levels per call, 64 calls deep, before the
-/// expansion nesting limit sees them; `Sexp::clone` of the argument in `expand::substitute`
-/// recurses once per level and overflows a 2 MiB stack in a debug build (an 8 MiB one too,
-/// at 190 levels per call).
-/// Remove the `ignore` once substitution refuses arguments nested past the limit.
+/// Arguments that grow 190 levels per call are refused at substitution, before copying them
+/// could recurse past the stack.
 #[test]
-#[ignore = "stack overflow in debug builds (aborts the whole test binary)"]
 fn nesting_built_by_macro_arguments() {
     // Each call passes its argument on wrapped in 190 more lists, at the top of its body, so
     // the argument alone grows 190 levels per call before anything expands it.
@@ -604,12 +593,9 @@ fn pasting_long_arguments() {
     )]);
 }
 
-/// Known issue: each diagnostic shows its whole source line, so 200 errors on a line of
-/// `n` bytes render 200 times `n` bytes: 100,000 stray `)` take 1 s in release (20 MB of
-/// text) and over 20 s in debug; 1,000,000 take 10 s in release (200 MB).
-/// Remove the `ignore` once the renderer clips long lines.
+/// Lines too long to show are left out of rendered diagnostics, so many errors on one long
+/// line render quickly.
 #[test]
-#[ignore = "rendering errors on one long line repeats the whole line for each error"]
 fn many_errors_on_one_line_render_quickly() {
     let text = ")".repeat(100_000);
     if let Err(e) = check(text.as_bytes()) {

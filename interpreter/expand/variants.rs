@@ -65,10 +65,12 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
             }
         }
         let mut body = Vec::new();
+        let mut stray = 0;
         for it in &items[1..] {
             if it.head().is_some() {
                 body.push(it.clone());
-            } else {
+            } else if stray < 50 {
+                stray += 1;
                 diags.push(
                     Diagnostic::error(
                         it.span,

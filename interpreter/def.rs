@@ -66,6 +66,8 @@ pub struct GameDef {
     pub options: Options,
     /// Goals in file order.
     pub goals: Vec<Goal>,
+    /// `(capture-precedence …)` (zrf extension): criteria applied in order to the legal moves.
+    pub capture_precedence: Vec<Precedence>,
     /// Attribute names; ids index this.
     pub attributes: Vec<String>,
     /// Flag names (both kinds share one table); ids index this.
@@ -260,6 +262,8 @@ pub struct AddSpec {
     pub promote: Vec<PieceId>,
     /// The move type the continuation must use (partial moves only).
     pub move_type: Option<MoveTypeId>,
+    /// `(finally T)` (zrf extension): promote to T if the chain ends with this step.
+    pub finally: Option<PieceId>,
 }
 
 /// One instruction of a move program.
@@ -425,8 +429,27 @@ pub struct Options {
     pub include_off_pieces: bool,
     /// `"discard cascades"`.
     pub discard_cascades: bool,
+    /// `"complete captures"` (zrf extension): a jump may end the capture only where no other
+    /// landing of the same jump lets it go on (draughts kings must land where they can continue).
+    pub complete_captures: bool,
+    /// `"deferred captures"` (zrf extension, Dagaz's name): captured pieces stay on the board,
+    /// marked, until the capture chain ends; they block and cannot be captured twice.
+    pub deferred_captures: bool,
     /// Every option as written (name, value), for display.
     pub all: Vec<(String, String)>,
+}
+
+/// One capture-precedence criterion: each keeps only the moves that are best by it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Precedence {
+    /// `(most-captured)`: most pieces captured.
+    MostCaptured,
+    /// `(most-value (PIECE N)...)`: greatest total value captured (unlisted types are worth 1).
+    MostValue(Vec<u32>),
+    /// `(most-captured-of PIECE...)`: most pieces of these types captured.
+    MostCapturedOf(Vec<PieceId>),
+    /// `(moved-by PIECE...)`: moves made by a piece of these types.
+    MovedBy(Vec<PieceId>),
 }
 
 /// What a goal does when its condition holds.

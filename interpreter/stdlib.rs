@@ -1,7 +1,10 @@
 //! The standard library of macros, written in the rules language and embedded in the binary.
 
 /// Every embedded file, by the name an `include` uses.
-pub const FILES: &[(&str, &str)] = &[("prelude.zrf", include_str!("../stdlib/prelude.zrf"))];
+pub const FILES: &[(&str, &str)] = &[
+    ("prelude.zrf", include_str!("../stdlib/prelude.zrf")),
+    ("draughts.zrf", include_str!("../stdlib/draughts.zrf")),
+];
 
 /// The text of an embedded file.
 pub fn file(name: &str) -> Option<&'static str> {

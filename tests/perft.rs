@@ -100,3 +100,13 @@ fn chess() {
 fn checkers() {
     run_file("checkers.perft");
 }
+
+#[test]
+fn international_and_brazilian_draughts() {
+    run_file("international-draughts.perft");
+}
+
+#[test]
+fn russian_draughts() {
+    run_file("russian-draughts.perft");
+}

@@ -566,6 +566,7 @@ impl<'a> Exec<'a> {
             promote_choice: spec.promote.len() > 1,
             move_type: self.move_type,
             cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
+            finally: spec.finally.map_or(0, |p| p.0 + 1),
             value,
             partial: spec.partial,
             pass: false,

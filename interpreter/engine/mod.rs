@@ -82,7 +82,7 @@ impl Rules {
             attr_defaults,
             in_turn_order,
             goal_squares,
-            deferred: false,
+            deferred: def.options.deferred_captures,
             attacks: Attacks::new(&def),
             def,
         }
@@ -322,10 +322,13 @@ impl Rules {
             side: entry.owner,
         };
         let mut prefix = Vec::new();
-        for i in 0..steps.len() {
-            gen.expand(pos, &steps, i, &mut prefix, 0, out);
-        }
+        gen.expand_all(pos, &steps, &mut prefix, 0, out);
         ws.bufs.push(steps);
+        if self.def.options.complete_captures {
+            let mut k = ws.dead.iter();
+            out.retain(|_| !k.next().copied().unwrap_or(false));
+            ws.dead.clear();
+        }
         self.filter(ws, pos, out);
     }
 
@@ -348,6 +351,9 @@ impl Rules {
             let best = out.moves.iter().map(|m| m.n_captures()).max().unwrap_or(0);
             out.retain(|m| m.n_captures() == best);
         }
+        for crit in &self.def.capture_precedence {
+            self.precedence(crit, pos, out);
+        }
         if self.royal.iter().any(|&r| r) {
             let side = self.entry(pos.turn).owner;
             ws.keep.clear();
@@ -363,6 +369,36 @@ impl Rules {
         if self.def.options.pass_turn == PassTurn::Yes {
             push_pass(out);
         }
+    }
+
+    /// Keeps the moves that are best by one capture-precedence criterion.
+    fn precedence(&self, crit: &Precedence, pos: &Position, out: &mut MoveList) {
+        let piece_at = |sq: u16| pos.cells[sq as usize].piece.wrapping_sub(1);
+        let keys: Vec<u64> = out
+            .moves
+            .iter()
+            .map(|m| {
+                let caps = out.captured(m);
+                match crit {
+                    Precedence::MostCaptured => caps.len() as u64,
+                    Precedence::MostValue(values) => caps
+                        .iter()
+                        .map(|&sq| values.get(piece_at(sq) as usize).copied().unwrap_or(1) as u64)
+                        .sum(),
+                    Precedence::MostCapturedOf(ts) => caps
+                        .iter()
+                        .filter(|&&sq| ts.iter().any(|t| t.0 == piece_at(sq)))
+                        .count() as u64,
+                    Precedence::MovedBy(ts) => {
+                        let from = out.path(m)[0];
+                        u64::from(from != NONE && ts.iter().any(|t| t.0 == piece_at(from)))
+                    }
+                }
+            })
+            .collect();
+        let best = keys.iter().copied().max().unwrap_or(0);
+        let mut k = keys.into_iter();
+        out.retain(|_| k.next() == Some(best));
     }
 
     /// Whether any royal piece of `side` stands attacked.
@@ -515,6 +551,14 @@ fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameD
     }
 }
 
+/// The last write to a square among some ops.
+fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
+    ops.iter().rev().find_map(|op| match op {
+        Op::Set(q, c) if *q == sq => Some(*c),
+        _ => None,
+    })
+}
+
 /// Buffers reused by move generation.
 #[derive(Default)]
 pub struct Workspace {
@@ -522,6 +566,7 @@ pub struct Workspace {
     bufs: Vec<MoveList>,
     log: UndoLog,
     keep: Vec<bool>,
+    dead: Vec<bool>,
 }
 
 impl Workspace {
@@ -541,6 +586,7 @@ struct Gen<'r, 'w> {
 
 impl Gen<'_, '_> {
     /// Emits step `i` of `steps` (after the chain `prefix`) as whole turns into `out`.
+    /// Returns whether the step was continued.
     fn expand(
         &mut self,
         pos: &mut Position,
@@ -549,11 +595,11 @@ impl Gen<'_, '_> {
         prefix: &mut Vec<MoveList>,
         depth: usize,
         out: &mut MoveList,
-    ) {
+    ) -> bool {
         let m = steps.moves[i];
         if !m.partial || depth >= MAX_CHAIN {
             self.emit(prefix, steps, i, out);
-            return;
+            return false;
         }
         // Play the step and look for continuations by the same piece.
         let to = steps.path(&m)[steps.path(&m).len() - 1];
@@ -575,21 +621,102 @@ impl Gen<'_, '_> {
         if conts.is_empty() || self.rules.def.options.pass_partial {
             self.emit(prefix, steps, i, out);
         }
-        if !conts.is_empty() {
+        let continued = !conts.is_empty();
+        if continued {
             let mut link = MoveList::new();
             link.push_from(steps, i);
             prefix.push(link);
-            for j in 0..conts.len() {
-                self.expand(pos, &conts, j, prefix, depth + 1, out);
-            }
+            self.expand_all(pos, &conts, prefix, depth + 1, out);
             prefix.pop();
         }
         self.ws.bufs.push(conts);
         revert(pos, &mut self.ws.log);
+        continued
     }
 
-    /// Writes the chain `prefix` + step `i` as one move.
+    /// Expands every step of a list. With `"complete captures"`, a step that ends the chain is
+    /// dropped when another step of the same jump (same start, same captured pieces) goes on.
+    fn expand_all(
+        &mut self,
+        pos: &mut Position,
+        steps: &MoveList,
+        prefix: &mut Vec<MoveList>,
+        depth: usize,
+        out: &mut MoveList,
+    ) {
+        let complete = self.rules.def.options.complete_captures;
+        let mut ends: Vec<(usize, usize, usize)> = Vec::new();
+        let mut going_on: Vec<usize> = Vec::new();
+        for i in 0..steps.len() {
+            let before = out.len();
+            let continued = self.expand(pos, steps, i, prefix, depth, out);
+            if complete {
+                self.ws.dead.resize(out.len(), false);
+                if continued {
+                    going_on.push(i);
+                } else {
+                    ends.push((i, before, out.len()));
+                }
+            }
+        }
+        if !complete || going_on.is_empty() {
+            return;
+        }
+        let same_jump = |a: usize, b: usize| {
+            let (ma, mb) = (&steps.moves[a], &steps.moves[b]);
+            steps.path(ma)[0] == steps.path(mb)[0]
+                && !steps.captured(ma).is_empty()
+                && steps.captured(ma) == steps.captured(mb)
+        };
+        for (i, lo, hi) in ends {
+            if going_on.iter().any(|&j| same_jump(i, j)) {
+                for d in &mut self.ws.dead[lo..hi] {
+                    *d = true;
+                }
+            }
+        }
+    }
+
+    /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
+    /// promotion of the last step, and removal of pieces whose capture was deferred.
     fn emit(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
+        self.join(prefix, steps, i, out);
+        let last = steps.moves[i];
+        let n = out.moves.len() - 1;
+        let m = out.moves[n];
+        let before = out.ops.len();
+        if last.finally != 0 {
+            let path = out.path(&m);
+            let dest = path[path.len() - 1];
+            let cell = last_write(&out.ops[m.op_lo as usize..], dest);
+            if let Some(c) = cell.filter(|c| !c.is_empty()) {
+                out.ops.push(Op::Set(
+                    dest,
+                    Cell {
+                        piece: last.finally,
+                        ..c
+                    },
+                ));
+                out.moves[n].promote = last.finally;
+            }
+        }
+        if self.rules.deferred {
+            for k in m.path_hi..m.cap_hi {
+                let sq = out.squares[k as usize];
+                if last_write(&out.ops[m.op_lo as usize..], sq).is_some_and(|c| c.marks & DEAD != 0)
+                {
+                    out.ops.push(Op::Set(sq, Cell::EMPTY));
+                }
+            }
+        }
+        if out.ops.len() != before {
+            // The move was written last, so its ops stay contiguous.
+            out.moves[n].op_hi = out.ops.len() as u32;
+        }
+    }
+
+    /// Concatenates the chain `prefix` + step `i` into one move.
+    fn join(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
         if prefix.is_empty() {
             out.push_from(steps, i);
             return;
@@ -639,6 +766,7 @@ impl Gen<'_, '_> {
             promote_choice,
             move_type: first.move_type,
             cont_type: last.cont_type,
+            finally: 0,
             value,
             partial: false,
             pass: false,

@@ -35,6 +35,8 @@ pub struct Move {
     pub move_type: u16,
     /// The move type continuations must use, for a partial step (`u16::MAX`: any).
     pub cont_type: u16,
+    /// Piece type + 1 to promote to if the chain ends with this step (0: none).
+    pub finally: u16,
     /// Value of the captured pieces under the game's capture-value rule (or their count).
     pub value: u32,
     /// A partial step (`add-partial`) that the same piece may continue.

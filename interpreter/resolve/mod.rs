@@ -45,6 +45,7 @@ const GAME_FORMS: &[&str] = &[
     "count-condition",
     "option",
     "engine",
+    "capture-precedence",
 ];
 
 /// Forms that only affect presentation; accepted and ignored.
@@ -401,6 +402,10 @@ impl Cx {
             }
         }
         goals_out.sort_by_key(|g| g.span.lo);
+        let capture_precedence = match get("capture-precedence").last() {
+            Some(form) => self.precedence(form),
+            None => Vec::new(),
+        };
         Some(GameDef {
             title,
             description,
@@ -415,6 +420,7 @@ impl Cx {
             move_priorities,
             options: opts,
             goals: goals_out,
+            capture_precedence,
             attributes: self.attrs.keys().cloned().collect(),
             flags: self.flags.keys().cloned().collect(),
         })
@@ -749,6 +755,59 @@ impl Cx {
                 .text = "expected at least one player after `repeat`".into();
         }
         TurnOrder { once, cycle }
+    }
+
+    /// `(capture-precedence CRITERION...)`, a zrf extension.
+    fn precedence(&mut self, form: &Sexp) -> Vec<Precedence> {
+        const CRITERIA: &[&str] = &[
+            "most-captured",
+            "most-value",
+            "most-captured-of",
+            "moved-by",
+        ];
+        let mut out = Vec::new();
+        for c in form.list().and_then(|l| l.get(1..)).unwrap_or_default() {
+            let head = c.head().unwrap_or_else(|| c.sym().unwrap_or(""));
+            let args = c.list().and_then(|l| l.get(1..)).unwrap_or_default();
+            let crit = match head {
+                "most-captured" => Precedence::MostCaptured,
+                "most-value" => {
+                    let mut values = vec![1u32; self.pieces.len()];
+                    for pair in args {
+                        match pair.list() {
+                            Some([p, v]) => {
+                                let (p, v) = (self.piece(p), self.int(v, "a value"));
+                                if let (Some(p), Some(v)) = (p, v) {
+                                    values[p.idx()] = v.clamp(0, 1_000_000) as u32;
+                                }
+                            }
+                            _ => self.expected(pair, "a pair `(PIECE VALUE)`"),
+                        }
+                    }
+                    Precedence::MostValue(values)
+                }
+                "most-captured-of" | "moved-by" => {
+                    let ps: Vec<PieceId> = args.iter().filter_map(|p| self.piece(p)).collect();
+                    if head == "moved-by" {
+                        Precedence::MovedBy(ps)
+                    } else {
+                        Precedence::MostCapturedOf(ps)
+                    }
+                }
+                _ => {
+                    let d = Diagnostic::error(
+                        c.span,
+                        format!("unknown capture-precedence criterion `{head}`"),
+                    )
+                    .with_label(format!("expected one of {}", quoted(CRITERIA)))
+                    .suggest(head, CRITERIA.iter().copied());
+                    self.diags.push(d);
+                    continue;
+                }
+            };
+            out.push(crit);
+        }
+        out
     }
 
     fn priorities(&mut self, forms: &[&Sexp]) -> Vec<MoveTypeId> {

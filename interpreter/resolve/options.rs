@@ -34,7 +34,6 @@ const UI_OPTIONS: &[&str] = &[
 
 /// Options only the Dagaz project understands (besides names with "extension"/"invariant").
 const DAGAZ_OPTIONS: &[&str] = &[
-    "deferred captures",
     "shared pieces",
     "shared-pieces",
     "show hints",
@@ -129,6 +128,8 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
             "recycle promotions" => opts.recycle_promotions = boolean(cx),
             "include off pieces" | "include off-pieces" => opts.include_off_pieces = boolean(cx),
             "discard cascades" => opts.discard_cascades = boolean(cx),
+            "deferred captures" => opts.deferred_captures = boolean(cx),
+            "complete captures" => opts.complete_captures = boolean(cx),
             n if UI_OPTIONS.contains(&n) => {}
             n if n.contains("extension")
                 || n.contains("invariant")

@@ -126,6 +126,7 @@ fn bare_instr(cx: &mut Cx, s: &str, node: &Sexp) -> Option<Instr> {
             partial,
             promote: Vec::new(),
             move_type: None,
+            finally: None,
         }))
     };
     match s {
@@ -353,8 +354,17 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 partial,
                 promote: Vec::new(),
                 move_type: None,
+                finally: None,
             };
             for a in args {
+                if a.head() == Some("finally") && partial {
+                    // `(finally T)`: promote to T if no continuation follows.
+                    match a.list().and_then(|l| l.get(1)) {
+                        Some(p) => spec.finally = cx.piece(p),
+                        None => cx.missing(a, "piece", "(finally PIECE)"),
+                    }
+                    continue;
+                }
                 let Some(name) = cx.sym(a, "a piece or move type name") else {
                     continue;
                 };

@@ -110,3 +110,8 @@ fn international_and_brazilian_draughts() {
 fn russian_draughts() {
     run_file("russian-draughts.perft");
 }
+
+#[test]
+fn frisian_draughts() {
+    run_file("frisian-draughts.perft");
+}

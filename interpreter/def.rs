@@ -212,6 +212,9 @@ pub struct PieceDef {
     pub drops: Vec<Block>,
     /// Declared `(dummy)`.
     pub dummy: bool,
+    /// `(captured-as TYPE [ATTRIBUTE])` (zrf extension): a recycled capture of this piece
+    /// enters the store as TYPE (only when the attribute is set, if one is named).
+    pub captured_as: Option<(PieceId, Option<AttrId>)>,
     /// The `(piece …)` form.
     pub span: Span,
 }
@@ -421,8 +424,11 @@ pub struct Options {
     pub pass_partial: bool,
     /// `"maximal captures"`: 0 off, 1 true, 2 the stronger rule.
     pub maximal_captures: u8,
-    /// `"recycle captures"`.
+    /// `"recycle captures"`: captured pieces go back to their owner's store.
     pub recycle_captures: bool,
+    /// `(option "recycle captures" capturer)` (zrf extension): captured pieces change sides
+    /// and go to the capturer's store, as in shogi and crazyhouse.
+    pub recycle_to_capturer: bool,
     /// `"recycle promotions"`.
     pub recycle_promotions: bool,
     /// `"include off-pieces"`.

@@ -527,8 +527,12 @@ impl<'a> Exec<'a> {
         }
         if rules.def.options.recycle_captures {
             for &(_, c) in &s.captured {
+                if c.piece == u16::MAX {
+                    continue; // the imagined defender of an attack test
+                }
+                let (owner, piece) = rules.recycled(c, self.side);
                 out.ops
-                    .push(Op::Store(c.owner as u32 * n_pieces + c.piece as u32 - 1, 1));
+                    .push(Op::Store(owner as u32 * n_pieces + piece as u32, 1));
             }
         }
         if self.target != NONE {

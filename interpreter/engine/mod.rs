@@ -122,6 +122,23 @@ impl Rules {
         }
     }
 
+    /// Where a recycled capture goes: (store owner, piece type).
+    #[inline]
+    pub fn recycled(&self, c: Cell, capturer: PlayerId) -> (u8, u16) {
+        let owner = if self.def.options.recycle_to_capturer {
+            capturer.0
+        } else {
+            c.owner
+        };
+        let mut piece = c.piece - 1;
+        if let Some((to, attr)) = self.def.pieces[piece as usize].captured_as {
+            if attr.is_none_or(|a| c.attrs >> a.0 & 1 == 1) {
+                piece = to.0;
+            }
+        }
+        (owner, piece)
+    }
+
     /// The value of a captured piece for capture-precedence rules (1 per piece by default).
     #[inline]
     pub fn capture_value(&self, _cell: Cell) -> u32 {

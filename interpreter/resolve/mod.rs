@@ -509,6 +509,7 @@ impl Cx {
             "moves",
             "drops",
             "dummy",
+            "captured-as",
         ];
         let items = form.list().unwrap_or_default();
         let mut def = PieceDef {
@@ -520,6 +521,7 @@ impl Cx {
             moves: Vec::new(),
             drops: Vec::new(),
             dummy: false,
+            captured_as: None,
             span: form.span,
         };
         for sub in &items[1..] {
@@ -590,6 +592,25 @@ impl Cx {
                     }
                 }
                 "dummy" => def.dummy = true,
+                "captured-as" => {
+                    let Some(first) = args.first() else {
+                        self.missing(sub, "piece", "(captured-as PIECE [ATTRIBUTE])");
+                        continue;
+                    };
+                    let piece = self.piece(first);
+                    let attr = match args.get(1) {
+                        Some(a) => match a.sym().and_then(|n| self.attrs.get(n).copied()) {
+                            Some(id) => Some(id),
+                            None => {
+                                let known: Vec<String> = self.attrs.keys().cloned().collect();
+                                self.unknown("attribute", a, &known);
+                                continue;
+                            }
+                        },
+                        None => None,
+                    };
+                    def.captured_as = piece.map(|p| (p, attr));
+                }
                 "glyph" => {
                     self.warn(sub.span, "ignored: Dagaz-only piece form `glyph`");
                 }

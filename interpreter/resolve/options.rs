@@ -124,6 +124,10 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
                     }
                 }
             }
+            "recycle captures" if value == "capturer" => {
+                opts.recycle_captures = true;
+                opts.recycle_to_capturer = true;
+            }
             "recycle captures" => opts.recycle_captures = boolean(cx),
             "recycle promotions" => opts.recycle_promotions = boolean(cx),
             "include off pieces" | "include off-pieces" => opts.include_off_pieces = boolean(cx),

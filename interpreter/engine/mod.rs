@@ -351,6 +351,9 @@ impl Rules {
 
     fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         if out.is_empty() {
+            if self.def.options.pass_turn == PassTurn::Forced {
+                push_pass(out);
+            }
             return;
         }
         if !self.def.move_priorities.is_empty() {
@@ -365,8 +368,13 @@ impl Rules {
             out.retain(|m| rank(m) == best);
         }
         if self.def.options.maximal_captures > 0 {
-            let best = out.moves.iter().map(|m| m.n_captures()).max().unwrap_or(0);
-            out.retain(|m| m.n_captures() == best);
+            self.precedence(&Precedence::MostCaptured, pos, out);
+        }
+        if self.def.options.maximal_captures == 2 {
+            // zrf's reading of `2`: among the longest captures, the most promoted pieces
+            // (pieces of any type but the first declared one, usually kings).
+            let promoted: Vec<PieceId> = (1..self.def.pieces.len()).map(|i| PieceId(i as u16)).collect();
+            self.precedence(&Precedence::MostCapturedOf(promoted), pos, out);
         }
         for crit in &self.def.capture_precedence {
             self.precedence(crit, pos, out);
@@ -383,8 +391,10 @@ impl Rules {
             let mut k = ws.keep.iter();
             out.retain(|_| k.next().copied().unwrap_or(false));
         }
-        if self.def.options.pass_turn == PassTurn::Yes {
-            push_pass(out);
+        match self.def.options.pass_turn {
+            PassTurn::Yes => push_pass(out),
+            PassTurn::Forced if out.is_empty() => push_pass(out),
+            _ => {}
         }
     }
 

@@ -68,6 +68,12 @@ pub struct GameDef {
     pub goals: Vec<Goal>,
     /// `(capture-precedence …)` (zrf extension): criteria applied in order to the legal moves.
     pub capture_precedence: Vec<Precedence>,
+    /// Counters (zrf extension).
+    pub counters: Vec<CounterDef>,
+    /// The `after-move` program, run for every whole turn (zrf extension).
+    pub after_move: Vec<Instr>,
+    /// Names of block-local variables.
+    pub vars: Vec<String>,
     /// Attribute names; ids index this.
     pub attributes: Vec<String>,
     /// Flag names (both kinds share one table); ids index this.
@@ -315,6 +321,10 @@ pub enum Instr {
     SetPositionFlag(FlagId, Cond, Option<Target>),
     /// Emit a move.
     Add(AddSpec),
+    /// Set a block-local integer variable at once (zrf extension).
+    SetVar(u16, Expr),
+    /// Set a counter when the move is made (zrf extension).
+    SetCounter(u16, Expr),
     /// End the block unless the condition holds.
     Verify(Cond),
     /// Branch.
@@ -370,6 +380,69 @@ pub enum Cond {
     AdjacentToEnemy(Option<Target>),
     /// The position is part of some `absolute-config` goal.
     GoalPosition(Option<Target>),
+    /// An integer comparison (zrf extension).
+    Compare(CmpOp, Expr, Expr),
+    /// In `after-move`: the move just made captured something (zrf extension).
+    CaptureMade,
+    /// In `after-move`: the piece that made the move was of one of these types (zrf extension).
+    MovedPiece(Vec<PieceId>),
+}
+
+/// An integer comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `=`
+    Eq,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+    /// `/=`
+    Ne,
+}
+
+impl CmpOp {
+    /// Applies the comparison.
+    pub fn test(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ne => a != b,
+        }
+    }
+}
+
+/// An integer expression (zrf extension).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A literal.
+    Int(i64),
+    /// A block-local variable.
+    Var(u16),
+    /// A counter (for a per-player counter: the current player's).
+    Counter(u16),
+    /// Arithmetic: `+`, `-`, `*`, `/` (division rounds toward minus infinity; by zero gives 0).
+    Arith(char, Box<Expr>, Box<Expr>),
+    /// `(count-pieces [mine|opponent|any] [PIECE...] [in ZONE])`: pieces on the board.
+    CountPieces(Owner, Vec<PieceId>, Option<ZoneId>),
+}
+
+/// A persistent integer (zrf extension).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterDef {
+    /// The name.
+    pub name: String,
+    /// One value per player instead of one per game.
+    pub per_player: bool,
+    /// The value at the start.
+    pub start: i64,
 }
 
 /// The starting position.
@@ -545,6 +618,8 @@ pub enum GoalCond {
         /// The steps between them.
         dirs: Vec<DirId>,
     },
+    /// An integer comparison over counters and piece counts (zrf extension).
+    Compare(CmpOp, Expr, Expr),
 }
 
 impl GameDef {

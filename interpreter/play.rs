@@ -9,7 +9,7 @@ pub struct Game {
     pub rules: Rules,
     /// The current position.
     pub pos: Position,
-    /// Hashes of every position so far, the current one last.
+    /// Repetition keys of every position so far, the current one last.
     pub hashes: Vec<u64>,
     /// Canonical text of every move played.
     pub played: Vec<String>,
@@ -21,7 +21,7 @@ pub struct Game {
 impl Game {
     /// A game from a position.
     pub fn new(rules: Rules, pos: Position) -> Game {
-        let hashes = vec![pos.hash];
+        let hashes = vec![pos.repetition_key()];
         Game {
             rules,
             pos,
@@ -62,7 +62,7 @@ impl Game {
         let m = self.legal.moves[i];
         self.rules
             .make(&mut self.pos, &self.legal, &m, &mut self.log);
-        self.hashes.push(self.pos.hash);
+        self.hashes.push(self.pos.repetition_key());
         self.played.push(canonical.clone());
         Ok(canonical)
     }
@@ -81,7 +81,7 @@ impl Game {
     /// The outcome, if the game is over.
     pub fn outcome(&mut self) -> Option<Outcome> {
         self.legal();
-        let now = self.pos.hash;
+        let now = self.pos.repetition_key();
         let repetitions = self.hashes.iter().filter(|&&h| h == now).count();
         let cx = GoalContext {
             pos: &self.pos,

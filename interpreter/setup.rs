@@ -101,7 +101,11 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
             rows.len()
         ));
     }
-    let mut pos = Position::empty(def.board.n_pos(), def.players.len() * n_pieces);
+    let mut pos = Position::empty(
+        def.board.n_pos(),
+        def.players.len() * n_pieces,
+        rules.n_counter_slots(),
+    );
     for (r, text) in ranks.iter().enumerate() {
         let mut f = 0;
         let mut chars = text.chars().peekable();
@@ -157,7 +161,19 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
     };
     let castling = fields.next().unwrap_or("-");
     let ep = fields.next().unwrap_or("-");
+    let halfmove = fields.next();
     castling_rights(rules, &mut pos, castling)?;
+    rules.start_counters(&mut pos);
+    // The halfmove clock goes to a counter named `halfmove-clock`, where the game has one.
+    if let (Some(h), Some(c)) = (
+        halfmove,
+        def.counters.iter().position(|c| c.name == "halfmove-clock"),
+    ) {
+        let value: i32 = h.parse().map_err(|_| format!("bad halfmove clock `{h}`"))?;
+        let slot = rules.counter_base[c];
+        let old = pos.counters[slot as usize];
+        pos.add_counter(slot, value - old);
+    }
     let (mut lf, mut lt) = (NONE, NONE);
     if ep != "-" {
         let sq = def
@@ -287,7 +303,11 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
         .position(|p| p.notation.as_deref() != Some("K") && !p.dummy)
         .map(|i| PieceId(i as u16))
         .ok_or("this game has no piece for men")?;
-    let mut pos = Position::empty(def.board.n_pos(), def.players.len() * n_pieces);
+    let mut pos = Position::empty(
+        def.board.n_pos(),
+        def.players.len() * n_pieces,
+        rules.n_counter_slots(),
+    );
     let mut parts = t.split(':');
     let side_text = parts.next().unwrap_or("");
     let side = match side_text.trim() {
@@ -351,6 +371,7 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
             }
         }
     }
+    rules.start_counters(&mut pos);
     pos.set_turn(turn_of(rules, side)?, NONE, NONE);
     Ok(pos)
 }
@@ -402,13 +423,32 @@ pub fn native(rules: &Rules, pos: &Position) -> String {
             }
         }
     }
+    for (c, counter) in def.counters.iter().enumerate() {
+        let base = rules.counter_base[c] as usize;
+        if counter.per_player {
+            for (pl, player) in def.players.iter().enumerate() {
+                parts.push(format!(
+                    "counter {} {} {}",
+                    counter.name,
+                    player.name,
+                    pos.counters[base + pl]
+                ));
+            }
+        } else {
+            parts.push(format!("counter {} {}", counter.name, pos.counters[base]));
+        }
+    }
     parts.join("; ")
 }
 
 fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
     let def = &rules.def;
     let n_pieces = def.pieces.len();
-    let mut pos = Position::empty(def.board.n_pos(), def.players.len() * n_pieces);
+    let mut pos = Position::empty(
+        def.board.n_pos(),
+        def.players.len() * n_pieces,
+        rules.n_counter_slots(),
+    );
     let (mut turn, mut lf, mut lt) = (0u32, NONE, NONE);
     let sq = |name: &str| -> Result<u16, String> {
         if name == "-" {
@@ -434,6 +474,32 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
             ["last", f, to] => {
                 lf = sq(f)?;
                 lt = sq(to)?;
+            }
+            ["counter", name, rest @ ..] if !rest.is_empty() && rest.len() <= 2 => {
+                let c = def
+                    .counters
+                    .iter()
+                    .position(|c| c.name == *name)
+                    .ok_or_else(|| format!("no counter `{name}`"))?;
+                let value: i32 = rest[rest.len() - 1]
+                    .parse()
+                    .map_err(|_| format!("bad counter value `{}`", rest[rest.len() - 1]))?;
+                let slot = match (def.counters[c].per_player, rest.len()) {
+                    (true, 2) => rules.counter_slot(c as u16, player(rest[0])?),
+                    (false, 1) => rules.counter_base[c],
+                    _ => {
+                        return Err(format!(
+                            "`counter {name}` needs {}",
+                            if def.counters[c].per_player {
+                                "a player and a value"
+                            } else {
+                                "one value"
+                            }
+                        ))
+                    }
+                };
+                let old = pos.counters[slot as usize];
+                pos.add_counter(slot, value - old);
             }
             ["off", pl, pc, n] => {
                 let n: i32 = n.parse().map_err(|_| format!("bad count `{n}`"))?;

@@ -215,6 +215,7 @@ fn goal_text(def: &GameDef, c: &GoalCond) -> String {
     };
     match c {
         GoalCond::Const(b) => b.to_string(),
+        GoalCond::Compare(..) => "a counter comparison".into(),
         GoalCond::Not(x) => format!("not {}", goal_text(def, x)),
         GoalCond::And(xs) => xs
             .iter()

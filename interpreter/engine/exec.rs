@@ -20,6 +20,7 @@ enum Pending {
     Flip(u16),
     Attr(u16, AttrId, bool),
     Create(u16, u8, Option<PieceId>),
+    Counter(u32, i64),
 }
 
 /// Scratch buffers reused across blocks.
@@ -29,6 +30,7 @@ pub struct Scratch {
     subs: Vec<(u16, u16)>,
     pos_flags: Vec<(u16, u16, bool)>,
     captured: Vec<(u16, Cell)>,
+    locals: Vec<i64>,
 }
 
 /// One block run.
@@ -51,6 +53,8 @@ pub struct Exec<'a> {
     steps: u32,
     drop: Option<PieceId>,
     move_type: u16,
+    /// While running `after-move`: whether the move captured, and the type + 1 that moved.
+    pub after: Option<(bool, u16)>,
 }
 
 #[derive(PartialEq, Eq)]
@@ -77,6 +81,7 @@ impl<'a> Exec<'a> {
             steps: 0,
             drop: None,
             move_type: u16::MAX,
+            after: None,
         }
     }
 
@@ -100,7 +105,40 @@ impl<'a> Exec<'a> {
         scratch.pending.clear();
         scratch.subs.clear();
         scratch.pos_flags.clear();
+        scratch.locals.clear();
+        scratch.locals.resize(self.rules.def.vars.len(), 0);
         self.exec(&block.body, scratch, out);
+    }
+
+    /// Runs the `after-move` program for a move (`captured`, type + 1 of the mover) and appends
+    /// its counter changes to `ops`.
+    pub fn run_after_move(
+        &mut self,
+        captured: bool,
+        piece: u16,
+        scratch: &mut Scratch,
+        ops: &mut Vec<Op>,
+    ) {
+        self.after = Some((captured, piece));
+        self.cp = NONE;
+        self.from = NONE;
+        self.to = NONE;
+        self.mark = NONE;
+        self.steps = 0;
+        scratch.pending.clear();
+        scratch.subs.clear();
+        scratch.pos_flags.clear();
+        scratch.locals.clear();
+        scratch.locals.resize(self.rules.def.vars.len(), 0);
+        let mut sink = MoveList::new();
+        self.exec(&self.rules.def.after_move, scratch, &mut sink);
+        for p in &scratch.pending {
+            if let Pending::Counter(slot, value) = *p {
+                let old = self.pos.counters[slot as usize] as i64;
+                let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
+                ops.push(Op::Counter(slot, delta as i32));
+            }
+        }
     }
 
     fn exec(&mut self, body: &[Instr], s: &mut Scratch, out: &mut MoveList) -> Flow {
@@ -239,6 +277,20 @@ impl<'a> Exec<'a> {
                 }
             }
             Instr::Add(spec) => self.add(spec, s, out),
+            Instr::SetVar(v, e) => {
+                let value = self.rules.eval(self.pos, self.side, &s.locals, e);
+                if let Some(slot) = s.locals.get_mut(*v as usize) {
+                    *slot = value;
+                }
+            }
+            Instr::SetCounter(c, e) => {
+                let value = self.rules.eval(self.pos, self.side, &s.locals, e);
+                let slot = self.rules.counter_slot(*c, self.side);
+                // A later set of the same counter in this block wins.
+                s.pending
+                    .retain(|p| !matches!(p, Pending::Counter(q, _) if *q == slot));
+                s.pending.push(Pending::Counter(slot, value));
+            }
             Instr::Verify(c) => {
                 if !self.cond(c, s) {
                     return Flow::Stop;
@@ -376,6 +428,14 @@ impl<'a> Exec<'a> {
                 let p = self.target_pos(*t);
                 live(p) && self.rules.goal_squares[p as usize]
             }
+            Cond::Compare(op, a, b) => op.test(
+                self.rules.eval(self.pos, self.side, &s.locals, a),
+                self.rules.eval(self.pos, self.side, &s.locals, b),
+            ),
+            Cond::CaptureMade => self.after.is_some_and(|(c, _)| c),
+            Cond::MovedPiece(ts) => self
+                .after
+                .is_some_and(|(_, p)| ts.iter().any(|t| t.0 + 1 == p)),
         }
     }
 
@@ -518,6 +578,11 @@ impl<'a> Exec<'a> {
                         ));
                     }
                 }
+                Pending::Counter(slot, value) => {
+                    let old = self.pos.counters[slot as usize] as i64;
+                    let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
+                    out.ops.push(Op::Counter(slot, delta as i32));
+                }
             }
         }
         // 3. Stores: a drop takes a piece from the store; recycled captures go back to their owner's.
@@ -566,6 +631,11 @@ impl<'a> Exec<'a> {
             path_hi,
             cap_hi: out.squares.len() as u32,
             drop: self.drop.map_or(0, |p| p.0 + 1),
+            piece: match self.drop {
+                Some(p) => p.0 + 1,
+                None if pf != NONE => self.cell(pf).piece,
+                None => 0,
+            },
             promote: promote.map_or(0, |p| p.0 + 1),
             promote_choice: spec.promote.len() > 1,
             move_type: self.move_type,

@@ -63,6 +63,7 @@ fn rank(c: &GoalCond) -> (u8, &'static str) {
             xs.iter().map(rank).min().unwrap_or((8, "condition"))
         }
         GoalCond::Const(_) => (8, "condition"),
+        GoalCond::Compare(..) => (8, "counter condition"),
     }
 }
 
@@ -174,6 +175,9 @@ impl Rules {
         let pos = cx.pos;
         match c {
             GoalCond::Const(b) => *b,
+            GoalCond::Compare(op, a, b) => {
+                op.test(self.eval(pos, p, &[], a), self.eval(pos, p, &[], b))
+            }
             GoalCond::Not(x) => !self.holds(x, p, to_move, cx),
             GoalCond::And(xs) => xs.iter().all(|x| self.holds(x, p, to_move, cx)),
             GoalCond::Or(xs) => xs.iter().any(|x| self.holds(x, p, to_move, cx)),

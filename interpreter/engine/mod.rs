@@ -9,7 +9,7 @@ mod position;
 
 pub use exec::{Scratch, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
-pub use moves::{apply, revert, Move, MoveList, Op, UndoLog};
+pub use moves::{apply, apply_more, revert, Move, MoveList, Op, UndoLog};
 pub use position::{Cell, Position, DEAD};
 
 use crate::def::*;
@@ -42,6 +42,8 @@ pub struct Rules {
     pub deferred: bool,
     /// Attack patterns for the fast `attacked?`.
     pub attacks: Attacks,
+    /// First slot of each counter in `Position::counters`.
+    pub counter_base: Vec<u32>,
 }
 
 impl Rules {
@@ -84,6 +86,19 @@ impl Rules {
             goal_squares,
             deferred: def.options.deferred_captures,
             attacks: Attacks::new(&def),
+            counter_base: {
+                let mut base = Vec::new();
+                let mut n = 0u32;
+                for c in &def.counters {
+                    base.push(n);
+                    n += if c.per_player {
+                        def.players.len().max(1) as u32
+                    } else {
+                        1
+                    };
+                }
+                base
+            },
             def,
         }
     }
@@ -91,7 +106,11 @@ impl Rules {
     /// The starting position.
     pub fn initial(&self) -> Position {
         let n_pieces = self.def.pieces.len();
-        let mut pos = Position::empty(self.def.board.n_pos(), self.def.players.len() * n_pieces);
+        let mut pos = Position::empty(
+            self.def.board.n_pos(),
+            self.def.players.len() * n_pieces,
+            self.n_counter_slots(),
+        );
         for p in &self.def.setup.placements {
             pos.set(
                 p.pos.0,
@@ -104,7 +123,94 @@ impl Rules {
                 o.count as i32,
             );
         }
+        self.start_counters(&mut pos);
         pos
+    }
+
+    /// Sets every counter of a position to its declared start value.
+    pub fn start_counters(&self, pos: &mut Position) {
+        for (c, def) in self.def.counters.iter().enumerate() {
+            let n = if def.per_player {
+                self.def.players.len().max(1)
+            } else {
+                1
+            };
+            let start = def.start.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+            for k in 0..n {
+                let slot = self.counter_base[c] + k as u32;
+                let old = pos.counters[slot as usize];
+                pos.add_counter(slot, start.wrapping_sub(old));
+            }
+        }
+    }
+
+    /// Number of counter slots in a position.
+    pub fn n_counter_slots(&self) -> usize {
+        self.def
+            .counters
+            .iter()
+            .map(|c| {
+                if c.per_player {
+                    self.def.players.len().max(1)
+                } else {
+                    1
+                }
+            })
+            .sum()
+    }
+
+    /// The slot of a counter as `player` sees it.
+    #[inline]
+    pub fn counter_slot(&self, c: u16, player: PlayerId) -> u32 {
+        let base = self.counter_base[c as usize];
+        if self.def.counters[c as usize].per_player {
+            base + player.0 as u32
+        } else {
+            base
+        }
+    }
+
+    /// Evaluates an integer expression for `side` (locals are a block's variables).
+    pub fn eval(&self, pos: &Position, side: PlayerId, locals: &[i64], e: &Expr) -> i64 {
+        match e {
+            Expr::Int(n) => *n,
+            Expr::Var(v) => locals.get(*v as usize).copied().unwrap_or(0),
+            Expr::Counter(c) => pos.counters[self.counter_slot(*c, side) as usize] as i64,
+            Expr::Arith(op, a, b) => {
+                let (a, b) = (
+                    self.eval(pos, side, locals, a),
+                    self.eval(pos, side, locals, b),
+                );
+                match op {
+                    '+' => a.saturating_add(b),
+                    '-' => a.saturating_sub(b),
+                    '*' => a.saturating_mul(b),
+                    _ => {
+                        if b == 0 {
+                            0
+                        } else {
+                            a.div_euclid(b)
+                        }
+                    }
+                }
+            }
+            Expr::CountPieces(owner, pieces, zone) => pos
+                .cells
+                .iter()
+                .enumerate()
+                .filter(|(sq, c)| {
+                    !c.is_empty()
+                        && c.marks & DEAD == 0
+                        && match owner {
+                            Owner::Mine => c.owner == side.0,
+                            Owner::Opponent => c.owner != side.0,
+                            Owner::Any => true,
+                        }
+                        && (pieces.is_empty() || pieces.iter().any(|p| p.0 + 1 == c.piece))
+                        && zone.is_none_or(|z| self.def.board.in_zone(z, side, PosId(*sq as u16)))
+                })
+                .count() as i64,
+        }
     }
 
     /// The turn entry in force at a turn index.
@@ -373,7 +479,9 @@ impl Rules {
         if self.def.options.maximal_captures == 2 {
             // zrf's reading of `2`: among the longest captures, the most promoted pieces
             // (pieces of any type but the first declared one, usually kings).
-            let promoted: Vec<PieceId> = (1..self.def.pieces.len()).map(|i| PieceId(i as u16)).collect();
+            let promoted: Vec<PieceId> = (1..self.def.pieces.len())
+                .map(|i| PieceId(i as u16))
+                .collect();
             self.precedence(&Precedence::MostCapturedOf(promoted), pos, out);
         }
         for crit in &self.def.capture_precedence {
@@ -383,7 +491,7 @@ impl Rules {
             let side = self.entry(pos.turn).owner;
             ws.keep.clear();
             for m in &out.moves {
-                self.make(pos, out, m, &mut ws.log);
+                self.make_ops(pos, out, m, &mut ws.log);
                 let safe = !self.royal_attacked(pos, side);
                 revert(pos, &mut ws.log);
                 ws.keep.push(safe);
@@ -439,8 +547,25 @@ impl Rules {
         })
     }
 
-    /// Plays a move from a list (no legality check) and advances the turn.
+    /// Plays a move from a list (no legality check), runs `after-move`, and advances the turn.
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        let mut extra = Vec::new();
+        if !self.def.after_move.is_empty() {
+            let mover = self.entry(pos.turn).owner;
+            let mut ex = Exec::new(self, pos, mover);
+            ex.run_after_move(
+                m.cap_hi > m.path_hi,
+                m.piece,
+                &mut Scratch::default(),
+                &mut extra,
+            );
+        }
+        self.make_ops(pos, list, m, log);
+        apply_more(pos, &extra, log);
+    }
+
+    /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
+    fn make_ops(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let path = list.path(m);
         let (from, to) = if m.pass {
             (NONE, NONE)
@@ -625,7 +750,7 @@ impl Gen<'_, '_> {
     ) -> bool {
         let m = steps.moves[i];
         if !m.partial || depth >= MAX_CHAIN {
-            self.emit(prefix, steps, i, out);
+            self.emit(pos, prefix, steps, i, out);
             return false;
         }
         // Play the step and look for continuations by the same piece.
@@ -646,7 +771,7 @@ impl Gen<'_, '_> {
                 .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
         }
         if conts.is_empty() || self.rules.def.options.pass_partial {
-            self.emit(prefix, steps, i, out);
+            self.emit(pos, prefix, steps, i, out);
         }
         let continued = !conts.is_empty();
         if continued {
@@ -706,7 +831,14 @@ impl Gen<'_, '_> {
 
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
-    fn emit(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
+    fn emit(
+        &mut self,
+        _pos: &Position,
+        prefix: &[MoveList],
+        steps: &MoveList,
+        i: usize,
+        out: &mut MoveList,
+    ) {
         self.join(prefix, steps, i, out);
         let last = steps.moves[i];
         let n = out.moves.len() - 1;
@@ -789,6 +921,7 @@ impl Gen<'_, '_> {
             path_hi,
             cap_hi: out.squares.len() as u32,
             drop: first.drop,
+            piece: first.piece,
             promote,
             promote_choice,
             move_type: first.move_type,

@@ -10,6 +10,8 @@ pub enum Op {
     Set(u16, Cell),
     /// Add to an off-board store (`player * n_pieces + piece`).
     Store(u32, i32),
+    /// Add to a counter slot.
+    Counter(u32, i32),
 }
 
 /// A move's fixed fields; its ops and squares live in the [`MoveList`] arenas.
@@ -27,6 +29,8 @@ pub struct Move {
     pub cap_hi: u32,
     /// Dropped piece type + 1 (0: not a drop).
     pub drop: u16,
+    /// Type + 1 of the piece that made the move (the dropped type for a drop).
+    pub piece: u16,
     /// Promotion type + 1 (0: none), as chosen by `(add T…)`.
     pub promote: u16,
     /// The promotion was one of several offered (and so is part of the move's name).
@@ -131,6 +135,7 @@ impl MoveList {
 pub struct UndoLog {
     cells: Vec<(u16, Cell)>,
     stores: Vec<(u32, i32)>,
+    counters: Vec<(u32, i32)>,
     frames: Vec<Frame>,
 }
 
@@ -138,6 +143,7 @@ pub struct UndoLog {
 struct Frame {
     cells: u32,
     stores: u32,
+    counters: u32,
     turn: u32,
     last_from: u16,
     last_to: u16,
@@ -167,10 +173,17 @@ pub fn apply(
     log.frames.push(Frame {
         cells: log.cells.len() as u32,
         stores: log.stores.len() as u32,
+        counters: log.counters.len() as u32,
         turn: pos.turn,
         last_from: pos.last_from,
         last_to: pos.last_to,
     });
+    apply_more(pos, ops, log);
+    pos.set_turn(turn, last_from, last_to);
+}
+
+/// Applies more ops as part of the move last applied (undone with it).
+pub fn apply_more(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
     for op in ops {
         match *op {
             Op::Set(sq, cell) => {
@@ -183,9 +196,12 @@ pub fn apply(
                 log.stores
                     .push((idx, pos.store[idx as usize] as i32 - before as i32));
             }
+            Op::Counter(idx, delta) => {
+                pos.add_counter(idx, delta);
+                log.counters.push((idx, delta));
+            }
         }
     }
-    pos.set_turn(turn, last_from, last_to);
 }
 
 /// Takes back the last applied move.
@@ -194,6 +210,10 @@ pub fn revert(pos: &mut Position, log: &mut UndoLog) {
     while log.cells.len() > f.cells as usize {
         let (sq, old) = log.cells.pop().expect("cell entry");
         pos.set(sq, old);
+    }
+    while log.counters.len() > f.counters as usize {
+        let (idx, delta) = log.counters.pop().expect("counter entry");
+        pos.add_counter(idx, -delta);
     }
     while log.stores.len() > f.stores as usize {
         let (idx, delta) = log.stores.pop().expect("store entry");

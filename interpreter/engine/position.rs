@@ -72,6 +72,8 @@ pub struct Position {
     pub cells: Vec<Cell>,
     /// Off-board stores: `store[player * n_pieces + piece]`.
     pub store: Vec<u32>,
+    /// Counter values (a per-player counter has one slot per player).
+    pub counters: Vec<i32>,
     /// Index into the turn sequence (`once` entries, then `cycle` entries repeating).
     pub turn: u32,
     /// From-square of the last move (`NONE` for a drop or at the start).
@@ -80,6 +82,8 @@ pub struct Position {
     pub last_to: u16,
     /// Zobrist-style hash of everything above.
     pub hash: u64,
+    /// The part of `hash` that comes from counters.
+    pub counters_hash: u64,
 }
 
 /// Mixes a 64-bit value (splitmix64 finaliser); used to hash cells without tables.
@@ -111,20 +115,31 @@ fn store_hash(idx: u32, count: u32) -> u64 {
 }
 
 #[inline]
+fn counter_hash(idx: u32, value: i32) -> u64 {
+    if value == 0 {
+        0
+    } else {
+        mix(0xC3C3_0000_0000_0000 ^ (idx as u64) << 32 ^ value as u32 as u64)
+    }
+}
+
+#[inline]
 fn turn_hash(turn: u32, last_from: u16, last_to: u16) -> u64 {
     mix(0x5A5A_0000_0000_0000 ^ (turn as u64) << 32 ^ (last_from as u64) << 16 ^ last_to as u64)
 }
 
 impl Position {
     /// An empty board with empty stores.
-    pub fn empty(n_pos: usize, n_store: usize) -> Position {
+    pub fn empty(n_pos: usize, n_store: usize, n_counters: usize) -> Position {
         let mut p = Position {
             cells: vec![Cell::EMPTY; n_pos],
             store: vec![0; n_store],
+            counters: vec![0; n_counters],
             turn: 0,
             last_from: NONE,
             last_to: NONE,
             hash: 0,
+            counters_hash: 0,
         };
         p.hash = p.full_hash();
         p
@@ -139,7 +154,30 @@ impl Position {
         for (i, &n) in self.store.iter().enumerate() {
             h ^= store_hash(i as u32, n);
         }
+        for (i, &n) in self.counters.iter().enumerate() {
+            h ^= counter_hash(i as u32, n);
+        }
         h
+    }
+
+    /// Adds to a counter, keeping the hash up to date.
+    #[inline]
+    pub fn add_counter(&mut self, idx: u32, delta: i32) {
+        let old = self.counters[idx as usize];
+        let new = old.wrapping_add(delta);
+        self.counters[idx as usize] = new;
+        let change = counter_hash(idx, old) ^ counter_hash(idx, new);
+        self.hash ^= change;
+        self.counters_hash ^= change;
+    }
+
+    /// What threefold repetition compares: the board, the stores and the turn, but not the
+    /// counters or the last move.
+    pub fn repetition_key(&self) -> u64 {
+        self.hash
+            ^ self.counters_hash
+            ^ turn_hash(self.turn, self.last_from, self.last_to)
+            ^ turn_hash(self.turn, NONE, NONE)
     }
 
     /// The cell at a position.

@@ -102,6 +102,17 @@ fn goal_cond(cx: &mut Cx, node: &Sexp) -> Option<GoalCond> {
             let n = count(cx)?;
             GoalCond::TotalPieceCount(n, pieces(cx, &args[1..]))
         }
+        "<" | "<=" | "=" | ">=" | ">" | "/=" => {
+            let [a, b] = args else {
+                cx.error(node.span, format!("`{head}` compares two numbers"));
+                return None;
+            };
+            let (a, b) = (
+                super::program::expr(cx, a, false),
+                super::program::expr(cx, b, false),
+            );
+            GoalCond::Compare(super::program::cmp_op(head), a?, b?)
+        }
         "not" => match args {
             [a] => GoalCond::Not(Box::new(goal_cond(cx, a)?)),
             _ => {

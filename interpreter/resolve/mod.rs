@@ -46,6 +46,8 @@ const GAME_FORMS: &[&str] = &[
     "option",
     "engine",
     "capture-precedence",
+    "counter",
+    "after-move",
 ];
 
 /// Forms that only affect presentation; accepted and ignored.
@@ -84,6 +86,9 @@ pub(crate) struct Cx {
     pub attrs: IndexMap<String, AttrId>,
     pub flags: IndexMap<String, FlagId>,
     pub move_types: IndexMap<String, MoveTypeId>,
+    pub counters: IndexMap<String, u16>,
+    pub counter_defs: Vec<CounterDef>,
+    pub vars: IndexMap<String, u16>,
 }
 
 impl Cx {
@@ -356,6 +361,9 @@ impl Cx {
         let strategy = text(self, "strategy");
 
         let players = self.players_form(get("players"), src.span);
+        for form in get("counter") {
+            self.counter_form(form);
+        }
         for form in get("piece") {
             self.declare_piece(form);
         }
@@ -384,6 +392,13 @@ impl Cx {
         }
         let pieces: Vec<PieceDef> = pieces.into_iter().flatten().collect();
         // Pieces never declared but used by programs would already be errors; keep ids dense.
+        let mut after_move = Vec::new();
+        for form in get("after-move") {
+            after_move.extend(program::resolve_instrs(
+                self,
+                form.list().and_then(|l| l.get(1..)).unwrap_or_default(),
+            ));
+        }
         let setup = self.setup_forms(get("board-setup"));
         let turn_order = self.turn_order(get("turn-order"), players.len());
         let move_priorities = self.priorities(get("move-priorities"));
@@ -421,6 +436,9 @@ impl Cx {
             options: opts,
             goals: goals_out,
             capture_precedence,
+            counters: std::mem::take(&mut self.counter_defs),
+            after_move,
+            vars: self.vars.keys().cloned().collect(),
             attributes: self.attrs.keys().cloned().collect(),
             flags: self.flags.keys().cloned().collect(),
         })
@@ -776,6 +794,48 @@ impl Cx {
                 .text = "expected at least one player after `repeat`".into();
         }
         TurnOrder { once, cycle }
+    }
+
+    /// `(counter NAME [per-player] [start N])`, a zrf extension.
+    fn counter_form(&mut self, form: &Sexp) {
+        let args = form.list().and_then(|l| l.get(1..)).unwrap_or_default();
+        let Some(name) = args.first().and_then(|n| self.sym(n, "a counter name")) else {
+            if args.is_empty() {
+                self.missing(
+                    form,
+                    "counter name",
+                    "(counter NAME [per-player] [start N])",
+                );
+            }
+            return;
+        };
+        let mut def = CounterDef {
+            name: name.to_string(),
+            per_player: false,
+            start: 0,
+        };
+        for a in &args[1..] {
+            match (a.sym(), a.head()) {
+                (Some("per-player"), _) => def.per_player = true,
+                (_, Some("start")) => {
+                    if let Some(n) = a
+                        .list()
+                        .and_then(|l| l.get(1))
+                        .and_then(|n| self.int(n, "a start value"))
+                    {
+                        def.start = n;
+                    }
+                }
+                _ => self.expected(a, "`per-player` or `(start N)`"),
+            }
+        }
+        if self.counters.contains_key(name) {
+            self.error(form.span, format!("counter `{name}` is declared twice"));
+            return;
+        }
+        self.counters
+            .insert(name.to_string(), self.counter_defs.len() as u16);
+        self.counter_defs.push(def);
     }
 
     /// `(capture-precedence CRITERION...)`, a zrf extension.

@@ -96,6 +96,11 @@ pub fn resolve_blocks(cx: &mut Cx, items: &[Sexp]) -> Vec<Block> {
     out
 }
 
+/// Resolves a list of instructions (the `after-move` program).
+pub fn resolve_instrs(cx: &mut Cx, items: &[Sexp]) -> Vec<Instr> {
+    instrs(cx, items)
+}
+
 fn instrs(cx: &mut Cx, items: &[Sexp]) -> Vec<Instr> {
     items.iter().filter_map(|it| instr(cx, it)).collect()
 }
@@ -384,6 +389,41 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
             }
             Instr::Add(spec)
         }
+        "set" | "inc" | "dec" => {
+            let shape = if head == "set" {
+                "(set NAME EXPRESSION)"
+            } else {
+                "(inc NAME [EXPRESSION])"
+            };
+            let (min, max) = if head == "set" { (2, 2) } else { (1, 2) };
+            if !arity(cx, min, max, shape) {
+                return None;
+            }
+            let name = cx.sym(&args[0], "a counter or variable name")?.to_string();
+            let value = match (head, args.get(1)) {
+                ("set", Some(e)) => expr(cx, e, true)?,
+                (_, by) => {
+                    let by = match by {
+                        Some(e) => expr(cx, e, true)?,
+                        None => Expr::Int(1),
+                    };
+                    let cur = named_value(cx, &name);
+                    Expr::Arith(
+                        if head == "inc" { '+' } else { '-' },
+                        Box::new(cur),
+                        Box::new(by),
+                    )
+                }
+            };
+            match cx.counters.get(&name) {
+                Some(&c) => Instr::SetCounter(c, value),
+                None => {
+                    let n = cx.vars.len() as u16;
+                    let v = *cx.vars.entry(name).or_insert(n);
+                    Instr::SetVar(v, value)
+                }
+            }
+        }
         "mark" | "back" | "from" | "to" | "cascade" if args.is_empty() => {
             bare_instr(cx, head, node)?
         }
@@ -472,6 +512,17 @@ pub fn cond(cx: &mut Cx, node: &Sexp) -> Option<Cond> {
                     }
                     Some(Cond::Not(Box::new(cond(cx, &args[0])?)))
                 }
+                "<" | "<=" | "=" | ">=" | ">" | "/=" => {
+                    let [a, b] = args else {
+                        cx.error(node.span, format!("`{head}` compares two numbers"));
+                        return None;
+                    };
+                    let (a, b) = (expr(cx, a, true), expr(cx, b, true));
+                    Some(Cond::Compare(cmp_op(head), a?, b?))
+                }
+                "moved-piece?" => Some(Cond::MovedPiece(
+                    args.iter().filter_map(|p| cx.piece(p)).collect(),
+                )),
                 "and" | "or" => {
                     let parts: Vec<Option<Cond>> = args.iter().map(|a| cond(cx, a)).collect();
                     let parts: Option<Vec<Cond>> = parts.into_iter().collect();
@@ -527,6 +578,7 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
     };
     let c = match name {
         "true" if args.is_empty() => Some(Cond::Const(true)),
+        "capture-made?" if args.is_empty() => Some(Cond::CaptureMade),
         "false" if args.is_empty() => Some(Cond::Const(false)),
         "empty?" => opt_target(cx, args).map(Cond::Empty),
         "friend?" => opt_target(cx, args).map(Cond::Friend),
@@ -610,4 +662,120 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
 
 fn cx_flag(cx: &mut Cx, name: &str) -> FlagId {
     cx.flag(name)
+}
+
+/// The comparison operator for `<`, `<=`, `=`, `>=`, `>`, `/=`.
+pub fn cmp_op(head: &str) -> CmpOp {
+    match head {
+        "<" => CmpOp::Lt,
+        "<=" => CmpOp::Le,
+        "=" => CmpOp::Eq,
+        ">=" => CmpOp::Ge,
+        ">" => CmpOp::Gt,
+        _ => CmpOp::Ne,
+    }
+}
+
+/// The current value of a counter or local variable, as an expression.
+fn named_value(cx: &mut Cx, name: &str) -> Expr {
+    match cx.counters.get(name) {
+        Some(&c) => Expr::Counter(c),
+        None => {
+            let n = cx.vars.len() as u16;
+            Expr::Var(*cx.vars.entry(name.to_string()).or_insert(n))
+        }
+    }
+}
+
+/// Resolves an integer expression; `locals` allows block-local variables (not in goals).
+pub fn expr(cx: &mut Cx, node: &Sexp, locals: bool) -> Option<Expr> {
+    match &node.kind {
+        SexpKind::Int(n) => Some(Expr::Int(*n)),
+        SexpKind::Sym(s) => {
+            if let Some(&c) = cx.counters.get(s.as_ref()) {
+                return Some(Expr::Counter(c));
+            }
+            if let Ok(n) = s.parse::<i64>() {
+                return Some(Expr::Int(n));
+            }
+            if locals {
+                if let Some(&v) = cx.vars.get(s.as_ref()) {
+                    return Some(Expr::Var(v));
+                }
+            }
+            let mut known: Vec<&str> = cx.counters.keys().map(String::as_str).collect();
+            if locals {
+                known.extend(cx.vars.keys().map(String::as_str));
+            }
+            let d = Diagnostic::error(node.span, format!("unknown counter or variable `{s}`"))
+                .with_label(if locals {
+                    "set a variable with `(set NAME ...)` before reading it"
+                } else {
+                    "declare it with `(counter NAME)`"
+                })
+                .suggest(s, known);
+            cx.diags.push(d);
+            None
+        }
+        SexpKind::List(items) => {
+            let Some(head) = items.first().and_then(Sexp::sym) else {
+                cx.expected(
+                    node,
+                    "a number, a counter or an expression such as `(+ a 1)`",
+                );
+                return None;
+            };
+            let args = &items[1..];
+            match head {
+                "+" | "-" | "*" | "/" => {
+                    let parts: Option<Vec<Expr>> = args
+                        .iter()
+                        .map(|a| expr(cx, a, locals))
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .collect();
+                    let mut parts = parts?.into_iter();
+                    let Some(first) = parts.next() else {
+                        cx.error(node.span, format!("`{head}` needs at least one number"));
+                        return None;
+                    };
+                    let op = head.chars().next().unwrap_or('+');
+                    let first = if op == '-' && args.len() == 1 {
+                        Expr::Arith('-', Box::new(Expr::Int(0)), Box::new(first))
+                    } else {
+                        first
+                    };
+                    Some(parts.fold(first, |acc, e| Expr::Arith(op, Box::new(acc), Box::new(e))))
+                }
+                "count-pieces" => {
+                    let mut owner = Owner::Mine;
+                    let mut pieces = Vec::new();
+                    let mut zone = None;
+                    let mut i = 0;
+                    while i < args.len() {
+                        match args[i].sym() {
+                            Some("mine") => owner = Owner::Mine,
+                            Some("opponent") => owner = Owner::Opponent,
+                            Some("any") => owner = Owner::Any,
+                            Some("in") => {
+                                zone = args.get(i + 1).and_then(|z| cx.zone(z));
+                                i += 1;
+                            }
+                            _ => pieces.extend(cx.piece(&args[i])),
+                        }
+                        i += 1;
+                    }
+                    Some(Expr::CountPieces(owner, pieces, zone))
+                }
+                _ => {
+                    cx.expected(node, "a number, a counter, `(+ a b)`, `(- a b)`, `(* a b)`, `(/ a b)` or `(count-pieces ...)`");
+                    None
+                }
+            }
+        }
+        SexpKind::Str(_) => {
+            cx.expected(node, "a number");
+            None
+        }
+    }
 }

@@ -510,23 +510,14 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
                 for s in squares {
                     let dead = s.ends_with('!');
                     let s = s.trim_end_matches('!');
-                    let cut = s.find(['+', '-']).unwrap_or(s.len());
-                    let at = sq(&s[..cut])?;
+                    let (at, changes) = square_and_attrs(def, s)?;
                     let mut attrs = rules.attr_defaults[pc.idx()];
-                    let mut rest = &s[cut..];
-                    while let Some(sign) = rest.chars().next() {
-                        let end = rest[1..].find(['+', '-']).map_or(rest.len(), |i| i + 1);
-                        let a = def
-                            .attributes
-                            .iter()
-                            .position(|a| *a == rest[1..end])
-                            .ok_or_else(|| format!("no attribute `{}`", &rest[1..end]))?;
-                        if sign == '+' {
+                    for (a, on) in changes {
+                        if on {
                             attrs |= 1 << a;
                         } else {
                             attrs &= !(1 << a);
                         }
-                        rest = &rest[end..];
                     }
                     let mut cell = Cell::new(pc, pl, attrs);
                     if dead {
@@ -549,6 +540,35 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
     }
     pos.set_turn(turn, lf, lt);
     Ok(pos)
+}
+
+/// Splits `e1-never-moved?+promoted?` into a square and attribute changes. Names may contain
+/// `-` themselves, so the longest known names are matched.
+fn square_and_attrs(def: &GameDef, text: &str) -> Result<(u16, Vec<(usize, bool)>), String> {
+    let ends_ok = |rest: &str| rest.is_empty() || rest.starts_with(['+', '-']);
+    let square = def
+        .board
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| text.starts_with(p.name.as_str()) && ends_ok(&text[p.name.len()..]))
+        .max_by_key(|(_, p)| p.name.len())
+        .ok_or_else(|| format!("no square `{text}` on this board"))?;
+    let mut rest = &text[square.1.name.len()..];
+    let mut changes = Vec::new();
+    while let Some(sign) = rest.chars().next() {
+        let body = &rest[1..];
+        let (a, name) = def
+            .attributes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| body.starts_with(n.as_str()) && ends_ok(&body[n.len()..]))
+            .max_by_key(|(_, n)| n.len())
+            .ok_or_else(|| format!("no attribute at `{body}`"))?;
+        changes.push((a, sign == '+'));
+        rest = &body[name.len()..];
+    }
+    Ok((square.0 as u16, changes))
 }
 
 /// Prints square names for messages (number or name).

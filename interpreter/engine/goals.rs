@@ -1,7 +1,7 @@
 //! Goals: after each move, decide whether the game is over and who won.
 //!
 //! Every goal is evaluated for every player it lists. When several fire at once, the one whose
-//! condition comes first in this order decides: stalemated, checkmated, repetition,
+//! condition comes first in this order decides: checkmated, stalemated, repetition,
 //! pieces-remaining, total-piece-count, captured, absolute-config, relative-config, then
 //! count-condition goals; between goals of the same kind, file order.
 
@@ -50,8 +50,8 @@ impl Outcome {
 
 fn rank(c: &GoalCond) -> (u8, &'static str) {
     match c {
-        GoalCond::Stalemated => (0, "stalemated"),
-        GoalCond::Checkmated(_) => (1, "checkmated"),
+        GoalCond::Checkmated(_) => (0, "checkmated"),
+        GoalCond::Stalemated => (1, "stalemated"),
         GoalCond::Repetition => (2, "repetition"),
         GoalCond::PiecesRemaining(..) => (3, "pieces-remaining"),
         GoalCond::TotalPieceCount(..) => (4, "total-piece-count"),

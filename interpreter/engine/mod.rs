@@ -508,6 +508,10 @@ impl Rules {
 
     /// Keeps the moves that are best by one capture-precedence criterion.
     fn precedence(&self, crit: &Precedence, pos: &Position, out: &mut MoveList) {
+        // Capture precedence says nothing about positions without a capture.
+        if out.moves.iter().all(|m| m.cap_hi == m.path_hi) {
+            return;
+        }
         let piece_at = |sq: u16| pos.cells[sq as usize].piece.wrapping_sub(1);
         let keys: Vec<u64> = out
             .moves
@@ -547,21 +551,21 @@ impl Rules {
         })
     }
 
-    /// Plays a move from a list (no legality check), runs `after-move`, and advances the turn.
+    /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
+    /// on the new position for the player who moved.
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
-        let mut extra = Vec::new();
+        let mover = self.entry(pos.turn).owner;
+        self.make_ops(pos, list, m, log);
         if !self.def.after_move.is_empty() {
-            let mover = self.entry(pos.turn).owner;
-            let mut ex = Exec::new(self, pos, mover);
-            ex.run_after_move(
+            let mut extra = Vec::new();
+            Exec::new(self, pos, mover).run_after_move(
                 m.cap_hi > m.path_hi,
                 m.piece,
                 &mut Scratch::default(),
                 &mut extra,
             );
+            apply_more(pos, &extra, log);
         }
-        self.make_ops(pos, list, m, log);
-        apply_more(pos, &extra, log);
     }
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.

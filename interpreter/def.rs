@@ -432,6 +432,12 @@ pub enum Expr {
     Arith(char, Box<Expr>, Box<Expr>),
     /// `(count-pieces [mine|opponent|any] [PIECE...] [in ZONE])`: pieces on the board.
     CountPieces(Owner, Vec<PieceId>, Option<ZoneId>),
+    /// `here`: the current position's index (-1 off the board).
+    Here,
+    /// `move-from`, in `after-move`: the index of the square the move started from.
+    MoveFrom,
+    /// `move-to`, in `after-move`: the index of the square the move ended on.
+    MoveTo,
 }
 
 /// A persistent integer (zrf extension).

@@ -40,6 +40,10 @@ enum Command {
         /// Print the position in zrf's native text first.
         #[arg(long)]
         print_position: bool,
+        /// Read one position per line from standard input and print each position's legal moves
+        /// on one line (for comparing with other engines).
+        #[arg(long)]
+        stdin: bool,
     },
     /// Count the leaf nodes of the move tree to a depth (every leaf move is made).
     Perft {
@@ -219,6 +223,56 @@ fn moves(file: &Path, at: &At, print_position: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+fn moves_batch(file: &Path, at: &At) -> ExitCode {
+    use std::io::BufRead;
+    let rules = match load_rules(file, at.variant.as_deref()) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut list = zrf::engine::MoveList::new();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        // `moves M1 M2 ...` replays moves from the start; anything else is a position.
+        if let Some(played) = line.strip_prefix("moves") {
+            let mut pos = rules.initial();
+            let mut log = zrf::engine::UndoLog::new();
+            let mut bad = None;
+            for mv in played.split_whitespace() {
+                rules.legal_moves(&mut pos, &mut list);
+                match zrf::notation::parse_move(&rules.def, &list, mv) {
+                    Ok(i) => {
+                        let m = list.moves[i];
+                        rules.make(&mut pos, &list, &m, &mut log);
+                    }
+                    Err(e) => {
+                        bad = Some(format!("error: `{mv}`: {e}"));
+                        break;
+                    }
+                }
+            }
+            match bad {
+                Some(msg) => say!("{msg}"),
+                None => {
+                    rules.legal_moves(&mut pos, &mut list);
+                    say!("{}", zrf::notation::move_texts(&rules.def, &list).join(" "));
+                }
+            }
+            continue;
+        }
+        match zrf::setup::parse(&rules, &line) {
+            Ok(mut pos) => {
+                rules.legal_moves(&mut pos, &mut list);
+                say!("{}", zrf::notation::move_texts(&rules.def, &list).join(" "));
+            }
+            Err(e) => say!("error: {e}"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn perft(
     file: &Path,
     depth: u32,
@@ -272,7 +326,14 @@ fn run() -> ExitCode {
         Command::Moves {
             file,
             at,
+            stdin: true,
+            ..
+        } => moves_batch(&file, &at),
+        Command::Moves {
+            file,
+            at,
             print_position,
+            ..
         } => moves(&file, &at, print_position),
         Command::Perft {
             file,

@@ -120,6 +120,21 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
                 continue;
             }
             if c == '~' {
+                // A promoted piece (crazyhouse): set its `promoted?` attribute, if it has one.
+                let sq = rows[r].get(f.wrapping_sub(1)).copied().unwrap_or(NONE);
+                if let (Some(a), true) = (
+                    def.attributes.iter().position(|a| a == "promoted?"),
+                    sq != NONE,
+                ) {
+                    let cell = pos.cells[sq as usize];
+                    pos.set(
+                        sq,
+                        Cell {
+                            attrs: cell.attrs | 1 << a,
+                            ..cell
+                        },
+                    );
+                }
                 continue;
             }
             let piece = piece_by_letter(def, &c.to_string())

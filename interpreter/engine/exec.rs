@@ -55,6 +55,8 @@ pub struct Exec<'a> {
     move_type: u16,
     /// While running `after-move`: whether the move captured, and the type + 1 that moved.
     pub after: Option<(bool, u16)>,
+    /// While running `after-move`: the move's first and last squares.
+    move_ends: (u16, u16),
 }
 
 #[derive(PartialEq, Eq)]
@@ -82,6 +84,7 @@ impl<'a> Exec<'a> {
             drop: None,
             move_type: u16::MAX,
             after: None,
+            move_ends: (NONE, NONE),
         }
     }
 
@@ -116,10 +119,12 @@ impl<'a> Exec<'a> {
         &mut self,
         captured: bool,
         piece: u16,
+        ends: (u16, u16),
         scratch: &mut Scratch,
         ops: &mut Vec<Op>,
     ) {
         self.after = Some((captured, piece));
+        self.move_ends = ends;
         self.cp = NONE;
         self.from = NONE;
         self.to = NONE;
@@ -152,6 +157,12 @@ impl<'a> Exec<'a> {
             }
         }
         Flow::Go
+    }
+
+    /// `here`, `move-from` and `move-to` for expressions.
+    #[inline]
+    fn places(&self) -> [u16; 3] {
+        [self.cp, self.move_ends.0, self.move_ends.1]
     }
 
     #[inline]
@@ -278,13 +289,17 @@ impl<'a> Exec<'a> {
             }
             Instr::Add(spec) => self.add(spec, s, out),
             Instr::SetVar(v, e) => {
-                let value = self.rules.eval(self.pos, self.side, &s.locals, e);
+                let value = self
+                    .rules
+                    .eval(self.pos, self.side, &s.locals, self.places(), e);
                 if let Some(slot) = s.locals.get_mut(*v as usize) {
                     *slot = value;
                 }
             }
             Instr::SetCounter(c, e) => {
-                let value = self.rules.eval(self.pos, self.side, &s.locals, e);
+                let value = self
+                    .rules
+                    .eval(self.pos, self.side, &s.locals, self.places(), e);
                 let slot = self.rules.counter_slot(*c, self.side);
                 // A later set of the same counter in this block wins.
                 s.pending
@@ -429,8 +444,10 @@ impl<'a> Exec<'a> {
                 live(p) && self.rules.goal_squares[p as usize]
             }
             Cond::Compare(op, a, b) => op.test(
-                self.rules.eval(self.pos, self.side, &s.locals, a),
-                self.rules.eval(self.pos, self.side, &s.locals, b),
+                self.rules
+                    .eval(self.pos, self.side, &s.locals, self.places(), a),
+                self.rules
+                    .eval(self.pos, self.side, &s.locals, self.places(), b),
             ),
             Cond::CaptureMade => self.after.is_some_and(|(c, _)| c),
             Cond::MovedPiece(ts) => self

@@ -175,9 +175,10 @@ impl Rules {
         let pos = cx.pos;
         match c {
             GoalCond::Const(b) => *b,
-            GoalCond::Compare(op, a, b) => {
-                op.test(self.eval(pos, p, &[], a), self.eval(pos, p, &[], b))
-            }
+            GoalCond::Compare(op, a, b) => op.test(
+                self.eval(pos, p, &[], [NONE; 3], a),
+                self.eval(pos, p, &[], [NONE; 3], b),
+            ),
             GoalCond::Not(x) => !self.holds(x, p, to_move, cx),
             GoalCond::And(xs) => xs.iter().all(|x| self.holds(x, p, to_move, cx)),
             GoalCond::Or(xs) => xs.iter().any(|x| self.holds(x, p, to_move, cx)),

@@ -170,16 +170,28 @@ impl Rules {
         }
     }
 
-    /// Evaluates an integer expression for `side` (locals are a block's variables).
-    pub fn eval(&self, pos: &Position, side: PlayerId, locals: &[i64], e: &Expr) -> i64 {
+    /// Evaluates an integer expression for `side` (locals are a block's variables; `here`,
+    /// `move-from` and `move-to` come from `at`).
+    pub fn eval(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        locals: &[i64],
+        at: [u16; 3],
+        e: &Expr,
+    ) -> i64 {
+        let index = |sq: u16| if sq == NONE { -1 } else { sq as i64 };
         match e {
+            Expr::Here => index(at[0]),
+            Expr::MoveFrom => index(at[1]),
+            Expr::MoveTo => index(at[2]),
             Expr::Int(n) => *n,
             Expr::Var(v) => locals.get(*v as usize).copied().unwrap_or(0),
             Expr::Counter(c) => pos.counters[self.counter_slot(*c, side) as usize] as i64,
             Expr::Arith(op, a, b) => {
                 let (a, b) = (
-                    self.eval(pos, side, locals, a),
-                    self.eval(pos, side, locals, b),
+                    self.eval(pos, side, locals, at, a),
+                    self.eval(pos, side, locals, at, b),
                 );
                 match op {
                     '+' => a.saturating_add(b),
@@ -558,9 +570,13 @@ impl Rules {
         self.make_ops(pos, list, m, log);
         if !self.def.after_move.is_empty() {
             let mut extra = Vec::new();
-            Exec::new(self, pos, mover).run_after_move(
+            let path = list.path(m);
+            let (from, to) = (path[0], path[path.len() - 1]);
+            let mut ex = Exec::new(self, pos, mover);
+            ex.run_after_move(
                 m.cap_hi > m.path_hi,
                 m.piece,
+                (from, to),
                 &mut Scratch::default(),
                 &mut extra,
             );

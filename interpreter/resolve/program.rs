@@ -695,6 +695,12 @@ pub fn expr(cx: &mut Cx, node: &Sexp, locals: bool) -> Option<Expr> {
             if let Some(&c) = cx.counters.get(s.as_ref()) {
                 return Some(Expr::Counter(c));
             }
+            match s.as_ref() {
+                "here" => return Some(Expr::Here),
+                "move-from" => return Some(Expr::MoveFrom),
+                "move-to" => return Some(Expr::MoveTo),
+                _ => {}
+            }
             if let Ok(n) = s.parse::<i64>() {
                 return Some(Expr::Int(n));
             }

@@ -20,27 +20,28 @@ enum Shape {
 /// Attack tables of one game.
 #[derive(Clone, Debug, Default)]
 pub struct Attacks {
-    /// Per player: leap sources, `leap_src[player][pattern]` is a flat table indexed by square.
-    pub leaps: Vec<Vec<LeapTable>>,
     /// Per player: sliding directions, each with the piece types that slide that way.
     pub slides: Vec<Vec<(DirId, Vec<bool>)>>,
     /// Reverse links per player and direction: `rev[(player * n_dirs + dir) * n_pos + pos]`.
     pub rev: Vec<u16>,
-    /// Per piece type: indices of blocks that must be run in attack mode.
-    pub irregular: Vec<Vec<usize>>,
     /// False when some direction's links cannot be reversed: use the general path.
     pub usable: bool,
+    /// `leap_to[player * n_pos + target]`: (source square, piece type) pairs that leap there.
+    pub leap_to: Vec<Vec<(u16, u16)>>,
+    /// `irregular_to[player * n_pos + target]`: (start square, piece type, block index) of the
+    /// irregular blocks that could capture there.
+    pub irregular_to: Vec<Vec<(u16, u16, u16)>>,
 }
 
 /// Squares from which a leap pattern reaches each square, for one player.
 #[derive(Clone, Debug)]
-pub struct LeapTable {
+struct LeapTable {
     /// Which piece types leap this way.
-    pub pieces: Vec<bool>,
+    pieces: Vec<bool>,
     /// `starts[sq]..starts[sq + 1]` indexes `sources`.
-    pub starts: Vec<u32>,
+    starts: Vec<u32>,
     /// Attacker squares.
-    pub sources: Vec<u16>,
+    sources: Vec<u16>,
 }
 
 impl Attacks {
@@ -77,7 +78,7 @@ impl Attacks {
             for (bi, block) in piece.moves.iter().enumerate() {
                 match shape(&block.body) {
                     Shape::Quiet => {}
-                    Shape::Irregular => irregular[pi].push(bi),
+                    Shape::Irregular => irregular[pi].push((bi, reach_table(def, &block.body))),
                     Shape::Slide(d) => {
                         for list in slides.iter_mut() {
                             match list.iter_mut().find(|(dd, _)| *dd == d) {
@@ -109,12 +110,50 @@ impl Attacks {
                 }
             }
         }
+        let words = n_pos.div_ceil(64);
+        let mut leap_to = vec![Vec::new(); n_players * n_pos];
+        for (pl, list) in leaps.iter().enumerate() {
+            for t in list {
+                for target in 0..n_pos {
+                    for &src in &t.sources[t.starts[target] as usize..t.starts[target + 1] as usize]
+                    {
+                        for (pi, _) in t.pieces.iter().enumerate().filter(|(_, on)| **on) {
+                            let entry = (src, pi as u16);
+                            let slot: &mut Vec<(u16, u16)> = &mut leap_to[pl * n_pos + target];
+                            if !slot.contains(&entry) {
+                                slot.push(entry);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut irregular_to = vec![Vec::new(); n_players * n_pos];
+        for (pi, blocks) in irregular.iter().enumerate() {
+            for (bi, reach) in blocks {
+                for pl in 0..n_players {
+                    for start in 0..n_pos {
+                        let row =
+                            &reach[(pl * n_pos + start) * words..(pl * n_pos + start + 1) * words];
+                        for target in 0..n_pos {
+                            if row[target / 64] >> (target % 64) & 1 == 1 {
+                                irregular_to[pl * n_pos + target].push((
+                                    start as u16,
+                                    pi as u16,
+                                    *bi as u16,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Attacks {
-            leaps,
             slides,
             rev,
-            irregular,
             usable,
+            leap_to,
+            irregular_to,
         }
     }
 }
@@ -256,4 +295,170 @@ fn ends_on_empty(body: &[Instr]) -> bool {
         }
     }
     true
+}
+
+/// Abstract state of a block run: current position, mark and pending destination.
+type State = (u16, u16, u16);
+
+/// Most abstract states followed before giving up (the block may then capture anywhere).
+const MAX_STATES: usize = 4096;
+
+/// For every player and start square, the squares a block could capture on, found by running
+/// the program with every condition taken both ways.
+fn reach_table(def: &GameDef, body: &[Instr]) -> Vec<u64> {
+    let n_pos = def.board.n_pos();
+    let words = n_pos.div_ceil(64);
+    let n_players = def.players.len().max(1);
+    let mut table = vec![0u64; n_players * n_pos * words];
+    for pl in 0..n_players {
+        for start in 0..n_pos {
+            let mut reach = Reach {
+                board: &def.board,
+                player: PlayerId(pl as u8),
+                hits: vec![0u64; words],
+                everywhere: false,
+            };
+            let s = start as u16;
+            let init: Vec<State> = vec![(s, s, NONE)];
+            reach.run(body, init);
+            let row = &mut table[(pl * n_pos + start) * words..(pl * n_pos + start + 1) * words];
+            if reach.everywhere {
+                row.iter_mut().for_each(|w| *w = u64::MAX);
+            } else {
+                row.copy_from_slice(&reach.hits);
+            }
+        }
+    }
+    table
+}
+
+struct Reach<'a> {
+    board: &'a Board,
+    player: PlayerId,
+    hits: Vec<u64>,
+    everywhere: bool,
+}
+
+impl Reach<'_> {
+    fn hit(&mut self, sq: u16) {
+        if sq != NONE {
+            self.hits[sq as usize / 64] |= 1 << (sq % 64);
+        }
+    }
+
+    fn step(&self, d: DirId, p: u16) -> u16 {
+        if p == NONE {
+            return NONE;
+        }
+        self.board
+            .step(self.player, d, PosId(p))
+            .map_or(NONE, |q| q.0)
+    }
+
+    fn target(&self, t: Option<Target>, cp: u16) -> u16 {
+        match t {
+            None => cp,
+            Some(Target::Pos(p)) => p.0,
+            Some(Target::Dir(d)) => self.step(d, cp),
+        }
+    }
+
+    /// The states after `body`, recording possible capture squares on the way.
+    fn run(&mut self, body: &[Instr], mut states: Vec<State>) -> Vec<State> {
+        for instr in body {
+            if self.everywhere || states.is_empty() {
+                return states;
+            }
+            states = self.instr(instr, states);
+            states.sort_unstable();
+            states.dedup();
+            if states.len() > MAX_STATES {
+                self.everywhere = true;
+            }
+        }
+        states
+    }
+
+    fn instr(&mut self, instr: &Instr, states: Vec<State>) -> Vec<State> {
+        let mut out = Vec::with_capacity(states.len());
+        match instr {
+            Instr::Step(d) => out.extend(
+                states
+                    .iter()
+                    .map(|&(cp, m, t)| (self.step(*d, cp), m, t))
+                    .filter(|s| s.0 != NONE),
+            ),
+            Instr::Opposite(d) => {
+                if let Some(o) = self.board.opposite[d.idx()] {
+                    out.extend(
+                        states
+                            .iter()
+                            .map(|&(cp, m, t)| (self.step(o, cp), m, t))
+                            .filter(|s| s.0 != NONE),
+                    );
+                }
+            }
+            Instr::Goto(p) => out.extend(states.iter().map(|&(_, m, t)| (p.0, m, t))),
+            Instr::Mark => out.extend(states.iter().map(|&(cp, _, t)| (cp, cp, t))),
+            Instr::Back => out.extend(states.iter().map(|&(_, m, t)| (m, m, t))),
+            Instr::To => out.extend(states.iter().map(|&(cp, m, _)| (cp, m, cp))),
+            Instr::Go(GoTarget::Mark) => out.extend(states.iter().map(|&(_, m, t)| (m, m, t))),
+            Instr::Go(GoTarget::To) => out.extend(
+                states
+                    .iter()
+                    .filter(|s| s.2 != NONE)
+                    .map(|&(_, m, t)| (t, m, t)),
+            ),
+            // Jumps to squares the program cannot know in advance: give up.
+            Instr::Go(_) | Instr::From => {
+                self.everywhere = true;
+                return states;
+            }
+            Instr::Cascade => {
+                for &(cp, m, t) in &states {
+                    self.hit(if t == NONE { cp } else { t });
+                    out.push((cp, m, NONE));
+                }
+            }
+            Instr::Capture(t) | Instr::Create { at: t, .. } => {
+                for &(cp, _, _) in &states {
+                    let sq = self.target(*t, cp);
+                    self.hit(sq);
+                }
+                out = states;
+            }
+            Instr::Add(_) => {
+                for &(cp, _, t) in &states {
+                    self.hit(if t == NONE { cp } else { t });
+                }
+                out = states;
+            }
+            Instr::Verify(_)
+            | Instr::SetAttribute(..)
+            | Instr::SetFlag(..)
+            | Instr::SetPositionFlag(..)
+            | Instr::SetVar(..)
+            | Instr::SetCounter(..) => out = states,
+            Instr::ChangeType(..) | Instr::ChangeOwner(_) | Instr::Flip(_) => out = states,
+            Instr::If(_, a, b) => {
+                out = self.run(a, states.clone());
+                out.extend(self.run(b, states));
+            }
+            Instr::While(_, body) => {
+                // Zero or more passes, until no new state appears.
+                let mut all = states.clone();
+                let mut frontier = states;
+                while !frontier.is_empty() && !self.everywhere {
+                    let next = self.run(body, frontier);
+                    frontier = next.into_iter().filter(|s| !all.contains(s)).collect();
+                    all.extend(frontier.iter().copied());
+                    if all.len() > MAX_STATES {
+                        self.everywhere = true;
+                    }
+                }
+                out = all;
+            }
+        }
+        out
+    }
 }

@@ -335,12 +335,10 @@ impl Rules {
                 continue;
             }
             let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
-            for t in &a.leaps[pl] {
-                for &src in &t.sources[t.starts[sq] as usize..t.starts[sq + 1] as usize] {
-                    let c = pos.cells[src as usize];
-                    if mine(c) && t.pieces[c.piece as usize - 1] {
-                        return true;
-                    }
+            for &(src, piece) in &a.leap_to[pl * n_pos + sq] {
+                let c = pos.cells[src as usize];
+                if mine(c) && c.piece == piece + 1 {
+                    return true;
                 }
             }
             for (d, pieces) in &a.slides[pl] {
@@ -357,26 +355,25 @@ impl Rules {
                     q = a.rev[base + q as usize];
                 }
             }
-        }
-        // Irregular blocks (castling, en passant, jumps over a piece) run as programs.
-        let mut scratch = Scratch::default();
-        let mut out = MoveList::new();
-        for from in 0..n_pos {
-            let c = pos.cells[from];
-            if c.is_empty() || c.owner == side.0 || c.marks & DEAD != 0 {
+            // Irregular blocks (castling, en passant, jumps over a piece) that could capture
+            // here run as programs.
+            let candidates = &a.irregular_to[pl * n_pos + sq];
+            if candidates.is_empty() {
                 continue;
             }
-            let blocks = &a.irregular[c.piece as usize - 1];
-            if blocks.is_empty() {
-                continue;
-            }
-            let mut ex = Exec::new(self, pos, PlayerId(c.owner));
+            let mut scratch = Scratch::default();
+            let mut out = MoveList::new();
+            let mut ex = Exec::new(self, pos, PlayerId(pl as u8));
             ex.target = sq as u16;
             ex.defender = side.0;
-            for &bi in blocks {
+            for &(start, piece, bi) in candidates {
+                let c = pos.cells[start as usize];
+                if !mine(c) || c.piece != piece + 1 {
+                    continue;
+                }
                 ex.run(
-                    &self.def.pieces[c.piece as usize - 1].moves[bi],
-                    from as u16,
+                    &self.def.pieces[piece as usize].moves[bi as usize],
+                    start,
                     None,
                     &mut scratch,
                     &mut out,

@@ -1,0 +1,49 @@
+//! Perft speed of the reference games (every leaf move made), asserting the published counts.
+
+use std::path::Path;
+
+use zrf::engine::Rules;
+use zrf::expand::NoFiles;
+
+fn rules(file: &str) -> Rules {
+    let bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("rules file");
+    let loaded = zrf::load(file, &bytes, &NoFiles);
+    let (def, _) = zrf::resolve_game(&loaded.games[0]);
+    Rules::new(def.expect("resolves"))
+}
+
+fn perft(file: &str, depth: u32, expected: u64) -> impl FnMut() -> u64 {
+    let rules = rules(file);
+    move || {
+        let mut pos = rules.initial();
+        let n = rules.perft(&mut pos, depth);
+        assert_eq!(n, expected);
+        n
+    }
+}
+
+/// Chess from the start, perft 5: 4,865,609.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn chess_5(b: divan::Bencher) {
+    let mut f = perft("games/chess.zrf", 5, 4_865_609);
+    b.bench_local(&mut f);
+}
+
+/// English checkers, perft 9: 3,963,680.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn checkers_9(b: divan::Bencher) {
+    let mut f = perft("games/checkers.zrf", 9, 3_963_680);
+    b.bench_local(&mut f);
+}
+
+/// International draughts, perft 7: 1,049,442.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn international_7(b: divan::Bencher) {
+    let mut f = perft("games/international-draughts.zrf", 7, 1_049_442);
+    b.bench_local(&mut f);
+}
+
+fn main() {
+    divan::main();
+}

@@ -277,12 +277,12 @@ impl Rules {
     ) {
         let mut ex = Exec::new(self, pos, side);
         let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
-        let squares: &mut dyn Iterator<Item = usize> = if only != NONE {
-            &mut std::iter::once(only as usize)
+        let (lo, hi) = if only != NONE {
+            (only as usize, only as usize + 1)
         } else {
-            &mut (0..pos.cells.len())
+            (0, pos.cells.len())
         };
-        for sq in squares {
+        for sq in lo..hi {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
                 continue;

@@ -246,3 +246,48 @@ fn bad_moves_explain_and_change_nothing() {
     let err = d.play("c3-c3").unwrap_err().to_string();
     assert!(err.contains("not a legal move"), "{err}");
 }
+
+#[test]
+fn turn_order_repeat_restrictions_and_other_players_pieces() {
+    let f = "tests/fixtures/turns.zrf";
+    // Once: A may only slide east.
+    assert_eq!(sorted(game(f, None, None, "").legal_texts()), list("a1-b1"));
+    // Then the cycle: B steps its own piece; B moves N's piece; A steps.
+    assert_eq!(
+        sorted(game(f, None, None, "a1-b1").legal_texts()),
+        list("f1-e1")
+    );
+    assert_eq!(
+        sorted(game(f, None, None, "a1-b1 f1-e1").legal_texts()),
+        list("c1-d1")
+    );
+    assert_eq!(
+        sorted(game(f, None, None, "a1-b1 f1-e1 c1-d1").legal_texts()),
+        list("b1-a1 b1-c1")
+    );
+    // The cycle repeats from B.
+    assert_eq!(
+        sorted(game(f, None, None, "a1-b1 f1-e1 c1-d1 b1-c1").legal_texts()),
+        list("e1-f1")
+    );
+}
+
+#[test]
+fn forced_pass_and_pass_partial() {
+    let f = "tests/fixtures/turns.zrf";
+    // B's piece on f1 is boxed in by N's piece on e1: B passes.
+    let setup = "turn 1; last - -; A P a1; B P f1; N P e1";
+    assert_eq!(moves(f, None, setup, ""), list("pass"));
+    // With "pass partial", every stopping point of a chain is a move (N's piece on e1 stops it).
+    let chains = game(
+        f,
+        Some("Chains"),
+        Some("turn 0; last - -; A P a1; B P f1; N P e1"),
+        "",
+    );
+    let mut chains = chains;
+    assert_eq!(
+        sorted(chains.legal_texts()),
+        list("a1-b1 a1-b1-c1 a1-b1-c1-d1")
+    );
+}

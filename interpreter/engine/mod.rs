@@ -471,6 +471,7 @@ impl Rules {
             }
             return;
         }
+        dedup_moves(ws, out);
         if !self.def.move_priorities.is_empty() {
             let rank = |m: &Move| {
                 if m.move_type == u16::MAX {
@@ -671,6 +672,43 @@ pub fn unique_captures(list: &mut MoveList) {
     });
 }
 
+/// Keeps the first of moves that do exactly the same thing by the same path (two blocks of a
+/// piece can describe one move, as a step and a slide of one square do).
+fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
+    ws.fingerprints.clear();
+    for m in &out.moves {
+        // Cheap: path ends, sizes and promotion; equal fingerprints are compared in full.
+        let path = out.path(m);
+        let h = (path[0] as u64) << 48
+            ^ (path[path.len() - 1] as u64) << 32
+            ^ ((m.op_hi - m.op_lo) as u64) << 16
+            ^ (path.len() as u64) << 8
+            ^ m.promote as u64;
+        ws.fingerprints.push(h);
+    }
+    let n = out.moves.len();
+    ws.keep.clear();
+    ws.keep.resize(n, true);
+    let mut any = false;
+    for i in 1..n {
+        for j in 0..i {
+            if ws.keep[j] && ws.fingerprints[i] == ws.fingerprints[j] {
+                let (a, b) = (&out.moves[i], &out.moves[j]);
+                if out.ops(a) == out.ops(b) && out.path(a) == out.path(b) && a.promote == b.promote
+                {
+                    ws.keep[i] = false;
+                    any = true;
+                    break;
+                }
+            }
+        }
+    }
+    if any {
+        let mut k = ws.keep.iter();
+        out.retain(|_| k.next().copied().unwrap_or(true));
+    }
+}
+
 fn push_pass(out: &mut MoveList) {
     let lo = out.squares.len() as u32;
     out.squares.push(NONE);
@@ -736,6 +774,7 @@ pub struct Workspace {
     log: UndoLog,
     keep: Vec<bool>,
     dead: Vec<bool>,
+    fingerprints: Vec<u64>,
 }
 
 impl Workspace {

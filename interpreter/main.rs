@@ -103,11 +103,15 @@ fn color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
+/// Reads a rules file; a failure is reported with its cause and exits 2 (a usage error).
 fn read(path: &Path) -> Result<Vec<u8>, ExitCode> {
-    std::fs::read(path).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
-        ExitCode::from(2)
-    })
+    use anyhow::Context;
+    std::fs::read(path)
+        .with_context(|| format!("cannot read {}", path.display()))
+        .map_err(|e| {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        })
 }
 
 fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {

@@ -409,15 +409,7 @@ impl Expander<'_> {
                             return Some(arg.clone());
                         }
                         None => {
-                            self.diags.push(
-                                Diagnostic::warning(span, format!("`${k}` has no argument"))
-                                    .with_label(format!(
-                                        "the call of `{}` gives {} argument(s)",
-                                        env.name,
-                                        env.args.len()
-                                    ))
-                                    .with_note(format!("`${k}` is replaced by nothing")),
-                            );
+                            self.missing_argument(span, k, env, "is replaced by nothing");
                             return None;
                         }
                     }
@@ -442,6 +434,19 @@ impl Expander<'_> {
                 span,
             },
         })
+    }
+
+    /// Warns that `$k` has no argument in the call `env`, and what happens to it.
+    fn missing_argument(&mut self, span: Span, k: usize, env: &Env, what: &str) {
+        self.diags.push(
+            Diagnostic::warning(span, format!("`${k}` has no argument"))
+                .with_label(format!(
+                    "the call of `{}` gives {} argument(s)",
+                    env.name,
+                    env.args.len()
+                ))
+                .with_note(format!("`${k}` {what}")),
+        );
     }
 
     /// Replaces every `$N` inside a token with the text of argument N.
@@ -472,15 +477,7 @@ impl Expander<'_> {
                     return None;
                 }
                 None => {
-                    self.diags.push(
-                        Diagnostic::warning(span, format!("`${k}` has no argument"))
-                            .with_label(format!(
-                                "the call of `{}` gives {} argument(s)",
-                                env.name,
-                                env.args.len()
-                            ))
-                            .with_note(format!("`${k}` is left as it is")),
-                    );
+                    self.missing_argument(span, k, env, "is left as it is");
                     return None;
                 }
             }

@@ -1,4 +1,4 @@
-//! A game in progress: position, history for repetition and take-back, and moves by text.
+//! A game in progress: position, history for repetition, take-back and redo, and moves by text.
 
 use crate::engine::{revert, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
 use crate::notation::{self, MoveError};
@@ -13,6 +13,10 @@ pub struct Game {
     pub hashes: Vec<u64>,
     /// Canonical text of every move played.
     pub played: Vec<String>,
+    /// The turn index (`Position::turn`) before each move played, for move numbers.
+    pub turns: Vec<u32>,
+    /// Moves taken back, the next one to redo last; playing another move clears it.
+    pub redo: Vec<String>,
     log: UndoLog,
     legal: MoveList,
     legal_for: Option<u64>,
@@ -27,6 +31,8 @@ impl Game {
             pos,
             hashes,
             played: Vec::new(),
+            turns: Vec::new(),
+            redo: Vec::new(),
             log: UndoLog::new(),
             legal: MoveList::new(),
             legal_for: None,
@@ -60,22 +66,39 @@ impl Game {
         let i = notation::parse_move(&self.rules.def, &self.legal, text)?;
         let canonical = notation::move_texts(&self.rules.def, &self.legal)[i].clone();
         let m = self.legal.moves[i];
+        self.turns.push(self.pos.turn);
         self.rules
             .make(&mut self.pos, &self.legal, &m, &mut self.log);
         self.hashes.push(self.pos.repetition_key());
         self.played.push(canonical.clone());
+        // Replaying the move that was taken back keeps the rest of the redo stack.
+        if self.redo.last() == Some(&canonical) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
         Ok(canonical)
     }
 
-    /// Takes back the last move; false when there is none.
+    /// Takes back the last move, keeping it for [`Game::redo`]; false when there is none.
     pub fn undo(&mut self) -> bool {
         if self.log.depth() == 0 {
             return false;
         }
         revert(&mut self.pos, &mut self.log);
         self.hashes.pop();
-        self.played.pop();
+        self.turns.pop();
+        if let Some(m) = self.played.pop() {
+            self.redo.push(m);
+        }
         true
+    }
+
+    /// Plays again the last move taken back; `None` when there is none.
+    pub fn redo(&mut self) -> Option<String> {
+        let text = self.redo.last()?.clone();
+        // The move was legal here when it was taken back, so this cannot fail.
+        self.play(&text).ok()
     }
 
     /// The outcome, if the game is over.

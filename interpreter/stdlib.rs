@@ -4,6 +4,10 @@
 pub const FILES: &[(&str, &str)] = &[
     ("prelude.zrf", include_str!("../stdlib/prelude.zrf")),
     ("draughts.zrf", include_str!("../stdlib/draughts.zrf")),
+    (
+        "chess-pieces.zrf",
+        include_str!("../stdlib/chess-pieces.zrf"),
+    ),
 ];
 
 /// The text of an embedded file.

@@ -115,3 +115,8 @@ fn russian_draughts() {
 fn frisian_draughts() {
     run_file("frisian-draughts.perft");
 }
+
+#[test]
+fn halfgi_with_chess_pieces_is_chessgi() {
+    run_file("halfgi.perft");
+}

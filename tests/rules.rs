@@ -291,3 +291,128 @@ fn forced_pass_and_pass_partial() {
         list("a1-b1 a1-b1-c1 a1-b1-c1-d1")
     );
 }
+
+const HALFGI: &str = "games/halfgi.zrf";
+
+fn piece_moves(file: &str, variant: Option<&str>, setup: &str, from: &str) -> Vec<String> {
+    moves(file, variant, setup, "")
+        .into_iter()
+        .filter(|m| m.starts_with(from) && !m.contains('@'))
+        .collect()
+}
+
+#[test]
+fn halfgi_halflings_move_half_way_to_the_edge() {
+    let rook = |sq: &str| {
+        piece_moves(
+            HALFGI,
+            None,
+            &format!("turn 0; last - -; White Rook {sq}; White King h1; Black King h8"),
+            sq,
+        )
+    };
+    // The text's examples: a1 reaches a5 and e1; a5 reaches a3, a7, e5; a6 reaches a3, a7, e6.
+    assert_eq!(
+        rook("a1"),
+        list("a1-a2 a1-a3 a1-a4 a1-a5 a1-b1 a1-c1 a1-d1 a1-e1")
+    );
+    assert_eq!(
+        rook("a5"),
+        list("a5-a3 a5-a4 a5-a6 a5-a7 a5-b5 a5-c5 a5-d5 a5-e5")
+    );
+    assert_eq!(
+        rook("a6"),
+        list("a6-a3 a6-a4 a6-a5 a6-a7 a6-b6 a6-c6 a6-d6 a6-e6")
+    );
+    // An edge is reached only from the next rank: from a3 the rook stops at a2, from a2 it reaches a1.
+    assert!(!rook("a3").contains(&"a3-a1".to_string()));
+    assert!(rook("a2").contains(&"a2-a1".to_string()));
+    let queen = piece_moves(
+        HALFGI,
+        None,
+        "turn 0; last - -; White Queen d4; White King h1; Black King h8",
+        "d4",
+    );
+    // Three or four squares to each edge from d4: two squares every way.
+    assert_eq!(queen, list("d4-b4 d4-c4 d4-e4 d4-f4 d4-d2 d4-d3 d4-d5 d4-d6 d4-c3 d4-b2 d4-e5 d4-f6 d4-c5 d4-b6 d4-e3 d4-f2"));
+}
+
+#[test]
+fn halfgi_crabs_and_captures() {
+    let white = piece_moves(
+        HALFGI,
+        None,
+        "turn 0; last - -; White Crab d4; White King h1; Black King h8",
+        "d4",
+    );
+    assert_eq!(white, list("d4-b3 d4-c6 d4-e6 d4-f3"));
+    let black = piece_moves(
+        HALFGI,
+        None,
+        "turn 1; last - -; Black Crab d4; White King h1; Black King a8",
+        "d4",
+    );
+    assert_eq!(black, list("d4-b5 d4-c2 d4-e2 d4-f5"));
+    // A halfling captures within its range only: the rook on a1 takes on a4, not on a6.
+    let near = piece_moves(
+        HALFGI,
+        None,
+        "turn 0; last - -; White Rook a1; Black Pawn a4; White King h1; Black King h8",
+        "a1",
+    );
+    assert!(near.contains(&"a1xa4".to_string()));
+    let far = piece_moves(
+        HALFGI,
+        None,
+        "turn 0; last - -; White Rook a1; Black Pawn a6; White King h1; Black King h8",
+        "a1",
+    );
+    assert!(!far.iter().any(|m| m.contains('x')));
+}
+
+#[test]
+fn halfgi_drops_and_promotion() {
+    // A captured piece changes sides and can be dropped; pawns not on the last rank.
+    let mut g = game(HALFGI, None, Some("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"), "");
+    let drops: Vec<String> = g
+        .legal_texts()
+        .into_iter()
+        .filter(|m| m.starts_with("P@"))
+        .collect();
+    assert!(drops.contains(&"P@a1".to_string()), "first rank allowed");
+    assert!(!drops.iter().any(|m| m.ends_with('8')), "last rank refused");
+    // 62 empty squares, of which 7 on the last rank (e8 holds the king).
+    assert_eq!(drops.len(), 55, "every empty square but the last rank");
+    // A dropped pawn on its second rank may make the double step.
+    let mut d = game(
+        HALFGI,
+        None,
+        Some("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"),
+        "P@c2 e8d8",
+    );
+    assert!(d.legal_texts().contains(&"c2-c4".to_string()));
+    assert_eq!(
+        piece_moves(HALFGI, None, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7"),
+        list("a7-a8=B a7-a8=C a7-a8=Q a7-a8=R")
+    );
+    // Captures go to the capturer's hand as the type they had.
+    let mut c = game(
+        HALFGI,
+        None,
+        Some("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1"),
+        "e4d5",
+    );
+    assert!(zrf::setup::native(&c.rules, &c.pos).contains("off White Queen 1"));
+    assert!(
+        c.legal_texts().iter().all(|m| !m.starts_with("Q@")),
+        "Black has nothing in hand"
+    );
+    // Half Chess has no drops.
+    let h = moves(
+        HALFGI,
+        Some("Half Chess"),
+        "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1",
+        "",
+    );
+    assert!(h.iter().all(|m| !m.contains('@')));
+}

@@ -416,3 +416,27 @@ fn halfgi_drops_and_promotion() {
     );
     assert!(h.iter().all(|m| !m.contains('@')));
 }
+
+const POLISH: &str = "games/polish-draughts.zrf";
+
+#[test]
+fn polish_queens_take_the_most_and_pieces_leave_as_taken() {
+    let eight = Some("8x8");
+    // The text's examples (8x8 numbering).
+    assert_eq!(moves(POLISH, eight, "W:WK29:B22,16,24,14", ""), list("29x11x20x27x9 29x11x20x27x5"));
+    // All five must be taken; the last landing may be 22, emptied earlier in the capture.
+    assert_eq!(
+        moves(POLISH, eight, "W:WK7:B10,18,19,22,27", ""),
+        list("7x17x31x24x15x22 7x17x31x24x15x25 7x17x31x24x15x29")
+    );
+}
+
+#[test]
+fn polish_men_are_crowned_only_where_the_move_ends() {
+    let eight = Some("8x8");
+    assert_eq!(moves(POLISH, eight, "W:W11:B7,6", ""), list("11x2x9"));
+    let passed = game(POLISH, eight, Some("W:W11:B7,6"), "11x2x9");
+    assert!(zrf::setup::native(&passed.rules, &passed.pos).contains("White Man b6"), "passing the row does not crown");
+    let ended = game(POLISH, eight, Some("W:W11:B7,K29"), "11x2");
+    assert!(zrf::setup::native(&ended.rules, &ended.pos).contains("White Queen d8"));
+}

@@ -46,7 +46,7 @@ fn checkers_resolves_to_the_english_board() {
     let (def, diags) = zrf::resolve::resolve(&loaded.games[0]);
     assert!(diags.is_empty());
     let def = def.expect("resolves");
-    assert_eq!(def.board.n_pos(), 64);
+    assert_eq!(def.board.n_pos(), 32, "the dark squares only");
     assert_eq!(def.setup.placements.len(), 24);
     let black = def.player_id("Black").expect("Black");
     let white = def.player_id("White").expect("White");

@@ -440,3 +440,27 @@ fn polish_men_are_crowned_only_where_the_move_ends() {
     let ended = game(POLISH, eight, Some("W:W11:B7,K29"), "11x2");
     assert!(zrf::setup::native(&ended.rules, &ended.pos).contains("White Queen d8"));
 }
+
+const LONG: &str = "games/english-long-checkers.zrf";
+
+#[test]
+fn english_long_checkers_captures() {
+    // A man's first capture is short; later in the chain it may jump long, landing just behind.
+    assert_eq!(moves(LONG, None, "turn 1; last - -; White Man c3; Black Man d4 g7; Black King a9", ""), list("c3xe5xh8"));
+    assert_eq!(moves(LONG, None, "turn 1; last - -; White Man c3; Black Man e5; Black King a9", ""), list("c3-b4 c3-d4"));
+    // A king jumps long at once and does not turn back.
+    assert_eq!(moves(LONG, None, "turn 1; last - -; White King c3; Black Man e5 g5; Black King a9", ""), list("c3xf6xh4"));
+}
+
+#[test]
+fn english_long_checkers_worked_example() {
+    let setup = "turn 0; last - -; Black King b6; White King g7; White Man h2";
+    let line = "b6-c7 g7-f6 c7-d6 f6-g7 d6-e7 h2-g3 e7-d8 g7-f8 d8-c7 g3-h4 c7-d8 f8-g7 d8-e7 g7-f8 e7-f6";
+    let eight = Some("8x8");
+    let replies = moves(LONG, eight, setup, line);
+    assert_eq!(replies, list("f8-e7 f8-g7 h4-g5"));
+    for reply in &replies {
+        let after = moves(LONG, eight, setup, &format!("{line} {reply}"));
+        assert!(!after.is_empty() && after.iter().all(|m| m.contains('x')), "{reply}: {after:?}");
+    }
+}

@@ -273,6 +273,8 @@ pub struct AddSpec {
     pub move_type: Option<MoveTypeId>,
     /// `(finally T)` (zrf extension): promote to T if the chain ends with this step.
     pub finally: Option<PieceId>,
+    /// `(must-continue)` (zrf extension): this step is legal only if the chain goes on from it.
+    pub must_continue: bool,
 }
 
 /// One instruction of a move program.

@@ -8,6 +8,7 @@ pub const FILES: &[(&str, &str)] = &[
         "chess-pieces.zrf",
         include_str!("../stdlib/chess-pieces.zrf"),
     ),
+    ("frisian.zrf", include_str!("../stdlib/frisian.zrf")),
 ];
 
 /// The text of an embedded file.

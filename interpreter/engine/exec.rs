@@ -658,6 +658,7 @@ impl<'a> Exec<'a> {
             move_type: self.move_type,
             cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
             finally: spec.finally.map_or(0, |p| p.0 + 1),
+            must_continue: spec.must_continue,
             value,
             partial: spec.partial,
             pass: false,

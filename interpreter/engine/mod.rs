@@ -826,7 +826,8 @@ impl Gen<'_, '_> {
             self.rules
                 .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
         }
-        if conts.is_empty() || self.rules.def.options.pass_partial {
+        // A `must-continue` landing never ends a chain.
+        if !m.must_continue && (conts.is_empty() || self.rules.def.options.pass_partial) {
             self.emit(pos, prefix, steps, i, out);
         }
         let continued = !conts.is_empty();
@@ -983,6 +984,7 @@ impl Gen<'_, '_> {
             move_type: first.move_type,
             cont_type: last.cont_type,
             finally: 0,
+            must_continue: false,
             value,
             partial: false,
             pass: false,

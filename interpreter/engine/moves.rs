@@ -41,6 +41,8 @@ pub struct Move {
     pub cont_type: u16,
     /// Piece type + 1 to promote to if the chain ends with this step (0: none).
     pub finally: u16,
+    /// The step is legal only if the chain goes on from it.
+    pub must_continue: bool,
     /// Value of the captured pieces under the game's capture-value rule (or their count).
     pub value: u32,
     /// A partial step (`add-partial`) that the same piece may continue.

@@ -132,6 +132,7 @@ fn bare_instr(cx: &mut Cx, s: &str, node: &Sexp) -> Option<Instr> {
             promote: Vec::new(),
             move_type: None,
             finally: None,
+            must_continue: false,
         }))
     };
     match s {
@@ -360,8 +361,13 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 promote: Vec::new(),
                 move_type: None,
                 finally: None,
+                must_continue: false,
             };
             for a in args {
+                if a.head() == Some("must-continue") && partial {
+                    spec.must_continue = true;
+                    continue;
+                }
                 if a.head() == Some("finally") && partial {
                     // `(finally T)`: promote to T if no continuation follows.
                     match a.list().and_then(|l| l.get(1)) {

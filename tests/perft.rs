@@ -120,3 +120,8 @@ fn frisian_draughts() {
 fn halfgi_with_chess_pieces_is_chessgi() {
     run_file("halfgi.perft");
 }
+
+#[test]
+fn frisian_2_traditional_variant() {
+    run_file("frisian-draughts-2.perft");
+}

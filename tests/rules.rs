@@ -423,7 +423,10 @@ const POLISH: &str = "games/polish-draughts.zrf";
 fn polish_queens_take_the_most_and_pieces_leave_as_taken() {
     let eight = Some("8x8");
     // The text's examples (8x8 numbering).
-    assert_eq!(moves(POLISH, eight, "W:WK29:B22,16,24,14", ""), list("29x11x20x27x9 29x11x20x27x5"));
+    assert_eq!(
+        moves(POLISH, eight, "W:WK29:B22,16,24,14", ""),
+        list("29x11x20x27x9 29x11x20x27x5")
+    );
     // All five must be taken; the last landing may be 22, emptied earlier in the capture.
     assert_eq!(
         moves(POLISH, eight, "W:WK7:B10,18,19,22,27", ""),
@@ -436,7 +439,10 @@ fn polish_men_are_crowned_only_where_the_move_ends() {
     let eight = Some("8x8");
     assert_eq!(moves(POLISH, eight, "W:W11:B7,6", ""), list("11x2x9"));
     let passed = game(POLISH, eight, Some("W:W11:B7,6"), "11x2x9");
-    assert!(zrf::setup::native(&passed.rules, &passed.pos).contains("White Man b6"), "passing the row does not crown");
+    assert!(
+        zrf::setup::native(&passed.rules, &passed.pos).contains("White Man b6"),
+        "passing the row does not crown"
+    );
     let ended = game(POLISH, eight, Some("W:W11:B7,K29"), "11x2");
     assert!(zrf::setup::native(&ended.rules, &ended.pos).contains("White Queen d8"));
 }
@@ -446,21 +452,72 @@ const LONG: &str = "games/english-long-checkers.zrf";
 #[test]
 fn english_long_checkers_captures() {
     // A man's first capture is short; later in the chain it may jump long, landing just behind.
-    assert_eq!(moves(LONG, None, "turn 1; last - -; White Man c3; Black Man d4 g7; Black King a9", ""), list("c3xe5xh8"));
-    assert_eq!(moves(LONG, None, "turn 1; last - -; White Man c3; Black Man e5; Black King a9", ""), list("c3-b4 c3-d4"));
+    assert_eq!(
+        moves(
+            LONG,
+            None,
+            "turn 1; last - -; White Man c3; Black Man d4 g7; Black King a9",
+            ""
+        ),
+        list("c3xe5xh8")
+    );
+    assert_eq!(
+        moves(
+            LONG,
+            None,
+            "turn 1; last - -; White Man c3; Black Man e5; Black King a9",
+            ""
+        ),
+        list("c3-b4 c3-d4")
+    );
     // A king jumps long at once and does not turn back.
-    assert_eq!(moves(LONG, None, "turn 1; last - -; White King c3; Black Man e5 g5; Black King a9", ""), list("c3xf6xh4"));
+    assert_eq!(
+        moves(
+            LONG,
+            None,
+            "turn 1; last - -; White King c3; Black Man e5 g5; Black King a9",
+            ""
+        ),
+        list("c3xf6xh4")
+    );
 }
 
 #[test]
 fn english_long_checkers_worked_example() {
     let setup = "turn 0; last - -; Black King b6; White King g7; White Man h2";
-    let line = "b6-c7 g7-f6 c7-d6 f6-g7 d6-e7 h2-g3 e7-d8 g7-f8 d8-c7 g3-h4 c7-d8 f8-g7 d8-e7 g7-f8 e7-f6";
+    let line =
+        "b6-c7 g7-f6 c7-d6 f6-g7 d6-e7 h2-g3 e7-d8 g7-f8 d8-c7 g3-h4 c7-d8 f8-g7 d8-e7 g7-f8 e7-f6";
     let eight = Some("8x8");
     let replies = moves(LONG, eight, setup, line);
     assert_eq!(replies, list("f8-e7 f8-g7 h4-g5"));
     for reply in &replies {
         let after = moves(LONG, eight, setup, &format!("{line} {reply}"));
-        assert!(!after.is_empty() && after.iter().all(|m| m.contains('x')), "{reply}: {after:?}");
+        assert!(
+            !after.is_empty() && after.iter().all(|m| m.contains('x')),
+            "{reply}: {after:?}"
+        );
     }
+}
+
+const FRISIAN2: &str = "games/frisian-draughts-2.zrf";
+
+#[test]
+fn frisian_2_deferred_orthogonal_capture() {
+    let b = "turn 0; last - -";
+    // (1) The man cannot capture eastward at once; (2) it can capture southward later.
+    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Man c3; Black Man e3 a9"), ""), list("37-31 37-32"));
+    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Man c3; Black Man d4 e3 a9"), ""), list("37x28x48"));
+    // (1) The Dame cannot capture northward at once; (2) it can capture westward later.
+    let dame_north = moves(FRISIAN2, None, &format!("{b}; White Dame e1; Black Man e5 a9"), "");
+    assert!(dame_north.iter().all(|m| !m.contains('x')), "{dame_north:?}");
+    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Dame c1; Black Man e3 e5 a9"), ""), list("47x29x27 47x33x22"));
+}
+
+#[test]
+fn frisian_2_dame_halt_and_precedence() {
+    let b = "turn 0; last - -";
+    // After the last capture the Dame halts just behind the piece taken.
+    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Dame c1; Black Man e3 a9"), ""), list("47x33"));
+    // Equal length: taking a Dame comes first.
+    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Man c3 g3; Black Man d4 a9; Black Dame f4"), ""), list("39x28"));
 }

@@ -505,19 +505,96 @@ const FRISIAN2: &str = "games/frisian-draughts-2.zrf";
 fn frisian_2_deferred_orthogonal_capture() {
     let b = "turn 0; last - -";
     // (1) The man cannot capture eastward at once; (2) it can capture southward later.
-    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Man c3; Black Man e3 a9"), ""), list("37-31 37-32"));
-    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Man c3; Black Man d4 e3 a9"), ""), list("37x28x48"));
+    assert_eq!(
+        moves(
+            FRISIAN2,
+            None,
+            &format!("{b}; White Man c3; Black Man e3 a9"),
+            ""
+        ),
+        list("37-31 37-32")
+    );
+    assert_eq!(
+        moves(
+            FRISIAN2,
+            None,
+            &format!("{b}; White Man c3; Black Man d4 e3 a9"),
+            ""
+        ),
+        list("37x28x48")
+    );
     // (1) The Dame cannot capture northward at once; (2) it can capture westward later.
-    let dame_north = moves(FRISIAN2, None, &format!("{b}; White Dame e1; Black Man e5 a9"), "");
-    assert!(dame_north.iter().all(|m| !m.contains('x')), "{dame_north:?}");
-    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Dame c1; Black Man e3 e5 a9"), ""), list("47x29x27 47x33x22"));
+    let dame_north = moves(
+        FRISIAN2,
+        None,
+        &format!("{b}; White Dame e1; Black Man e5 a9"),
+        "",
+    );
+    assert!(
+        dame_north.iter().all(|m| !m.contains('x')),
+        "{dame_north:?}"
+    );
+    assert_eq!(
+        moves(
+            FRISIAN2,
+            None,
+            &format!("{b}; White Dame c1; Black Man e3 e5 a9"),
+            ""
+        ),
+        list("47x29x27 47x33x22")
+    );
 }
 
 #[test]
 fn frisian_2_dame_halt_and_precedence() {
     let b = "turn 0; last - -";
     // After the last capture the Dame halts just behind the piece taken.
-    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Dame c1; Black Man e3 a9"), ""), list("47x33"));
+    assert_eq!(
+        moves(
+            FRISIAN2,
+            None,
+            &format!("{b}; White Dame c1; Black Man e3 a9"),
+            ""
+        ),
+        list("47x33")
+    );
     // Equal length: taking a Dame comes first.
-    assert_eq!(moves(FRISIAN2, None, &format!("{b}; White Man c3 g3; Black Man d4 a9; Black Dame f4"), ""), list("39x28"));
+    assert_eq!(
+        moves(
+            FRISIAN2,
+            None,
+            &format!("{b}; White Man c3 g3; Black Man d4 a9; Black Dame f4"),
+            ""
+        ),
+        list("39x28")
+    );
+}
+
+const ENGLISH: &str = "games/english-draughts.zrf";
+
+#[test]
+fn english_draughts_text_examples() {
+    assert_eq!(moves(ENGLISH, None, "W:W18:B1", ""), list("18-14 18-15"));
+    assert_eq!(moves(ENGLISH, None, "W:W18:B14,1", ""), list("18x9"));
+    assert_eq!(moves(ENGLISH, None, "W:W29:B25,18,10", ""), list("29x22x15x6"));
+    // Crowned on 2 after taking 6, the man does not go on to take 7.
+    assert_eq!(moves(ENGLISH, None, "W:W9:B7,6", ""), list("9x2"));
+}
+
+#[test]
+fn english_draughts_forty_move_law() {
+    let over = |setup: &str, played: &str| {
+        let mut g = game(ENGLISH, None, Some(setup), played);
+        g.outcome().map(|o| o.describe(&g.rules.def))
+    };
+    // Three pieces against one with a man: forty moves each.
+    let strong = "turn 1; last - -; White King d4; White Man f2; Black King b8; counter forty 78";
+    assert_eq!(over(strong, "18-14"), None);
+    assert_eq!(over(strong, "18-14 1-5"), Some("draw (counter condition)".into()));
+    // Two kings against one: twenty moves each.
+    let two = "turn 1; last - -; White King d4 f4; Black King b8; counter forty 38";
+    assert_eq!(over(two, "18-14 1-5"), Some("draw (counter condition)".into()));
+    // Equal material does not count.
+    let equal = "turn 1; last - -; White King d4; Black King b8; counter forty 78";
+    assert_eq!(over(equal, "18-14 1-5"), None);
 }

@@ -61,21 +61,7 @@ pub fn expand(
     root: FileId,
     loader: &dyn Loader,
 ) -> (Vec<Sexp>, Vec<Diagnostic>) {
-    let mut ex = Expander {
-        map,
-        loader,
-        macros: IndexMap::new(),
-        diags: Vec::new(),
-        includes: Vec::new(),
-        nodes: 0,
-        too_large: false,
-    };
-    let name = ex.map.file(root).name.clone();
-    let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
-    ex.diags.extend(diags);
-    ex.includes.push(name);
-    let mut top = Vec::new();
-    ex.collect(forms, &mut top);
+    let (mut ex, top) = Expander::collect_root(map, root, loader);
     let mut out = Vec::new();
     for form in &top {
         ex.expand_node(form, None, 0, 0, &mut out);
@@ -89,19 +75,7 @@ pub fn macros(
     root: FileId,
     loader: &dyn Loader,
 ) -> (IndexMap<String, Rc<Macro>>, Vec<Diagnostic>) {
-    let mut ex = Expander {
-        map,
-        loader,
-        macros: IndexMap::new(),
-        diags: Vec::new(),
-        includes: Vec::new(),
-        nodes: 0,
-        too_large: false,
-    };
-    let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
-    ex.diags.extend(diags);
-    let mut top = Vec::new();
-    ex.collect(forms, &mut top);
+    let (ex, _) = Expander::collect_root(map, root, loader);
     (ex.macros, ex.diags)
 }
 
@@ -121,7 +95,31 @@ struct Expander<'a> {
     too_large: bool,
 }
 
-impl Expander<'_> {
+impl<'a> Expander<'a> {
+    /// Reads the root file and runs the first pass: defines collected, includes inlined.
+    fn collect_root(
+        map: &'a mut SourceMap,
+        root: FileId,
+        loader: &'a dyn Loader,
+    ) -> (Expander<'a>, Vec<Sexp>) {
+        let mut ex = Expander {
+            map,
+            loader,
+            macros: IndexMap::new(),
+            diags: Vec::new(),
+            includes: Vec::new(),
+            nodes: 0,
+            too_large: false,
+        };
+        let name = ex.map.file(root).name.clone();
+        let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
+        ex.diags.extend(diags);
+        ex.includes.push(name);
+        let mut top = Vec::new();
+        ex.collect(forms, &mut top);
+        (ex, top)
+    }
+
     /// First pass over a file's top level: registers defines, inlines includes.
     fn collect(&mut self, forms: Vec<Sexp>, out: &mut Vec<Sexp>) {
         for form in forms {

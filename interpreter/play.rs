@@ -39,6 +39,17 @@ impl Game {
         }
     }
 
+    /// Starts again from a position, forgetting every move (and the moves to redo).
+    pub fn reset(&mut self, pos: Position) {
+        self.hashes = vec![pos.repetition_key()];
+        self.pos = pos;
+        self.played.clear();
+        self.turns.clear();
+        self.redo.clear();
+        self.log = UndoLog::new();
+        self.legal_for = None;
+    }
+
     /// The legal moves in the current position.
     pub fn legal(&mut self) -> &MoveList {
         if self.legal_for != Some(self.pos.hash) {

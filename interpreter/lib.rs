@@ -11,6 +11,7 @@ pub mod engine;
 pub mod expand;
 pub mod notation;
 pub mod play;
+pub mod repl;
 pub mod resolve;
 pub mod setup;
 pub mod source;

@@ -1,4 +1,5 @@
-//! The `zrf` command line: the only place that reads files and prints.
+//! The `zrf` command line: the only place that reads files and prints (with `readline.rs`,
+//! the terminal front end of `zrf play`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -6,6 +7,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use zrf::diagnostic::{has_errors, render, RenderOptions};
 use zrf::expand::Loader;
+
+#[path = "repl/readline.rs"]
+mod readline;
 
 #[derive(Parser)]
 #[command(
@@ -62,6 +66,29 @@ enum Command {
         /// Count the last level without making its moves.
         #[arg(long)]
         bulk: bool,
+    },
+    /// Play a game by typed moves and commands (`zrf FILE` does the same); `help` lists them.
+    ///
+    /// FILE may also be a game record (`.game`), which is replayed before play goes on.
+    /// With standard input not a terminal, commands are read one per line and the answers
+    /// printed without prompts or colour.
+    Play {
+        /// The rules file, or a game record.
+        file: PathBuf,
+        /// The variant: its title (any case) or its number.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The starting position: a FEN, a PDN FEN or zrf's native position text.
+        #[arg(long)]
+        setup: Option<String>,
+    },
+    /// Replay a game record: print the final position and the result.
+    ///
+    /// Exits 1 when a move of the record is not legal (the message gives its number) or the
+    /// rules have errors, 2 when a file cannot be read.
+    Replay {
+        /// The game record.
+        file: PathBuf,
     },
 }
 
@@ -319,8 +346,129 @@ fn perft(
     ExitCode::SUCCESS
 }
 
+/// Files for the play session, from the file system.
+struct FsFiles;
+
+impl zrf::repl::Files for FsFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        std::fs::read(path).map_err(|e| e.to_string())
+    }
+
+    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
+        std::fs::write(path, contents).map_err(|e| e.to_string())
+    }
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`, for game records.
+fn today() -> Option<String> {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs() as i64;
+    // Days to a civil date (Howard Hinnant's algorithm).
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    Some(format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// A game record rather than a rules file: named `.game`.
+fn is_record(file: &Path) -> bool {
+    file.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("game"))
+}
+
+/// Reports a failure to start a session; returns the exit code.
+fn open_failed(e: zrf::repl::OpenError) -> ExitCode {
+    use zrf::repl::OpenError;
+    match e {
+        OpenError::Rules { map, diags } => {
+            eprint!("{}", render(&map, &diags, RenderOptions { color: color() }));
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            eprintln!("{n} error(s)");
+            ExitCode::from(1)
+        }
+        OpenError::Record(msg, _) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
+        }
+        e => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn open_record(file: &Path) -> Result<zrf::repl::Session, ExitCode> {
+    let bytes = read(file)?;
+    let text = String::from_utf8_lossy(&bytes);
+    zrf::repl::Session::from_record(&text, &file.to_string_lossy(), &FsFiles).map_err(open_failed)
+}
+
+fn play(file: &Path, variant: Option<&str>, setup: Option<&str>) -> ExitCode {
+    let session = if is_record(file) && variant.is_none() && setup.is_none() {
+        open_record(file)
+    } else {
+        zrf::repl::Session::open(&file.to_string_lossy(), &FsFiles, variant, setup)
+            .map_err(open_failed)
+    };
+    let mut session = match session {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    session.today = today();
+    readline::run(session, &FsFiles);
+    ExitCode::SUCCESS
+}
+
+fn replay(file: &Path) -> ExitCode {
+    let mut session = match open_record(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    say!("{}", session.show().trim_end());
+    let result = session.result();
+    say!(
+        "result: {}",
+        result.as_deref().unwrap_or("* (the game is not over)")
+    );
+    let bytes = std::fs::read(file).unwrap_or_default();
+    if let Ok(rec) = zrf::repl::record::Record::parse(&String::from_utf8_lossy(&bytes)) {
+        let said = rec.get("Result").unwrap_or(zrf::repl::record::UNFINISHED);
+        let got = result.as_deref().unwrap_or(zrf::repl::record::UNFINISHED);
+        if said != got {
+            eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `zrf FILE` means `zrf play FILE`: a first argument that names a file, not a subcommand.
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(first) = args.get(1) {
+        let s = first.to_string_lossy();
+        let sub = ["check", "moves", "perft", "play", "replay", "help"];
+        let path = Path::new(first);
+        let looks_like_file = path.is_file()
+            || path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("zrf") || e.eq_ignore_ascii_case("game"));
+        if !s.starts_with('-') && !sub.contains(&s.as_ref()) && looks_like_file {
+            args.insert(1, "play".into());
+        }
+    }
+    args
+}
+
 fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(args());
     match cli.command {
         Command::Check {
             file,
@@ -353,6 +501,12 @@ fn run() -> ExitCode {
             divide,
             zrf::engine::PerftOptions { unique, bulk },
         ),
+        Command::Play {
+            file,
+            variant,
+            setup,
+        } => play(&file, variant.as_deref(), setup.as_deref()),
+        Command::Replay { file } => replay(&file),
     }
 }
 

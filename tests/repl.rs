@@ -1,0 +1,371 @@
+//! The play session: transcripts of `tests/scenarios/*.txt` replayed through `Session` and
+//! compared with insta snapshots, the real binary with piped standard input, `zrf replay`,
+//! and the terminal interface through a pseudo-terminal.
+//!
+//! A scenario is one command per line. `#` starts a comment line; `@game FILE`,
+//! `@variant NAME` and `@setup POSITION` choose what the session opens (before any command).
+//! Files that `save` writes and `load` reads live in a temporary folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use zrf::repl::{Files, Session};
+
+/// A folder under the system temp dir, unique to this process and call, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("zrf-repl-test-{}-{n}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Rules files from the repository; records written to and read from a temporary folder.
+struct TestFiles<'a>(&'a Path);
+
+impl Files for TestFiles<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        std::fs::read(self.0.join(path))
+            .or_else(|_| std::fs::read(path))
+            .map_err(|e| e.to_string())
+    }
+
+    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
+        std::fs::write(self.0.join(path), contents).map_err(|e| e.to_string())
+    }
+}
+
+/// Runs a scenario and returns its transcript: the banner, then `> line` and the answer.
+fn transcript(script: &str) -> String {
+    let dir = TempDir::new("scenario");
+    let files = TestFiles(&dir.0);
+    let (mut game, mut variant, mut setup) = (None, None, None);
+    let mut lines = Vec::new();
+    for line in script.lines() {
+        if let Some(rest) = line.strip_prefix('@') {
+            let (key, value) = rest.split_once(' ').expect("`@key value`");
+            let value = Some(value.trim().to_string());
+            match key {
+                "game" => game = value,
+                "variant" => variant = value,
+                "setup" => setup = value,
+                _ => panic!("unknown scenario directive @{key}"),
+            }
+        } else if !line.starts_with('#') && !line.trim().is_empty() {
+            lines.push(line);
+        }
+    }
+    let game = game.expect("a scenario names its game with `@game FILE`");
+    let mut s = Session::open(&game, &files, variant.as_deref(), setup.as_deref())
+        .unwrap_or_else(|e| panic!("cannot open {game}: {e}"));
+    s.today = Some("2025-01-31".into());
+    let mut out = s.banner();
+    for line in lines {
+        out += &format!("> {line}\n");
+        let o = s.run_line(line, &files);
+        out += &o.text;
+        if o.quit {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn scenarios() {
+    insta::glob!("scenarios/*.txt", |path| {
+        let script = std::fs::read_to_string(path).expect("read the scenario");
+        insta::assert_snapshot!(transcript(&script));
+    });
+}
+
+fn session(game: &str) -> (TempDir, Session) {
+    let dir = TempDir::new("session");
+    let s = Session::open(game, &TestFiles(&dir.0), None, None).expect("open the game");
+    (dir, s)
+}
+
+#[test]
+fn a_bad_move_changes_nothing() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    s.eval_line("e2e4");
+    let before = zrf::setup::native(&s.game().rules, &s.game().pos);
+    for bad in ["e2e4", "e7e4", "z9z8", "e7e5 e2e3", "Ke2"] {
+        let o = s.eval_line(bad);
+        assert!(o.error, "`{bad}` should be refused: {}", o.text);
+        assert!(o.text.starts_with("error: "), "{}", o.text);
+        let after = zrf::setup::native(&s.game().rules, &s.game().pos);
+        assert_eq!(before, after, "`{bad}` changed the position");
+        assert_eq!(s.game().played, ["e2-e4"]);
+    }
+}
+
+#[test]
+fn an_ambiguous_move_lists_the_candidates() {
+    let (_dir, mut s) = session("games/checkers.zrf");
+    // Two white men can reach 18 after this setup.
+    s.eval_line("setup W:W22,23:B1");
+    let o = s.eval_line("18");
+    assert!(o.error, "{}", o.text);
+    assert!(
+        o.text.contains("ambiguous") && o.text.contains("22-18") && o.text.contains("23-18"),
+        "{}",
+        o.text
+    );
+}
+
+#[test]
+fn undo_and_redo_go_back_to_the_start_and_forward_again() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    let start = zrf::setup::native(&s.game().rules, &s.game().pos);
+    assert!(!s.eval_line("e2e4 e7e5 g1f3").error);
+    let end = zrf::setup::native(&s.game().rules, &s.game().pos);
+    assert!(!s.eval_line("undo all").error);
+    assert_eq!(zrf::setup::native(&s.game().rules, &s.game().pos), start);
+    assert!(s.eval_line("undo").error, "nothing left to take back");
+    assert!(!s.eval_line("redo 2").error);
+    assert_eq!(s.game().played, ["e2-e4", "e7-e5"]);
+    assert!(!s.eval_line("redo").error);
+    assert_eq!(zrf::setup::native(&s.game().rules, &s.game().pos), end);
+    // Replaying the move taken back keeps the moves after it; another move forgets them.
+    s.eval_line("undo 2");
+    s.eval_line("e7e5");
+    assert_eq!(s.game().redo, ["g1-f3"]);
+    s.eval_line("d2d4");
+    assert!(s.game().redo.is_empty());
+}
+
+#[test]
+fn save_comes_back_as_a_request_and_load_restores_the_game() {
+    let (dir, mut s) = session("games/chess.zrf");
+    s.today = Some("2025-01-31".into());
+    s.eval_line("e2e4 e7e5");
+    let o = s.eval_line("save x.game");
+    let Some(zrf::repl::Request::Save { path, contents }) = o.request else {
+        panic!("save should ask the caller to write: {o:?}");
+    };
+    assert_eq!(path, "x.game");
+    assert_eq!(
+        contents,
+        "[Game \"games/chess.zrf\"]\n[Variant \"Chess\"]\n[Date \"2025-01-31\"]\n\
+         [Result \"*\"]\n\n1. e2-e4 e7-e5\n"
+    );
+    std::fs::write(dir.0.join("x.game"), &contents).unwrap();
+    s.eval_line("new");
+    let o = s.run_line("load x.game", &TestFiles(&dir.0));
+    assert!(!o.error, "{}", o.text);
+    assert_eq!(s.game().played, ["e2-e4", "e7-e5"]);
+}
+
+#[test]
+fn fen_reads_back_to_the_same_position() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/4pP2/8/8/R3K2R b Kq f3 12 40",
+        "8/2k5/8/8/8/8/5K2/8 w - - 99 80",
+    ] {
+        s.eval_line(&format!("setup {fen}"));
+        assert_eq!(s.eval_line("fen").text.trim(), fen);
+    }
+    s.eval_line("variant crazyhouse");
+    let zh = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pp] w KQkq - 2 3";
+    s.eval_line(&format!("setup {zh}"));
+    assert_eq!(s.eval_line("fen").text.trim(), zh);
+}
+
+#[test]
+fn replaying_a_record_names_the_bad_move() {
+    let dir = TempDir::new("bad-record");
+    let files = TestFiles(&dir.0);
+    let text = "[Game \"games/chess.zrf\"]\n\n1. e2-e4 e7-e5\n2. e4-e5\n";
+    let Err(e) = Session::from_record(text, "bad.game", &files) else {
+        panic!("the record has an illegal move");
+    };
+    match e {
+        zrf::repl::OpenError::Record(msg, Some(3)) => {
+            assert!(msg.starts_with("move 3 (2. e4-e5)"), "{msg}")
+        }
+        e => panic!("unexpected error {e:?}"),
+    }
+}
+
+// The real binary.
+
+fn zrf() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_zrf"));
+    c.env_remove("NO_COLOR");
+    c
+}
+
+fn piped(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = zrf()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run zrf");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write the script");
+    let out = child.wait_with_output().expect("wait for zrf");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_binary_plays_a_piped_script_without_prompts_or_colour() {
+    let script = "e2e4\ne7e5\nnonsense\nhistory\nfen\nquit\nboard\n";
+    for args in [&["play", "games/chess.zrf"][..], &["games/chess.zrf"][..]] {
+        let (code, out, err) = piped(args, script);
+        assert_eq!(code, Some(0), "stderr: {err}");
+        assert!(!out.contains('\x1b'), "no colour on a pipe:\n{out}");
+        assert!(!out.contains("> "), "no prompt on a pipe:\n{out}");
+        assert!(out.starts_with("Chess: type a move"), "{out}");
+        assert!(out.contains("Last move: e7-e5."), "{out}");
+        assert!(
+            out.contains("error: `nonsense` is neither a command nor a move"),
+            "{out}"
+        );
+        assert!(out.contains("\n1. e2-e4 e7-e5\n"), "{out}");
+        assert!(
+            out.ends_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
+            "`quit` ends the session:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn the_binary_saves_and_replays_a_record() {
+    let dir = TempDir::new("binary-record");
+    let path = dir.0.join("mate.game");
+    let p = path.to_str().expect("a UTF-8 temp path");
+    let script = format!(
+        "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5xf7\nsave {p}\n",
+        p = path.display()
+    );
+    let (code, out, err) = piped(&["play", "games/chess.zrf", "--variant", "1"], &script);
+    assert_eq!(code, Some(0), "stderr: {err}");
+    assert!(out.contains("Saved 7 moves"), "{out}");
+    let text = std::fs::read_to_string(&path).expect("the record was written");
+    assert!(
+        text.contains("[Result \"White wins (checkmated)\"]"),
+        "{text}"
+    );
+    let run = zrf().args(["replay", p]).output().expect("run zrf replay");
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    assert!(out.ends_with("result: White wins (checkmated)\n"), "{out}");
+    assert!(
+        run.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    // An illegal move: exit 1, with its number.
+    std::fs::write(&path, text.replace("h5xf7", "h5xf8")).unwrap();
+    let run = zrf().args(["replay", p]).output().expect("run zrf replay");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("move 7 (4. h5xf8)"), "{err}");
+
+    // A missing record: exit 2.
+    let run = zrf()
+        .args(["replay", &format!("{p}.missing")])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+}
+
+#[test]
+fn the_binary_refuses_a_bad_setup_or_variant_with_exit_2() {
+    let (code, _, err) = piped(&["play", "games/chess.zrf", "--setup", "nonsense"], "");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("bad setup"), "{err}");
+    let (code, _, err) = piped(&["play", "games/chess.zrf", "--variant", "Crazyhous"], "");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("did you mean `Crazyhouse`?"), "{err}");
+}
+
+/// The terminal interface through a pseudo-terminal: tab completion of moves and command
+/// names, and the history file kept between sessions.
+#[test]
+fn the_terminal_interface_completes_moves_and_keeps_history() {
+    let dir = TempDir::new("pty");
+    let history = dir.0.join("history.txt");
+    let start = || {
+        let mut cmd = zrf();
+        cmd.args(["play", "games/chess.zrf"])
+            .env("ZRF_HISTORY", &history)
+            .env("NO_COLOR", "1")
+            .env("TERM", "xterm");
+        rexpect::session::spawn_command(cmd, Some(20_000)).expect("spawn zrf on a pty")
+    };
+    let mut p = start();
+    p.exp_string("White 1> ").expect("the prompt");
+    // `g1` then Tab: the two knight moves are listed after the common prefix `g1-`.
+    p.send("g1\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("g1-").expect("the common prefix completed");
+    p.send("\t").unwrap();
+    p.flush().unwrap();
+    p.exp_regex("g1-h3 +g1-f3|g1-f3 +g1-h3")
+        .expect("the candidates listed");
+    p.send("f3\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("Last move: g1-f3.").expect("the move played");
+    // Input sent before the editor is back in raw mode may be flushed: wait for the prompt.
+    p.exp_string("Black 1> ").expect("the prompt");
+    // A command name completes too.
+    p.send("hist\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("history").expect("`hist` completed");
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("1. g1-f3").expect("the history printed");
+    p.exp_string("Black 1> ").expect("the prompt");
+    p.send_control('d').unwrap();
+    p.exp_eof().expect("Ctrl-D quits");
+
+    let saved = std::fs::read_to_string(&history).expect("the history file");
+    assert!(saved.contains("g1-f3"), "{saved}");
+
+    // A new session recalls the last line with the Up arrow.
+    let mut p = start();
+    p.exp_string("White 1> ").expect("the prompt");
+    p.send("\x1b[A").unwrap();
+    p.flush().unwrap();
+    p.exp_string("history").expect("the last line recalled");
+    // Ctrl-C cancels it; the next line is read as usual.
+    p.send_control('c').unwrap();
+    p.exp_string("White 1> ").expect("a fresh prompt");
+    p.send("e2e4\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("Last move: e2-e4.").expect("the move played");
+    p.exp_string("Black 1> ").expect("the prompt");
+    p.send("quit\r").unwrap();
+    p.flush().unwrap();
+    p.exp_eof().expect("`quit` ends the session");
+}

@@ -189,6 +189,15 @@ fn fen_reads_back_to_the_same_position() {
 }
 
 #[test]
+fn pdn_fen_reads_back_to_the_same_position() {
+    let (_dir, mut s) = session("games/checkers.zrf");
+    for pdn in ["B:W14,19,K32:B1,2,K22", "W:W18:B14,K22", "W:W:B5"] {
+        s.eval_line(&format!("setup {pdn}"));
+        assert_eq!(s.eval_line("fen").text.trim(), pdn);
+    }
+}
+
+#[test]
 fn replaying_a_record_names_the_bad_move() {
     let dir = TempDir::new("bad-record");
     let files = TestFiles(&dir.0);

@@ -453,7 +453,8 @@ impl Session {
     /// Plays moves from the start; on a bad move the error gives its number.
     fn replay(&mut self, moves: &[String]) -> Result<(), OpenError> {
         for (k, mv) in moves.iter().enumerate() {
-            if let Err(e) = self.game.play(mv) {
+            if let Err(e) = self.play_one(mv) {
+                let e = self.explain(mv, e);
                 let number = self.number_of_next();
                 let dots = if self.next_is_round_start() {
                     "."

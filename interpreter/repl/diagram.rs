@@ -24,15 +24,40 @@ pub(crate) mod ansi {
     ];
 }
 
-/// The text of a piece in a diagram: its notation (else the first letter of its name), upper
-/// case for the first player and lower case for the second; with more than two players, the
-/// first letter of the owner's name followed by the piece's letter in lower case.
-pub fn piece_text(def: &GameDef, cell: Cell) -> String {
-    let p = &def.pieces[cell.piece as usize - 1];
-    let letter = match &p.notation {
-        Some(n) if !n.is_empty() => n.clone(),
-        _ => p.name.chars().next().map(String::from).unwrap_or_default(),
+/// One letter (or short notation) per piece type: its `notation` when it has one of at most
+/// three characters, else a letter of its name that no other type uses yet (so a Knight
+/// beside a King gets `N`), else the first letter of its name.
+pub fn piece_letters(def: &GameDef) -> Vec<String> {
+    let short = |p: &PieceDef| {
+        p.notation
+            .as_deref()
+            .filter(|n| !n.is_empty() && n.chars().count() <= 3)
+            .map(str::to_uppercase)
     };
+    let mut used: Vec<String> = def.pieces.iter().filter_map(short).collect();
+    def.pieces
+        .iter()
+        .map(|p| {
+            if let Some(n) = short(p) {
+                return n;
+            }
+            let letters = p.name.chars().filter(|c| c.is_alphanumeric());
+            let pick = letters
+                .map(|c| c.to_uppercase().to_string())
+                .find(|c| !used.contains(c))
+                .or_else(|| p.name.chars().next().map(|c| c.to_uppercase().to_string()))
+                .unwrap_or_else(|| "?".into());
+            used.push(pick.clone());
+            pick
+        })
+        .collect()
+}
+
+/// The text of a piece in a diagram: its letter ([`piece_letters`]), upper case for the
+/// first player and lower case for the second; with more than two players, the first letter
+/// of the owner's name followed by the piece's letter in lower case.
+pub fn piece_text(def: &GameDef, letters: &[String], cell: Cell) -> String {
+    let letter = &letters[cell.piece as usize - 1];
     if def.players.len() > 2 {
         let owner = def.players[cell.owner as usize]
             .name
@@ -48,6 +73,18 @@ pub fn piece_text(def: &GameDef, cell: Cell) -> String {
     } else {
         letter.to_lowercase()
     }
+}
+
+/// The legend of the letters: `P Pawn, N Knight, ...` (dummy pieces left out).
+pub fn legend(def: &GameDef) -> String {
+    let letters = piece_letters(def);
+    def.pieces
+        .iter()
+        .zip(&letters)
+        .filter(|(p, _)| !p.dummy)
+        .map(|(p, l)| format!("{l} {}", p.name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The grid a diagram shows: its labels and the position at each coordinate.
@@ -79,10 +116,11 @@ fn first_grid(def: &GameDef) -> Option<Grid<'_>> {
 /// of the last move underlined.
 pub fn diagram(rules: &Rules, pos: &Position, color: bool) -> String {
     let def = &rules.def;
+    let letters = piece_letters(def);
     let mut out = String::new();
     let mut shown = vec![false; pos.cells.len()];
     if let Some(grid) = first_grid(def) {
-        draw_grid(rules, pos, color, &grid, &mut shown, &mut out);
+        draw_grid(rules, pos, color, &grid, &letters, &mut shown, &mut out);
     }
     // Squares outside the grid (other grids, explicit positions): the occupied ones, by name.
     let others: Vec<String> = (0..pos.cells.len())
@@ -92,7 +130,7 @@ pub fn diagram(rules: &Rules, pos: &Position, color: bool) -> String {
                 "{} {}",
                 crate::notation::square(def, s as u16),
                 paint(
-                    &piece_text(def, pos.cells[s]),
+                    &piece_text(def, &letters, pos.cells[s]),
                     pos.cells[s].owner,
                     false,
                     color
@@ -129,6 +167,7 @@ fn draw_grid(
     pos: &Position,
     color: bool,
     grid: &Grid,
+    letters: &[String],
     shown: &mut [bool],
     out: &mut String,
 ) {
@@ -137,16 +176,16 @@ fn draw_grid(
     let one_row = [String::new()];
     let ranks: &[String] = grid.labels.get(1).map_or(&one_row[..], |r| &r[..]);
     let numbered = def.board.numbers.iter().any(|&n| n > 0);
-    let width = files
-        .iter()
-        .map(|f| f.chars().count())
-        .chain(
-            (0..def.pieces.len())
-                .map(|p| piece_text(def, Cell::new(PieceId(p as u16), PlayerId(0), 0)).len()),
-        )
-        .max()
-        .unwrap_or(1)
-        .max(1);
+    let width =
+        files
+            .iter()
+            .map(|f| f.chars().count())
+            .chain((0..def.pieces.len()).map(|p| {
+                piece_text(def, letters, Cell::new(PieceId(p as u16), PlayerId(0), 0)).len()
+            }))
+            .max()
+            .unwrap_or(1)
+            .max(1);
     let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let dim = |s: &str| {
         if color {
@@ -199,7 +238,7 @@ fn draw_grid(
                                 dot
                             }
                         } else {
-                            let t = piece_text(def, cell);
+                            let t = piece_text(def, letters, cell);
                             let pad = " ".repeat(width.saturating_sub(t.len()));
                             paint(&t, cell.owner, last, color) + &pad
                         }

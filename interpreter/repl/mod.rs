@@ -511,7 +511,9 @@ impl Session {
 
     /// What to print when the session starts: the title, the board and a hint.
     pub fn banner(&mut self) -> String {
-        let mut out = format!("{}: type a move, or `help`.\n", self.game.rules.def.title);
+        let def = &self.game.rules.def;
+        let mut out = format!("{}: type a move, or `help`.\n", def.title);
+        out += &format!("Pieces: {}.\n", diagram::legend(def));
         out += &self.show();
         out
     }
@@ -1021,14 +1023,12 @@ impl Session {
         let players: Vec<&str> = def.players.iter().map(|p| p.name.as_str()).collect();
         let _ = writeln!(out, "\nPlayers: {}", players.join(", "));
         out += "Pieces:";
+        let letters = diagram::piece_letters(def);
         for (i, p) in def.pieces.iter().enumerate() {
             if p.dummy {
                 continue;
             }
-            let letter = diagram::piece_text(
-                def,
-                crate::engine::Cell::new(crate::def::PieceId(i as u16), crate::def::PlayerId(0), 0),
-            );
+            let letter = &letters[i];
             let help = reflow(&p.help);
             let mut line = format!("  {letter} {}", p.name);
             if !help.is_empty() {

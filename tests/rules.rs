@@ -576,7 +576,10 @@ const ENGLISH: &str = "games/english-draughts.zrf";
 fn english_draughts_text_examples() {
     assert_eq!(moves(ENGLISH, None, "W:W18:B1", ""), list("18-14 18-15"));
     assert_eq!(moves(ENGLISH, None, "W:W18:B14,1", ""), list("18x9"));
-    assert_eq!(moves(ENGLISH, None, "W:W29:B25,18,10", ""), list("29x22x15x6"));
+    assert_eq!(
+        moves(ENGLISH, None, "W:W29:B25,18,10", ""),
+        list("29x22x15x6")
+    );
     // Crowned on 2 after taking 6, the man does not go on to take 7.
     assert_eq!(moves(ENGLISH, None, "W:W9:B7,6", ""), list("9x2"));
 }
@@ -590,10 +593,16 @@ fn english_draughts_forty_move_law() {
     // Three pieces against one with a man: forty moves each.
     let strong = "turn 1; last - -; White King d4; White Man f2; Black King b8; counter forty 78";
     assert_eq!(over(strong, "18-14"), None);
-    assert_eq!(over(strong, "18-14 1-5"), Some("draw (counter condition)".into()));
+    assert_eq!(
+        over(strong, "18-14 1-5"),
+        Some("draw (counter condition)".into())
+    );
     // Two kings against one: twenty moves each.
     let two = "turn 1; last - -; White King d4 f4; Black King b8; counter forty 38";
-    assert_eq!(over(two, "18-14 1-5"), Some("draw (counter condition)".into()));
+    assert_eq!(
+        over(two, "18-14 1-5"),
+        Some("draw (counter condition)".into())
+    );
     // Equal material does not count.
     let equal = "turn 1; last - -; White King d4; Black King b8; counter forty 78";
     assert_eq!(over(equal, "18-14 1-5"), None);

@@ -480,6 +480,11 @@ impl Session {
         &mut self.game
     }
 
+    /// How many games and variants the rules file has.
+    pub fn variant_count(&self) -> usize {
+        self.loaded.games.len()
+    }
+
     /// The rules file as given.
     pub fn path(&self) -> &str {
         &self.path

@@ -24,6 +24,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Write a commented starter rules file, NAME.zrf, to begin a new game from.
+    New {
+        /// The game's name (the file is NAME.zrf in the current folder).
+        name: String,
+    },
     /// Load a rules file, report every error and warning, and summarise the game.
     Check {
         /// The rules file.
@@ -114,6 +119,33 @@ macro_rules! say {
             std::process::exit(0);
         }
     }};
+}
+
+/// The starter rules file of `zrf new`.
+const NEW_GAME: &str = include_str!("templates/new-game.zrf");
+
+fn new_game(name: &str) -> ExitCode {
+    let base = name.trim_end_matches(".zrf");
+    let path = PathBuf::from(format!("{base}.zrf"));
+    if path.exists() {
+        eprintln!(
+            "error: {} exists already; choose another name",
+            path.display()
+        );
+        return ExitCode::from(2);
+    }
+    let title = Path::new(base)
+        .file_name()
+        .map_or(base.to_string(), |n| n.to_string_lossy().into_owned());
+    if let Err(e) = std::fs::write(&path, NEW_GAME.replace("NAME", &title)) {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
+    say!(
+        "wrote {}; try `zrf check {0}` and `zrf play {0}`",
+        path.display()
+    );
+    ExitCode::SUCCESS
 }
 
 /// Reads includes from the file system.
@@ -470,6 +502,7 @@ fn args() -> Vec<std::ffi::OsString> {
 fn run() -> ExitCode {
     let cli = Cli::parse_from(args());
     match cli.command {
+        Command::New { name } => new_game(&name),
         Command::Check {
             file,
             variant,

@@ -285,3 +285,29 @@ fn unknown_variant_exits_2_with_a_suggestion() {
     assert_eq!(run.code, Some(2), "stderr:\n{}", run.stderr);
     assert!(run.stderr.contains("no variant number 3"), "{}", run.stderr);
 }
+
+#[test]
+fn new_writes_a_starter_game_that_loads_and_plays() {
+    let dir = std::env::temp_dir().join(format!("zrf-new-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("zrf runs")
+    };
+    let _ = std::fs::remove_file(dir.join("Racer.zrf"));
+    assert!(run(&["new", "Racer"]).status.success());
+    let check = run(&["check", "Racer.zrf"]);
+    assert!(check.status.success());
+    assert!(
+        check.stderr.is_empty(),
+        "no warnings: {}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let perft = run(&["perft", "Racer.zrf", "2"]);
+    assert_eq!(String::from_utf8_lossy(&perft.stdout), "1 9\n2 81\n");
+    // A second `new` with the same name refuses to overwrite.
+    assert_eq!(run(&["new", "Racer"]).status.code(), Some(2));
+}

@@ -18,6 +18,7 @@ pub mod source;
 pub mod stdlib;
 pub mod summary;
 pub mod syntax;
+pub mod testing;
 
 use diagnostic::Diagnostic;
 use expand::{GameSource, Loader};

@@ -29,6 +29,12 @@ enum Command {
         /// The game's name (the file is NAME.zrf in the current folder).
         name: String,
     },
+    /// Run the test cases of FILE.tests (next to each FILE.zrf) and report pass or fail.
+    Test {
+        /// Rules files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Load a rules file, report every error and warning, and summarise the game.
     Check {
         /// The rules file.
@@ -119,6 +125,54 @@ macro_rules! say {
             std::process::exit(0);
         }
     }};
+}
+
+fn run_tests(files: &[PathBuf]) -> ExitCode {
+    let (mut passed, mut failed) = (0, 0);
+    let mut broken = false;
+    for file in files {
+        let tests_path = file.with_extension("tests");
+        let bytes = match read(file) {
+            Ok(b) => b,
+            Err(code) => return code,
+        };
+        let Ok(tests) = std::fs::read(&tests_path) else {
+            eprintln!(
+                "{}: no tests file ({})",
+                file.display(),
+                tests_path.display()
+            );
+            continue;
+        };
+        let mut loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
+        let tid = loaded.map.add_bytes(tests_path.to_string_lossy(), &tests);
+        let (results, diags) = zrf::testing::run(&loaded.games, &mut loaded.map, tid);
+        if !diags.is_empty() {
+            eprint!(
+                "{}",
+                render(&loaded.map, &diags, RenderOptions { color: color() })
+            );
+            broken |= has_errors(&diags);
+        }
+        for r in results {
+            match r.failure {
+                None => {
+                    passed += 1;
+                    say!("ok   {}: {}", file.display(), r.name);
+                }
+                Some(why) => {
+                    failed += 1;
+                    say!("FAIL {}: {}\n     {why}", file.display(), r.name);
+                }
+            }
+        }
+    }
+    say!("{passed} passed, {failed} failed");
+    if failed > 0 || broken {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// The starter rules file of `zrf new`.
@@ -503,6 +557,7 @@ fn run() -> ExitCode {
     let cli = Cli::parse_from(args());
     match cli.command {
         Command::New { name } => new_game(&name),
+        Command::Test { files } => run_tests(&files),
         Command::Check {
             file,
             variant,

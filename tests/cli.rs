@@ -311,3 +311,38 @@ fn new_writes_a_starter_game_that_loads_and_plays() {
     // A second `new` with the same name refuses to overwrite.
     assert_eq!(run(&["new", "Racer"]).status.code(), Some(2));
 }
+
+#[test]
+fn test_runs_the_cases_of_the_shipped_games() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(["test", "games/english-draughts.zrf"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("zrf runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.ends_with("7 passed, 0 failed\n"), "{text}");
+}
+
+#[test]
+fn test_reports_a_failing_case_with_the_difference() {
+    let dir = std::env::temp_dir().join(format!("zrf-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("games/checkers.zrf"), dir.join("c.zrf")).expect("copy");
+    std::fs::write(
+        dir.join("c.tests"),
+        "(test \"wrong\" (expect-moves \"9-13\"))\n(test \"right\" (perft 1 7))\n",
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(["test", "c.zrf"])
+        .current_dir(&dir)
+        .output()
+        .expect("zrf runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text.contains("FAIL c.zrf: wrong"), "{text}");
+    assert!(text.contains("unexpected [\"10-14\""), "{text}");
+    assert!(text.ends_with("1 passed, 1 failed\n"), "{text}");
+}

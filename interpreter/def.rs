@@ -561,6 +561,9 @@ pub struct Goal {
     pub players: Vec<PlayerId>,
     /// The condition.
     pub cond: GoalCond,
+    /// `(score W L)` (zrf extension): points for the winner (each player, in a draw) and for
+    /// the others.
+    pub score: Option<(u32, u32)>,
     /// The goal form.
     pub span: Span,
 }

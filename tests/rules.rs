@@ -607,3 +607,23 @@ fn english_draughts_forty_move_law() {
     let equal = "turn 1; last - -; White King d4; Black King b8; counter forty 78";
     assert_eq!(over(equal, "18-14 1-5"), None);
 }
+
+#[test]
+fn scored_results() {
+    let f = "games/tic-tac-toe.zrf";
+    let scored = Some("Scored Tic-Tac-Toe");
+    let mut win = game(f, scored, None, "M@a1 M@b1 M@a2 M@b2 M@a3");
+    let o = win.outcome().expect("over");
+    assert_eq!(o.scores, Some(vec![2, 0]));
+    assert_eq!(o.describe(&win.rules.def), "X wins 2-0 (relative-config)");
+    let mut draw = game(
+        f,
+        scored,
+        None,
+        "M@b2 M@a1 M@c3 M@a3 M@a2 M@c2 M@b1 M@b3 M@c1",
+    );
+    assert_eq!(
+        draw.outcome().expect("over").describe(&draw.rules.def),
+        "draw 1-1 (stalemated)"
+    );
+}

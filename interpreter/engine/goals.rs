@@ -17,6 +17,8 @@ pub struct Outcome {
     pub losers: Vec<PlayerId>,
     /// The condition that ended the game, e.g. "checkmated".
     pub reason: String,
+    /// Points per player, in player order, when the goal gives a score.
+    pub scores: Option<Vec<u32>>,
 }
 
 impl Outcome {
@@ -25,7 +27,8 @@ impl Outcome {
         self.winners.is_empty() && self.losers.is_empty()
     }
 
-    /// `White wins (checkmated)`, `draw (stalemated)`.
+    /// `White wins (checkmated)`, `draw (stalemated)`, `White wins 4-0 (impasse)` with scores
+    /// in player order.
     pub fn describe(&self, def: &GameDef) -> String {
         let names = |ps: &[PlayerId]| {
             ps.iter()
@@ -33,18 +36,26 @@ impl Outcome {
                 .collect::<Vec<_>>()
                 .join(" and ")
         };
-        if self.is_draw() {
-            format!("draw ({})", self.reason)
+        let score = match &self.scores {
+            Some(s) => format!(
+                " {}",
+                s.iter().map(u32::to_string).collect::<Vec<_>>().join("-")
+            ),
+            None => String::new(),
+        };
+        let text = if self.is_draw() {
+            format!("draw{score} ({})", self.reason)
         } else if !self.winners.is_empty() {
             let verb = if self.winners.len() == 1 {
                 "wins"
             } else {
                 "win"
             };
-            format!("{} {verb} ({})", names(&self.winners), self.reason)
+            format!("{} {verb}{score} ({})", names(&self.winners), self.reason)
         } else {
-            format!("{} lose ({})", names(&self.losers), self.reason)
-        }
+            format!("{} lose{score} ({})", names(&self.losers), self.reason)
+        };
+        text
     }
 }
 
@@ -101,18 +112,41 @@ impl Rules {
                         winners: vec![p],
                         losers: others,
                         reason: reason.into(),
+                        scores: None,
                     },
                     GoalKind::Loss => Outcome {
                         winners: others,
                         losers: vec![p],
                         reason: reason.into(),
+                        scores: None,
                     },
                     GoalKind::Draw => Outcome {
                         winners: vec![],
                         losers: vec![],
                         reason: reason.into(),
+                        scores: None,
                     },
                     GoalKind::Count => self.count_outcome(cx.pos, reason),
+                };
+                let outcome = match goal.score {
+                    Some((w, l)) => {
+                        let n = self.def.players.len();
+                        let scores = (0..n)
+                            .map(|i| {
+                                let pl = PlayerId(i as u8);
+                                if outcome.winners.contains(&pl) || outcome.is_draw() {
+                                    w
+                                } else {
+                                    l
+                                }
+                            })
+                            .collect();
+                        Outcome {
+                            scores: Some(scores),
+                            ..outcome
+                        }
+                    }
+                    None => outcome,
                 };
                 best = Some((key, outcome));
             }
@@ -134,6 +168,7 @@ impl Rules {
                 winners: vec![],
                 losers: vec![],
                 reason: format!("{reason}, equal material"),
+                scores: None,
             };
         }
         let losers = (0..counts.len())
@@ -144,6 +179,7 @@ impl Rules {
             winners: top,
             losers,
             reason: format!("{reason}, more pieces"),
+            scores: None,
         }
     }
 

@@ -28,13 +28,32 @@ pub fn resolve_goal(cx: &mut Cx, form: &Sexp) -> Option<Goal> {
         "draw-condition" => GoalKind::Draw,
         _ => GoalKind::Count,
     };
-    let [_, players, cond] = items else {
-        cx.missing(
-            form,
-            "players or condition",
-            "(win-condition (PLAYER...) CONDITION)",
-        );
-        return None;
+    let (players, cond, score) = match items {
+        [_, players, cond] => (players, cond, None),
+        [_, players, cond, score] if score.head() == Some("score") => {
+            let nums: Vec<i64> = score.list().unwrap_or_default()[1..]
+                .iter()
+                .filter_map(|n| cx.int(n, "a score"))
+                .collect();
+            match nums.as_slice() {
+                [w, l] if *w >= 0 && *l >= 0 => (players, cond, Some((*w as u32, *l as u32))),
+                _ => {
+                    cx.error(
+                        score.span,
+                        "expected `(score WINNER OTHERS)` with two numbers of at least 0",
+                    );
+                    return None;
+                }
+            }
+        }
+        _ => {
+            cx.missing(
+                form,
+                "players or condition",
+                "(win-condition (PLAYER...) CONDITION [(score W L)])",
+            );
+            return None;
+        }
     };
     let players: Vec<PlayerId> = match &players.kind {
         SexpKind::List(ps) => ps.iter().filter_map(|p| cx.player(p)).collect(),
@@ -49,6 +68,7 @@ pub fn resolve_goal(cx: &mut Cx, form: &Sexp) -> Option<Goal> {
         kind,
         players,
         cond,
+        score,
         span: form.span,
     })
 }

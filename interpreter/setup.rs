@@ -48,8 +48,9 @@ fn piece_by_letter(def: &GameDef, letter: &str) -> Option<PieceId> {
         .map(|i| PieceId(i as u16))
 }
 
-/// Ranks and files of the first grid: `(rows top to bottom, each a list of squares by file)`.
-fn rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
+/// Ranks and files of the first grid: rows from the top (the highest-numbered rank first), each a
+/// list of squares by file (`NONE` where the board has no such square). FEN reads and writes this.
+pub fn fen_rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
     let grid = def
         .board
         .grids
@@ -88,7 +89,7 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         pocket = board[i + 1..].trim_end_matches(']').to_string();
         board.truncate(i);
     }
-    let rows = rows(def)?;
+    let rows = fen_rows(def)?;
     let mut ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() == rows.len() + 1 {
         // Pocket written as a ninth rank.

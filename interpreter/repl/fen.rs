@@ -39,34 +39,9 @@ fn piece_by_letter(def: &GameDef, letter: &str) -> Option<usize> {
     })
 }
 
-/// The square names of the first grid, rank by rank from the top (as `setup.rs` reads them).
+/// The squares of the first grid, rank by rank from the top: the order FEN reading uses.
 fn rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
-    let grid = def
-        .board
-        .grids
-        .first()
-        .ok_or("this board has no grid, so it has no FEN (try `position`)")?;
-    if grid.labels.len() != 2 {
-        return Err("FEN needs a two-dimensional grid (try `position`)".into());
-    }
-    let (files, ranks) = (&grid.labels[0], &grid.labels[1]);
-    let mut order: Vec<usize> = (0..ranks.len()).collect();
-    if ranks.iter().all(|r| r.parse::<i64>().is_ok()) {
-        order.sort_by_key(|&i| std::cmp::Reverse(ranks[i].parse::<i64>().unwrap_or(0)));
-    }
-    Ok(order
-        .into_iter()
-        .map(|r| {
-            files
-                .iter()
-                .map(|f| {
-                    def.board
-                        .pos_id(&format!("{f}{}", ranks[r]))
-                        .map_or(NONE, |p| p.0)
-                })
-                .collect()
-        })
-        .collect())
+    crate::setup::fen_rows(def).map_err(|e| format!("{e} (try `position`)"))
 }
 
 /// The position as FEN: `board[pocket] side castling en-passant halfmove fullmove`.

@@ -627,3 +627,136 @@ fn scored_results() {
         "draw 1-1 (stalemated)"
     );
 }
+
+const HAFT: &str = "games/haft-draughts.zrf";
+
+#[test]
+fn haft_esquires_and_stevedores() {
+    let b = "turn 0; last - -";
+    // An Esquire steps diagonally forward and captures by overtaking straight forward.
+    assert_eq!(
+        moves(
+            HAFT,
+            None,
+            &format!("{b}; White Esquire d4; Black Esquire a8 h8"),
+            ""
+        ),
+        list("d4-c5 d4-e5")
+    );
+    assert_eq!(
+        moves(
+            HAFT,
+            None,
+            &format!("{b}; White Esquire d4; Black Esquire d5 a8 h8"),
+            ""
+        ),
+        list("d4xd6")
+    );
+    // A capturing Esquire goes on while it can.
+    assert_eq!(
+        moves(
+            HAFT,
+            None,
+            &format!("{b}; White Esquire d2; Black Esquire d3 d5 a8"),
+            ""
+        ),
+        list("d2xd4xd6")
+    );
+    // Promotion ends the capture, though the new Stevedore could overtake e8.
+    assert_eq!(
+        moves(
+            HAFT,
+            None,
+            &format!("{b}; White Esquire d6; Black Esquire d7 e8 a1"),
+            ""
+        ),
+        list("d6xd8")
+    );
+    let g = game(
+        HAFT,
+        None,
+        Some(&format!("{b}; White Esquire d6; Black Esquire d7 e8 a1")),
+        "d6xd8",
+    );
+    assert!(zrf::setup::native(&g.rules, &g.pos).contains("White Stevedore d8"));
+    // A Stevedore overtakes along any orthogonal.
+    assert_eq!(
+        moves(
+            HAFT,
+            None,
+            &format!("{b}; White Stevedore d4; Black Esquire d3 a8 h8"),
+            ""
+        )
+        .into_iter()
+        .filter(|m| m.contains('x'))
+        .collect::<Vec<_>>(),
+        list("d4xd2")
+    );
+}
+
+#[test]
+fn haft_contrastewardess_takes_every_enemy_it_passes() {
+    let setup = "turn 0; last - -; White Contrastewardess a1; Black Esquire a2 a3 a4 h8";
+    assert_eq!(
+        moves(HAFT, Some("French-style"), setup, ""),
+        list("a1xa5 a1xa6 a1xa7 a1xa8")
+    );
+    let g = game(HAFT, Some("French-style"), Some(setup), "a1xa5");
+    let text = zrf::setup::native(&g.rules, &g.pos);
+    assert!(
+        !text.contains("a2") && !text.contains("a3") && !text.contains("a4"),
+        "{text}"
+    );
+}
+
+#[test]
+fn haft_impasse_results() {
+    let b = "turn 0; last - -";
+    let over = |variant: Option<&str>, setup: &str| result_of(HAFT, variant, setup);
+    // Every piece on the dark squares: no capture is possible any more.
+    assert_eq!(
+        over(
+            None,
+            &format!("{b}; White Esquire a1 c1; Black Esquire b8 d8")
+        ),
+        "draw 2-2 (counter condition)"
+    );
+    let lesser = Some("Lesser win at impasse");
+    assert_eq!(
+        over(
+            lesser,
+            &format!("{b}; White Esquire a1 c1 e1; Black Esquire b8 d8")
+        ),
+        "White wins 3-1 (counter condition)"
+    );
+    assert_eq!(
+        over(
+            lesser,
+            &format!("{b}; White Esquire a1 c1; Black Esquire b8 d8")
+        ),
+        "draw 2-2 (counter condition)"
+    );
+    // Running out of pieces loses 4-0.
+    assert_eq!(
+        over(None, "turn 1; last - -; White Esquire a1"),
+        "White wins 4-0 (stalemated)"
+    );
+}
+
+#[test]
+fn haft_revert_to_draughts() {
+    let setup = "turn 0; last - -; White Esquire d4; Black Esquire d5 c7";
+    let revert = Some("Revert to Draughts, impasse drawn");
+    // The capture leaves every piece on the dark squares; now draughts captures apply.
+    assert_eq!(moves(HAFT, revert, setup, "d4xd6"), list("c7xe5"));
+    assert_eq!(
+        result_of(HAFT, None, &format!("{setup}; counter reverted 0")).as_str(),
+        "ongoing"
+    );
+}
+
+fn result_of(file: &str, variant: Option<&str>, setup: &str) -> String {
+    let mut g = game(file, variant, Some(setup), "");
+    g.outcome()
+        .map_or("ongoing".into(), |o| o.describe(&g.rules.def))
+}

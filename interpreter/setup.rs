@@ -3,7 +3,6 @@
 
 use crate::def::*;
 use crate::engine::{Cell, Position, Rules};
-use crate::notation;
 
 /// Reads a position in any of the three forms.
 pub fn parse(rules: &Rules, text: &str) -> Result<Position, String> {
@@ -585,9 +584,4 @@ fn square_and_attrs(def: &GameDef, text: &str) -> Result<(u16, Vec<(usize, bool)
         rest = &body[name.len()..];
     }
     Ok((square.0 as u16, changes))
-}
-
-/// Prints square names for messages (number or name).
-pub fn square_text(rules: &Rules, sq: u16) -> String {
-    notation::square(&rules.def, sq)
 }

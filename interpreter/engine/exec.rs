@@ -636,10 +636,8 @@ impl<'a> Exec<'a> {
         out.squares.push(pf);
         out.squares.push(pt);
         let path_hi = out.squares.len() as u32;
-        let mut value = 0;
-        for &(p, c) in &s.captured {
+        for &(p, _) in &s.captured {
             out.squares.push(p);
-            value += rules.capture_value(c);
         }
         out.moves.push(Move {
             op_lo: op_lo as u32,
@@ -659,7 +657,6 @@ impl<'a> Exec<'a> {
             cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
             finally: spec.finally.map_or(0, |p| p.0 + 1),
             must_continue: spec.must_continue,
-            value,
             partial: spec.partial,
             pass: false,
         });

@@ -257,12 +257,6 @@ impl Rules {
         (owner, piece)
     }
 
-    /// The value of a captured piece for capture-precedence rules (1 per piece by default).
-    #[inline]
-    pub fn capture_value(&self, _cell: Cell) -> u32 {
-        1
-    }
-
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
     ///
     /// `only` restricts to the piece on one square; `move_type` to blocks of that type.
@@ -806,7 +800,7 @@ impl Gen<'_, '_> {
     ) -> bool {
         let m = steps.moves[i];
         if !m.partial || depth >= MAX_CHAIN {
-            self.emit(pos, prefix, steps, i, out);
+            self.emit(prefix, steps, i, out);
             return false;
         }
         // Play the step and look for continuations by the same piece.
@@ -828,7 +822,7 @@ impl Gen<'_, '_> {
         }
         // A `must-continue` landing never ends a chain.
         if !m.must_continue && (conts.is_empty() || self.rules.def.options.pass_partial) {
-            self.emit(pos, prefix, steps, i, out);
+            self.emit(prefix, steps, i, out);
         }
         let continued = !conts.is_empty();
         if continued {
@@ -888,14 +882,7 @@ impl Gen<'_, '_> {
 
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
-    fn emit(
-        &mut self,
-        _pos: &Position,
-        prefix: &[MoveList],
-        steps: &MoveList,
-        i: usize,
-        out: &mut MoveList,
-    ) {
+    fn emit(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
         self.join(prefix, steps, i, out);
         let last = steps.moves[i];
         let n = out.moves.len() - 1;
@@ -953,20 +940,17 @@ impl Gen<'_, '_> {
         let lp = steps.path(&last);
         out.squares.push(lp[lp.len() - 1]);
         let path_hi = out.squares.len() as u32;
-        let mut value = 0;
         let mut promote = 0;
         let mut promote_choice = false;
         for link in prefix {
             let lm = link.moves[0];
             out.squares.extend_from_slice(link.captured(&lm));
-            value += lm.value;
             if lm.promote != 0 {
                 promote = lm.promote;
                 promote_choice = lm.promote_choice;
             }
         }
         out.squares.extend_from_slice(steps.captured(&last));
-        value += last.value;
         if last.promote != 0 {
             promote = last.promote;
             promote_choice = last.promote_choice;
@@ -985,7 +969,6 @@ impl Gen<'_, '_> {
             cont_type: last.cont_type,
             finally: 0,
             must_continue: false,
-            value,
             partial: false,
             pass: false,
         });

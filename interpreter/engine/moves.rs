@@ -43,8 +43,6 @@ pub struct Move {
     pub finally: u16,
     /// The step is legal only if the chain goes on from it.
     pub must_continue: bool,
-    /// Value of the captured pieces under the game's capture-value rule (or their count).
-    pub value: u32,
     /// A partial step (`add-partial`) that the same piece may continue.
     pub partial: bool,
     /// A pass (no piece moves).

@@ -628,8 +628,7 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
                         cx.error(node.span, "`flag?` takes one flag name");
                         return Some(None);
                     }
-                    cx.sym(first, "a flag name")
-                        .map(|f| Cond::Flag(cx_flag(cx, f)))
+                    cx.sym(first, "a flag name").map(|f| Cond::Flag(cx.flag(f)))
                 }
                 _ => {
                     let f = cx.sym(first, "a flag name").map(str::to_string);
@@ -664,10 +663,6 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
         }
     };
     Some(c)
-}
-
-fn cx_flag(cx: &mut Cx, name: &str) -> FlagId {
-    cx.flag(name)
 }
 
 /// The comparison operator for `<`, `<=`, `=`, `>=`, `>`, `/=`.

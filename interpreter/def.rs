@@ -522,6 +522,11 @@ pub struct Options {
     /// `"deferred captures"` (zrf extension, Dagaz's name): captured pieces stay on the board,
     /// marked, until the capture chain ends; they block and cannot be captured twice.
     pub deferred_captures: bool,
+    /// `"huffing"` (zrf extension): the compelling filters (move priorities, maximal captures,
+    /// capture precedence, completing a chain) no longer restrict the moves; a player who plays
+    /// a move they would have rejected leaves the pieces that could have obeyed them liable to
+    /// be removed (huffed) by the opponent before the opponent's own move.
+    pub huffing: bool,
     /// Every option as written (name, value), for display.
     pub all: Vec<(String, String)>,
 }

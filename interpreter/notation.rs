@@ -2,7 +2,7 @@
 //!
 //! Canonical text: squares by name (or by declared number); `from-to` for a plain move;
 //! every landing square joined by `x` for a capture (`e4xd5`, `29x11x20x27x9`); `=L` for a
-//! promotion; `L@sq` for a drop; `pass`. When two legal moves would still print alike, the
+//! promotion; `L@sq` for a drop; `pass`; `h14:` before a move that first huffs the piece on 14. When two legal moves would still print alike, the
 //! captured squares are appended in brackets.
 
 use crate::def::{GameDef, NONE};
@@ -32,6 +32,11 @@ pub fn move_text(def: &GameDef, list: &MoveList, m: &Move) -> String {
     }
     let path = list.path(m);
     let mut s = String::new();
+    if m.huff != 0 {
+        s.push('h');
+        s += &square(def, m.huff - 1);
+        s.push(':');
+    }
     if m.drop != 0 {
         s += &piece_letter(def, m.drop - 1);
         s.push('@');
@@ -115,7 +120,23 @@ pub fn parse_move(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, 
         }
         _ => {}
     }
-    // Start and end only: `29-9` or `29x9` for a chain.
+    // Start and end only: `29-9` or `29x9` for a chain, after `h14:` for a huff.
+    let (huff, input) = match input.split_once(':') {
+        Some((h, rest)) if h.len() > 1 && h.starts_with(['h', 'H']) => {
+            let sq = (0..def.board.n_pos())
+                .find(|&sq| square(def, sq as u16).eq_ignore_ascii_case(&h[1..]));
+            match sq {
+                Some(sq) => (sq as u16 + 1, rest),
+                None => {
+                    return Err(MoveError::Illegal(format!(
+                        "there is no square `{}` on this board to huff",
+                        &h[1..]
+                    )))
+                }
+            }
+        }
+        _ => (0, input),
+    };
     let parts: Vec<&str> = input
         .split(['-', 'x', 'X'])
         .filter(|p| !p.is_empty())
@@ -126,7 +147,11 @@ pub fn parse_move(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, 
             .filter(|&i| {
                 let m = &list.moves[i];
                 let p = list.path(m);
-                m.drop == 0 && !m.pass && same(p[0], parts[0]) && same(p[p.len() - 1], parts[1])
+                m.drop == 0
+                    && !m.pass
+                    && m.huff == huff
+                    && same(p[0], parts[0])
+                    && same(p[p.len() - 1], parts[1])
             })
             .collect();
         match ends.len() {

@@ -418,8 +418,11 @@ pub fn native(rules: &Rules, pos: &Position) -> String {
                             s += attr;
                         }
                     }
-                    if c.marks != 0 {
+                    if c.marks & crate::engine::DEAD != 0 {
                         s += "!";
+                    }
+                    if c.marks & crate::engine::HUFFABLE != 0 {
+                        s += "*";
                     }
                     squares.push(s);
                 }
@@ -523,8 +526,18 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
             [pl, pc, squares @ ..] if !squares.is_empty() => {
                 let (pl, pc) = (player(pl)?, piece(pc)?);
                 for s in squares {
-                    let dead = s.ends_with('!');
-                    let s = s.trim_end_matches('!');
+                    let mut marks = 0;
+                    let s = s.trim_end_matches(|c| match c {
+                        '!' => {
+                            marks |= crate::engine::DEAD;
+                            true
+                        }
+                        '*' => {
+                            marks |= crate::engine::HUFFABLE;
+                            true
+                        }
+                        _ => false,
+                    });
                     let (at, changes) = square_and_attrs(def, s)?;
                     let mut attrs = rules.attr_defaults[pc.idx()];
                     for (a, on) in changes {
@@ -535,9 +548,7 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
                         }
                     }
                     let mut cell = Cell::new(pc, pl, attrs);
-                    if dead {
-                        cell.marks = crate::engine::DEAD;
-                    }
+                    cell.marks = marks;
                     if at == NONE {
                         return Err("a piece needs a square".into());
                     }

@@ -321,7 +321,7 @@ fn test_runs_the_cases_of_the_shipped_games() {
         .expect("zrf runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.ends_with("7 passed, 0 failed\n"), "{text}");
+    assert!(text.ends_with("9 passed, 0 failed\n"), "{text}");
 }
 
 #[test]

@@ -608,6 +608,87 @@ fn english_draughts_forty_move_law() {
     assert_eq!(over(equal, "18-14 1-5"), None);
 }
 
+const HUFFING: Option<&str> = Some("English Draughts with huffing");
+
+#[test]
+fn english_draughts_huffing_leaves_capturing_to_the_player() {
+    // White may capture with 18 but need not; every move of 30 neglects the capture.
+    assert_eq!(
+        moves(ENGLISH, HUFFING, "W:W18,30:B14,1", ""),
+        list("18x9 18-15 30-25 30-26")
+    );
+    // A chain may stop before it is complete; crowning still ends it.
+    assert_eq!(
+        moves(ENGLISH, HUFFING, "W:W29:B25,18,10,1", ""),
+        list("29x22 29x22x15 29x22x15x6")
+    );
+    // The main game does not offer the neglect: capturing is forced there.
+    assert_eq!(moves(ENGLISH, None, "W:W18,30:B14,1", ""), list("18x9"));
+}
+
+#[test]
+fn english_draughts_huffing_removes_the_piece_that_neglected() {
+    // White's 30-26 neglects 18x9: Black may let it stand or huff 18 first, then move.
+    let after = moves(ENGLISH, HUFFING, "W:W18,30:B14,1", "30-26");
+    assert_eq!(
+        after,
+        list(
+            "1-5 1-6 14-17 14x23 14x23x30 \
+             h18:1-5 h18:1-6 h18:14-17 h18:14-18"
+        )
+    );
+    let mut g = game(ENGLISH, HUFFING, Some("W:W18,30:B14,1"), "30-26 h18:14-18");
+    let white: Vec<String> = g.legal_texts();
+    assert_eq!(sorted(white), list("26-22 26-23"));
+    assert_eq!(g.pos.cells.iter().filter(|c| !c.is_empty()).count(), 3);
+    // Huffing is a turn of its own kind: the huffed piece is named, and undo restores it.
+    g.undo();
+    assert_eq!(g.legal_texts().len(), 9);
+    // A move that neglects nothing leaves nothing to huff.
+    assert!(moves(ENGLISH, HUFFING, "W:W18,30:B14,1", "18x9")
+        .iter()
+        .all(|m| !m.starts_with('h')));
+}
+
+#[test]
+fn english_draughts_huffing_an_incomplete_capture_or_a_later_neglect() {
+    // 29x22 stops with 18 still en prise: the capturer is huffable where it stands.
+    let stop = moves(ENGLISH, HUFFING, "W:W29:B25,18,10,1", "29x22");
+    assert!(stop.contains(&"h22:18-22".to_string()), "{stop:?}");
+    assert_eq!(stop.iter().filter(|m| m.starts_with("h22:")).count(), 6);
+    // Crowned on 2 after taking 6: the move was complete, so 9 cannot be huffed for 7.
+    let crowned = moves(ENGLISH, HUFFING, "W:W9,32:B7,6,1", "9x2");
+    assert_eq!(crowned, list("1-5 1-6 7-10 7-11"));
+    // Black neglects in turn: its 18x25 was possible when it played 1-5.
+    let again = moves(ENGLISH, HUFFING, "W:W29:B25,18,10,1", "29x22 1-5");
+    assert_eq!(again, list("22-17 22x15 22x15x6 h18:22-17 h18:22-18"));
+    // Letting a neglect stand clears it: after 1-5 and a Black reply, 18 is no longer marked.
+    let stood = moves(ENGLISH, HUFFING, "W:W18,30:B14,1", "30-26 1-5");
+    assert!(stood.iter().all(|m| !m.starts_with("h18")), "{stood:?}");
+}
+
+#[test]
+fn english_draughts_huff_counts_as_a_material_change_for_the_forty_moves() {
+    // The counter stands at 70; White's 26-22 neglects a capture, Black huffs and moves.
+    let setup = "turn 1; last - -; White Man e3 c3; White King a7; Black Man d4; counter forty 70";
+    let mut g = game(ENGLISH, HUFFING, Some(setup), "");
+    let neglect: Vec<String> = g
+        .legal_texts()
+        .into_iter()
+        .filter(|m| !m.contains('x'))
+        .collect();
+    g.play(&neglect[0]).expect("a quiet move");
+    assert_eq!(g.pos.counters[0], 71);
+    let huff = g
+        .legal_texts()
+        .into_iter()
+        .find(|m| m.starts_with('h'))
+        .expect("a huff");
+    g.play(&huff).expect("huff and move");
+    let slot = g.pos.counters[0];
+    assert_eq!(slot, 0, "the huff restarted the count");
+}
+
 #[test]
 fn scored_results() {
     let f = "games/tic-tac-toe.zrf";

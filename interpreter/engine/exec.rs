@@ -659,6 +659,8 @@ impl<'a> Exec<'a> {
             must_continue: spec.must_continue,
             partial: spec.partial,
             pass: false,
+            stopped: false,
+            huff: 0,
         });
     }
 }

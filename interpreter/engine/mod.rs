@@ -10,7 +10,7 @@ mod position;
 pub use exec::{Scratch, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
 pub use moves::{apply, apply_more, revert, Move, MoveList, Op, UndoLog};
-pub use position::{Cell, Position, DEAD};
+pub use position::{Cell, Position, DEAD, HUFFABLE};
 
 use crate::def::*;
 use attack::Attacks;
@@ -455,10 +455,163 @@ impl Rules {
             out.retain(|_| !k.next().copied().unwrap_or(false));
             ws.dead.clear();
         }
-        self.filter(ws, pos, out);
+        if self.def.options.huffing {
+            self.huffing(ws, pos, out);
+        } else {
+            self.filter(ws, pos, out, true);
+        }
     }
 
-    fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+    /// `"huffing"`: the moves of the side to move are every move the compelling rules would
+    /// filter out too; a move they would reject marks the pieces that could have obeyed them
+    /// (at their new square, for the piece that moved). Every move clears the marks the
+    /// opponent's last move left, and may be preceded by removing one marked piece (a huff).
+    fn huffing(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+        let side = self.entry(pos.turn).owner;
+        let marked: Vec<u16> = (0..pos.cells.len() as u16)
+            .filter(|&sq| {
+                let c = pos.cells[sq as usize];
+                !c.is_empty() && c.owner != side.0 && c.marks & HUFFABLE != 0
+            })
+            .collect();
+        let mut clear: Vec<Op> = marked
+            .iter()
+            .map(|&sq| {
+                let c = pos.cells[sq as usize];
+                Op::Set(
+                    sq,
+                    Cell {
+                        marks: c.marks & !HUFFABLE,
+                        ..c
+                    },
+                )
+            })
+            .collect();
+        let plain = std::mem::take(out);
+        self.huffing_moves(ws, pos, plain, &clear, 0, out);
+        let n = clear.len();
+        for &sq in &marked {
+            // Huff `sq`, then look for the moves of the position without it.
+            clear.push(Op::Set(sq, Cell::EMPTY));
+            apply(
+                pos,
+                &clear,
+                pos.turn,
+                pos.last_from,
+                pos.last_to,
+                &mut ws.log,
+            );
+            let mut after = MoveList::new();
+            self.legal_moves_in(ws, pos, &mut after);
+            revert(pos, &mut ws.log);
+            // The moves were found with the marks already cleared: clear them, then huff.
+            self.prefix_moves(&after, &clear, sq + 1, out);
+            clear.truncate(n);
+        }
+    }
+
+    /// Filters `all` (the generated moves of one position), marks the neglecting pieces of
+    /// every move the compelling rules reject, and writes each move after the ops `pre`.
+    fn huffing_moves(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        mut all: MoveList,
+        pre: &[Op],
+        huff: u16,
+        out: &mut MoveList,
+    ) {
+        let side = self.entry(pos.turn).owner;
+        let mut strict = all.clone();
+        strict.retain(|m| !m.stopped);
+        self.filter(ws, pos, &mut strict, true);
+        self.filter(ws, pos, &mut all, false);
+        let mut neglect: Vec<u16> = Vec::new();
+        for k in &strict.moves {
+            let from = strict.path(k)[0];
+            if from != NONE && !k.pass && !neglect.contains(&from) {
+                neglect.push(from);
+            }
+        }
+        out.clear();
+        for m in &all.moves {
+            let compelled = strict
+                .moves
+                .iter()
+                .any(|k| strict.path(k) == all.path(m) && strict.ops(k) == all.ops(m));
+            let op_lo = out.ops.len();
+            out.ops.extend_from_slice(pre);
+            out.ops.extend(all.ops(m).iter().map(|op| match *op {
+                Op::Set(sq, c) => Op::Set(
+                    sq,
+                    Cell {
+                        marks: c.marks & !HUFFABLE,
+                        ..c
+                    },
+                ),
+                op => op,
+            }));
+            if !compelled {
+                let path = all.path(m);
+                for &from in &neglect {
+                    let at = if from == path[0] {
+                        path[path.len() - 1]
+                    } else {
+                        from
+                    };
+                    let c = last_write(&out.ops[op_lo..], at).unwrap_or(pos.cells[at as usize]);
+                    if !c.is_empty() && c.owner == side.0 {
+                        out.ops.push(Op::Set(
+                            at,
+                            Cell {
+                                marks: c.marks | HUFFABLE,
+                                ..c
+                            },
+                        ));
+                    }
+                }
+            }
+            let sq_lo = out.squares.len() as u32;
+            out.squares.extend_from_slice(all.path(m));
+            let path_hi = out.squares.len() as u32;
+            out.squares.extend_from_slice(all.captured(m));
+            out.moves.push(Move {
+                op_lo: op_lo as u32,
+                op_hi: out.ops.len() as u32,
+                path_lo: sq_lo,
+                path_hi,
+                cap_hi: out.squares.len() as u32,
+                huff,
+                ..*m
+            });
+        }
+    }
+
+    /// Appends the moves of `list`, each after the ops `pre` and with `huff` set.
+    fn prefix_moves(&self, list: &MoveList, pre: &[Op], huff: u16, out: &mut MoveList) {
+        for m in &list.moves {
+            let op_lo = out.ops.len() as u32;
+            out.ops.extend_from_slice(pre);
+            out.ops.extend_from_slice(list.ops(m));
+            let sq_lo = out.squares.len() as u32;
+            out.squares.extend_from_slice(list.path(m));
+            let path_hi = out.squares.len() as u32;
+            out.squares.extend_from_slice(list.captured(m));
+            out.moves.push(Move {
+                op_lo,
+                op_hi: out.ops.len() as u32,
+                path_lo: sq_lo,
+                path_hi,
+                cap_hi: out.squares.len() as u32,
+                huff,
+                ..*m
+            });
+        }
+    }
+
+    /// The filters of a move list; without `compel`, only those that are not obligations a
+    /// player may neglect under `"huffing"` (duplicates, royal safety, passing).
+    fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList, compel: bool) {
         if out.is_empty() {
             if self.def.options.pass_turn == PassTurn::Forced {
                 push_pass(out);
@@ -466,6 +619,30 @@ impl Rules {
             return;
         }
         dedup_moves(ws, out);
+        if compel {
+            self.compel(pos, out);
+        }
+        if self.royal.iter().any(|&r| r) {
+            let side = self.entry(pos.turn).owner;
+            ws.keep.clear();
+            for m in &out.moves {
+                self.make_ops(pos, out, m, &mut ws.log);
+                let safe = !self.royal_attacked(pos, side);
+                revert(pos, &mut ws.log);
+                ws.keep.push(safe);
+            }
+            let mut k = ws.keep.iter();
+            out.retain(|_| k.next().copied().unwrap_or(false));
+        }
+        match self.def.options.pass_turn {
+            PassTurn::Yes => push_pass(out),
+            PassTurn::Forced if out.is_empty() => push_pass(out),
+            _ => {}
+        }
+    }
+
+    /// The filters that compel a choice: move priorities, maximal captures, capture precedence.
+    fn compel(&self, pos: &Position, out: &mut MoveList) {
         if !self.def.move_priorities.is_empty() {
             let rank = |m: &Move| {
                 if m.move_type == u16::MAX {
@@ -490,23 +667,6 @@ impl Rules {
         }
         for crit in &self.def.capture_precedence {
             self.precedence(crit, pos, out);
-        }
-        if self.royal.iter().any(|&r| r) {
-            let side = self.entry(pos.turn).owner;
-            ws.keep.clear();
-            for m in &out.moves {
-                self.make_ops(pos, out, m, &mut ws.log);
-                let safe = !self.royal_attacked(pos, side);
-                revert(pos, &mut ws.log);
-                ws.keep.push(safe);
-            }
-            let mut k = ws.keep.iter();
-            out.retain(|_| k.next().copied().unwrap_or(false));
-        }
-        match self.def.options.pass_turn {
-            PassTurn::Yes => push_pass(out),
-            PassTurn::Forced if out.is_empty() => push_pass(out),
-            _ => {}
         }
     }
 
@@ -566,7 +726,7 @@ impl Rules {
             let (from, to) = (path[0], path[path.len() - 1]);
             let mut ex = Exec::new(self, pos, mover);
             ex.run_after_move(
-                m.cap_hi > m.path_hi,
+                m.cap_hi > m.path_hi || m.huff != 0,
                 m.piece,
                 (from, to),
                 &mut Scratch::default(),
@@ -823,6 +983,10 @@ impl Gen<'_, '_> {
         // A `must-continue` landing never ends a chain.
         if !m.must_continue && (conts.is_empty() || self.rules.def.options.pass_partial) {
             self.emit(prefix, steps, i, out);
+            if !conts.is_empty() {
+                let n = out.moves.len() - 1;
+                out.moves[n].stopped = true;
+            }
         }
         let continued = !conts.is_empty();
         if continued {
@@ -971,6 +1135,8 @@ impl Gen<'_, '_> {
             must_continue: false,
             partial: false,
             pass: false,
+            stopped: false,
+            huff: 0,
         });
     }
 }

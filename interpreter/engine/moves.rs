@@ -47,6 +47,10 @@ pub struct Move {
     pub partial: bool,
     /// A pass (no piece moves).
     pub pass: bool,
+    /// The chain stopped although the piece could go on (`"pass partial"`).
+    pub stopped: bool,
+    /// Square + 1 of the enemy piece huffed before the move (0: none; `"huffing"`).
+    pub huff: u16,
 }
 
 impl Move {

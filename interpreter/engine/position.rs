@@ -17,6 +17,8 @@ pub struct Cell {
 
 /// Mark bit: captured in the current chain, removed when the chain ends.
 pub const DEAD: u8 = 1;
+/// Engine mark: the piece neglected a compelled move and may be huffed (`"huffing"`).
+pub const HUFFABLE: u8 = 2;
 
 impl Cell {
     /// The empty cell.

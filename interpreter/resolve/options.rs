@@ -134,6 +134,7 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
             "discard cascades" => opts.discard_cascades = boolean(cx),
             "deferred captures" => opts.deferred_captures = boolean(cx),
             "complete captures" => opts.complete_captures = boolean(cx),
+            "huffing" => opts.huffing = boolean(cx),
             n if UI_OPTIONS.contains(&n) => {}
             n if n.contains("extension")
                 || n.contains("invariant")
@@ -152,6 +153,9 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
                     "recycle promotions",
                     "include off-pieces",
                     "discard cascades",
+                    "deferred captures",
+                    "complete captures",
+                    "huffing",
                 ]
                 .into_iter()
                 .chain(UI_OPTIONS.iter().copied())

@@ -1234,6 +1234,18 @@ impl Session {
         if !counters.is_empty() {
             let _ = writeln!(out, "Counters: {}.", counters.join(", "));
         }
+        let huffable: Vec<String> = (0..g.pos.cells.len())
+            .filter(|&sq| g.pos.cells[sq].marks & crate::engine::HUFFABLE != 0)
+            .map(|sq| notation::square(def, sq as u16))
+            .collect();
+        if !huffable.is_empty() && outcome.is_none() {
+            let _ = writeln!(
+                out,
+                "May be huffed before the next move: {} (write `h{}:` before the move).",
+                huffable.join(", "),
+                huffable[0]
+            );
+        }
         out
     }
 }

@@ -199,6 +199,9 @@ impl Board {
     }
 }
 
+/// The largest magnitude `(value N)` accepts (a thousand units).
+pub const MAX_PIECE_VALUE: u32 = 100_000;
+
 /// One piece type.
 #[derive(Clone, Debug)]
 pub struct PieceDef {
@@ -221,6 +224,9 @@ pub struct PieceDef {
     /// `(captured-as TYPE [ATTRIBUTE])` (zrf extension): a recycled capture of this piece
     /// enters the store as TYPE (only when the attribute is set, if one is named).
     pub captured_as: Option<(PieceId, Option<AttrId>)>,
+    /// `(value N)` (zrf extension): the piece's worth for the computer player, in hundredths
+    /// of a unit (`(value 900)` for a chess queen); `None` lets the player derive it.
+    pub value: Option<i32>,
     /// The `(piece …)` form.
     pub span: Span,
 }

@@ -528,6 +528,7 @@ impl Cx {
             "drops",
             "dummy",
             "captured-as",
+            "value",
         ];
         let items = form.list().unwrap_or_default();
         let mut def = PieceDef {
@@ -540,6 +541,7 @@ impl Cx {
             drops: Vec::new(),
             dummy: false,
             captured_as: None,
+            value: None,
             span: form.span,
         };
         for sub in &items[1..] {
@@ -628,6 +630,29 @@ impl Cx {
                         None => None,
                     };
                     def.captured_as = piece.map(|p| (p, attr));
+                }
+                "value" => {
+                    let [n] = args else {
+                        let d = Diagnostic::error(sub.span, "`value` takes one number")
+                            .with_label("expected `(value N)`, N in hundredths of a unit");
+                        self.diags.push(d);
+                        continue;
+                    };
+                    if let Some(v) = self.int(n, "a whole number of hundredths, such as 900") {
+                        match i32::try_from(v) {
+                            Ok(v) if v.unsigned_abs() <= MAX_PIECE_VALUE => def.value = Some(v),
+                            _ => {
+                                let d = Diagnostic::error(
+                                    n.span,
+                                    format!("piece value {v} is out of range"),
+                                )
+                                .with_label(format!(
+                                    "expected a number from -{MAX_PIECE_VALUE} to {MAX_PIECE_VALUE}"
+                                ));
+                                self.diags.push(d);
+                            }
+                        }
+                    }
                 }
                 "glyph" => {
                     self.warn(sub.span, "ignored: Dagaz-only piece form `glyph`");

@@ -20,7 +20,7 @@ use exec::Exec;
 pub const MAX_CHAIN: usize = 64;
 
 /// A game ready to play: the definition plus tables derived from it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Rules {
     /// The resolved definition.
     pub def: GameDef,

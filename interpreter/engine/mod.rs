@@ -488,7 +488,7 @@ impl Rules {
             })
             .collect();
         let plain = std::mem::take(out);
-        self.huffing_moves(ws, pos, plain, &clear, 0, out);
+        self.huffing_moves(ws, pos, plain, &clear, out);
         let n = clear.len();
         for &sq in &marked {
             // Huff `sq`, then look for the moves of the position without it.
@@ -518,7 +518,6 @@ impl Rules {
         pos: &mut Position,
         mut all: MoveList,
         pre: &[Op],
-        huff: u16,
         out: &mut MoveList,
     ) {
         let side = self.entry(pos.turn).owner;
@@ -571,19 +570,7 @@ impl Rules {
                     }
                 }
             }
-            let sq_lo = out.squares.len() as u32;
-            out.squares.extend_from_slice(all.path(m));
-            let path_hi = out.squares.len() as u32;
-            out.squares.extend_from_slice(all.captured(m));
-            out.moves.push(Move {
-                op_lo: op_lo as u32,
-                op_hi: out.ops.len() as u32,
-                path_lo: sq_lo,
-                path_hi,
-                cap_hi: out.squares.len() as u32,
-                huff,
-                ..*m
-            });
+            out.close_move(op_lo as u32, &all, m);
         }
     }
 
@@ -593,19 +580,7 @@ impl Rules {
             let op_lo = out.ops.len() as u32;
             out.ops.extend_from_slice(pre);
             out.ops.extend_from_slice(list.ops(m));
-            let sq_lo = out.squares.len() as u32;
-            out.squares.extend_from_slice(list.path(m));
-            let path_hi = out.squares.len() as u32;
-            out.squares.extend_from_slice(list.captured(m));
-            out.moves.push(Move {
-                op_lo,
-                op_hi: out.ops.len() as u32,
-                path_lo: sq_lo,
-                path_hi,
-                cap_hi: out.squares.len() as u32,
-                huff,
-                ..*m
-            });
+            out.close_move(op_lo, list, m).huff = huff;
         }
     }
 

@@ -114,18 +114,26 @@ impl MoveList {
         let m = other.moves[i];
         let ops_lo = self.ops.len() as u32;
         self.ops.extend_from_slice(other.ops(&m));
+        self.close_move(ops_lo, other, &m);
+    }
+
+    /// Ends a move whose ops were written to this list from `op_lo` on: copies the path and
+    /// captured squares of `m`, a move of `other`, and pushes a header like `m`'s.
+    pub fn close_move(&mut self, op_lo: u32, other: &MoveList, m: &Move) -> &mut Move {
         let sq_lo = self.squares.len() as u32;
-        self.squares.extend_from_slice(other.path(&m));
+        self.squares.extend_from_slice(other.path(m));
         let path_hi = self.squares.len() as u32;
-        self.squares.extend_from_slice(other.captured(&m));
+        self.squares.extend_from_slice(other.captured(m));
         self.moves.push(Move {
-            op_lo: ops_lo,
+            op_lo,
             op_hi: self.ops.len() as u32,
             path_lo: sq_lo,
             path_hi,
             cap_hi: self.squares.len() as u32,
-            ..m
+            ..*m
         });
+        let n = self.moves.len() - 1;
+        &mut self.moves[n]
     }
 
     /// Keeps only the moves for which `keep` is true (arenas are left as they are).

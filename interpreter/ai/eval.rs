@@ -1,0 +1,574 @@
+//! The evaluation, derived from the rules alone: piece values from mobility, square tables
+//! (more moves, nearer promotion, nearer a goal zone), material in hand.
+//!
+//! Everything is computed once per game in [`Evaluator::new`]; evaluating a position is then
+//! one pass over the board adding table entries. `docs/ai.md` explains the derivation.
+
+use crate::def::*;
+use crate::engine::{Cell, MoveList, Op, Position, Rules, Scratch};
+
+use super::Rng;
+
+/// One hundredth of a unit; a unit is the weakest piece type of the setup (a pawn, a man).
+pub const UNIT: i32 = 100;
+
+/// The largest evaluation, in hundredths, far below the scores of finished games.
+pub const EVAL_MAX: i32 = 15_000;
+
+/// Random boards sampled per player when measuring mobility.
+const SAMPLES: usize = 6;
+/// Share of the board's squares the random boards fill.
+const DENSITY: f64 = 0.3;
+/// How much a square's own mobility moves a piece's worth there (0: not at all, 1: fully).
+const CENTRE: f64 = 0.25;
+/// Mobility given to a piece with no moves (a drop-only mark), so that it still counts.
+const FLOOR: f64 = 0.25;
+/// Worth, in units, of standing on the squares of an `absolute-config` goal (less with distance).
+const GOAL_UNITS: f64 = 2.0;
+
+/// A piece type's worth, as `zrf check` shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceValue {
+    /// The piece type.
+    pub piece: PieceId,
+    /// Its name.
+    pub name: String,
+    /// Worth in units (1.0 = the weakest piece type of the setup), averaged over the squares
+    /// the piece can reach and the players.
+    pub value: f64,
+    /// Given by the file with `(value N)` rather than derived.
+    pub given: bool,
+}
+
+/// The piece values of a game, derived or given (see `docs/ai.md`).
+pub fn piece_values(rules: &Rules) -> Vec<PieceValue> {
+    Evaluator::new(rules).values
+}
+
+/// The tables of one game.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    n_pieces: usize,
+    n_pos: usize,
+    /// Worth of a piece on a square: `pst[(player * n_pieces + piece) * n_pos + square]`.
+    pst: Vec<i32>,
+    /// Worth of a piece in hand: `hand[player * n_pieces + piece]`.
+    hand: Vec<i32>,
+    /// Average worth of each type (for move ordering).
+    pub base: Vec<i32>,
+    /// Players that take turns.
+    pub active: Vec<bool>,
+    /// Number of players that take turns.
+    pub n_active: usize,
+    /// The values shown to users.
+    pub values: Vec<PieceValue>,
+}
+
+/// Moves of one piece on an otherwise empty board: destinations, and promotions.
+struct Graph {
+    /// `edges[lo[sq]..lo[sq + 1]]`: the squares one move reaches from `sq`.
+    lo: Vec<usize>,
+    edges: Vec<u16>,
+    /// Whether some move from this square promotes.
+    promotes: Vec<bool>,
+    /// The types moves promote to.
+    targets: Vec<u16>,
+}
+
+impl Graph {
+    /// Fewest moves from each square to one of the squares where `done` holds (0 there);
+    /// `u32::MAX` when none is reachable.
+    fn distances(&self, n_pos: usize, done: impl Fn(usize) -> bool) -> Vec<u32> {
+        let mut d: Vec<u32> = (0..n_pos)
+            .map(|sq| if done(sq) { 0 } else { u32::MAX })
+            .collect();
+        loop {
+            let mut changed = false;
+            for sq in 0..n_pos {
+                for &to in &self.edges[self.lo[sq]..self.lo[sq + 1]] {
+                    let via = d[to as usize].saturating_add(1);
+                    if via < d[sq] {
+                        d[sq] = via;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return d;
+            }
+        }
+    }
+}
+
+impl Evaluator {
+    /// Measures every piece type of the game and builds the tables.
+    pub fn new(rules: &Rules) -> Evaluator {
+        let def = &rules.def;
+        let n_pieces = def.pieces.len();
+        let n_players = def.players.len();
+        let n_pos = def.board.n_pos();
+        let active: Vec<bool> = (0..n_players).map(|p| rules.in_turn_order[p]).collect();
+        let n_active = active.iter().filter(|&&a| a).count().max(1);
+        let players: Vec<PlayerId> = (0..n_players)
+            .filter(|&p| active[p])
+            .map(|p| PlayerId(p as u8))
+            .collect();
+        let live_types: Vec<usize> = (0..n_pieces).filter(|&t| !def.pieces[t].dummy).collect();
+
+        let mut empty = rules.initial();
+        for sq in 0..n_pos {
+            empty.set(sq as u16, Cell::EMPTY);
+        }
+        let mut scratch = Scratch::default();
+        let mut list = MoveList::new();
+
+        // Moves on an empty board, per (player, type).
+        let mut graphs: Vec<Option<Graph>> = (0..n_players * n_pieces).map(|_| None).collect();
+        for &p in &players {
+            for &t in &live_types {
+                graphs[p.idx() * n_pieces + t] = Some(empty_graph(
+                    rules,
+                    &mut empty,
+                    p,
+                    t,
+                    &mut scratch,
+                    &mut list,
+                ));
+            }
+        }
+        let reach = reachable(rules, &graphs, &players, n_pieces);
+
+        // Mobility on sparse random boards, per (player, type, square).
+        let mut mob = vec![0f64; n_players * n_pieces * n_pos];
+        let blockers = blocker_types(def, &live_types);
+        let mut rng = Rng::new(0x5EED_0FA1);
+        let mut seen = vec![0u32; n_pos];
+        let mut stamp = 0u32;
+        for &p in &players {
+            for _ in 0..SAMPLES {
+                let mut board = empty.clone();
+                for (sq, &r) in reach.iter().enumerate() {
+                    if r && !blockers.is_empty() && rng.unit() < DENSITY {
+                        let t = blockers[rng.below(blockers.len())];
+                        let owner = players[rng.below(players.len())];
+                        board.set(
+                            sq as u16,
+                            Cell::new(PieceId(t as u16), owner, rules.attr_defaults[t]),
+                        );
+                    }
+                }
+                for &t in &live_types {
+                    let piece = Cell::new(PieceId(t as u16), p, rules.attr_defaults[t]);
+                    for sq in (0..n_pos).filter(|&sq| reach[sq]) {
+                        let old = board.set(sq as u16, piece);
+                        list.clear();
+                        rules.gen_steps(&board, p, None, sq as u16, &mut scratch, &mut list);
+                        board.set(sq as u16, old);
+                        stamp += 1;
+                        let mut n = 0;
+                        for m in &list.moves {
+                            let path = list.path(m);
+                            let to = path[path.len() - 1];
+                            if to != NONE && seen[to as usize] != stamp {
+                                seen[to as usize] = stamp;
+                                n += 1;
+                            }
+                        }
+                        mob[(p.idx() * n_pieces + t) * n_pos + sq] += n as f64 / SAMPLES as f64;
+                    }
+                }
+            }
+        }
+
+        let n_reach = reach.iter().filter(|&&r| r).count().max(1) as f64;
+        let avg_mob = |p: usize, t: usize| -> f64 {
+            (0..n_pos)
+                .filter(|&sq| reach[sq])
+                .map(|sq| mob[(p * n_pieces + t) * n_pos + sq])
+                .sum::<f64>()
+                / n_reach
+        };
+        // Raw worth per type: its mobility, averaged over the players.
+        let raw: Vec<f64> = (0..n_pieces)
+            .map(|t| {
+                if def.pieces[t].dummy || players.is_empty() {
+                    return 0.0;
+                }
+                players
+                    .iter()
+                    .map(|p| avg_mob(p.idx(), t).max(FLOOR))
+                    .sum::<f64>()
+                    / players.len() as f64
+            })
+            .collect();
+
+        // Square tables in raw units: mobility there, then promotion and goal bonuses.
+        let mut table = vec![0f64; n_players * n_pieces * n_pos];
+        let mut positional = vec![0f64; n_players * n_pieces * n_pos];
+        for &p in &players {
+            for &t in &live_types {
+                let avg = avg_mob(p.idx(), t).max(FLOOR);
+                let beta = if rules.royal[t] { 0.0 } else { CENTRE };
+                let g = graphs[p.idx() * n_pieces + t].as_ref().expect("graph");
+                let promo = g.distances(n_pos, |sq| g.promotes[sq]);
+                // Distance 1: a move from here promotes. The best promotion counts.
+                let promo: Vec<u32> = promo.iter().map(|d| d.saturating_add(1)).collect();
+                let target = g
+                    .targets
+                    .iter()
+                    .map(|&u| raw[u as usize])
+                    .fold(0f64, f64::max);
+                let gain = (target - raw[t]).max(0.0);
+                for (sq, &d) in promo.iter().enumerate() {
+                    let i = (p.idx() * n_pieces + t) * n_pos + sq;
+                    let ratio = (mob[i].max(FLOOR) / avg).clamp(0.0, 3.0);
+                    let factor = (1.0 + beta * (ratio - 1.0)).clamp(0.5, 1.5);
+                    table[i] = raw[t] * factor;
+                    if d != u32::MAX && gain > 0.0 {
+                        let d = d as f64;
+                        positional[i] += gain / (2.0 * (d + 1.0) * (d + 1.0));
+                    }
+                }
+            }
+        }
+        // Average worth per type in raw units (table + promotion), over reachable squares.
+        let mean = |t: usize, tab: &[f64], pos: &[f64]| -> f64 {
+            let mut s = 0.0;
+            for p in &players {
+                for sq in (0..n_pos).filter(|&sq| reach[sq]) {
+                    let i = (p.idx() * n_pieces + t) * n_pos + sq;
+                    s += tab[i] + pos[i];
+                }
+            }
+            s / (n_reach * players.len().max(1) as f64)
+        };
+        let means: Vec<f64> = (0..n_pieces)
+            .map(|t| mean(t, &table, &positional))
+            .collect();
+
+        // The unit: the weakest non-royal type in the setup whose value is not given (else of
+        // all types).
+        let in_setup = |t: usize| {
+            def.setup.placements.iter().any(|pl| pl.piece.idx() == t)
+                || def
+                    .setup
+                    .off
+                    .iter()
+                    .any(|o| o.piece.idx() == t && o.count > 0)
+        };
+        let pick = |only_setup: bool| {
+            live_types
+                .iter()
+                .copied()
+                .filter(|&t| !rules.royal[t] && def.pieces[t].value.is_none())
+                .filter(|&t| !only_setup || in_setup(t))
+                .map(|t| means[t])
+                .filter(|&v| v > 0.0)
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut unit = pick(true);
+        if !unit.is_finite() {
+            unit = pick(false);
+        }
+        if !unit.is_finite() {
+            unit = 1.0;
+        }
+        let scale = UNIT as f64 / unit;
+
+        // Goals: standing on (or nearing) the squares of an absolute-config goal.
+        for goal in &def.goals {
+            let sign = match goal.kind {
+                GoalKind::Win => 1.0,
+                GoalKind::Loss => -1.0,
+                _ => continue,
+            };
+            let GoalCond::AbsoluteConfig {
+                spec,
+                positions,
+                zones,
+            } = &goal.cond
+            else {
+                continue;
+            };
+            if spec.negated || spec.owner == Owner::Opponent {
+                continue;
+            }
+            for &p in goal.players.iter().filter(|p| active[p.idx()]) {
+                let mut target = vec![false; n_pos];
+                for q in positions {
+                    target[q.idx()] = true;
+                }
+                for z in zones {
+                    for q in &def.board.zones[z.idx()].positions[p.idx()] {
+                        target[q.idx()] = true;
+                    }
+                }
+                for &t in &live_types {
+                    if !spec.pieces.is_empty() && !spec.pieces.iter().any(|s| s.idx() == t) {
+                        continue;
+                    }
+                    let g = graphs[p.idx() * n_pieces + t].as_ref().expect("graph");
+                    let dist = g.distances(n_pos, |sq| target[sq]);
+                    for (sq, &d) in dist.iter().enumerate() {
+                        if d != u32::MAX {
+                            let i = (p.idx() * n_pieces + t) * n_pos + sq;
+                            let d = d as f64;
+                            positional[i] +=
+                                sign * GOAL_UNITS / scale * UNIT as f64 / ((d + 1.0) * (d + 1.0));
+                        }
+                    }
+                }
+            }
+        }
+
+        // Pieces whose loss wins the game (`pieces-remaining` or `captured` as a win) count
+        // against their owner.
+        let liability = liabilities(def);
+
+        let mut pst = vec![0i32; n_players * n_pieces * n_pos];
+        let mut base = vec![0i32; n_pieces];
+        let mut values = Vec::new();
+        for t in 0..n_pieces {
+            let given = def.pieces[t].value;
+            let mean_cp = match given {
+                Some(v) => v as f64,
+                None => means[t] * scale,
+            };
+            base[t] = mean_cp.round() as i32;
+            if !def.pieces[t].dummy {
+                values.push(PieceValue {
+                    piece: PieceId(t as u16),
+                    name: def.pieces[t].name.clone(),
+                    value: (mean_cp / UNIT as f64 * 100.0).round() / 100.0,
+                    given: given.is_some(),
+                });
+            }
+            let sign = if liability[t] { -1.0 } else { 1.0 };
+            for p in &players {
+                for sq in 0..n_pos {
+                    let i = (p.idx() * n_pieces + t) * n_pos + sq;
+                    let v = match given {
+                        // A given value keeps the shape of the derived table.
+                        Some(v) if raw[t] > 0.0 => {
+                            v as f64 * table[i] / raw[t] + positional[i] * scale
+                        }
+                        Some(v) => v as f64,
+                        None => (table[i] + positional[i]) * scale,
+                    };
+                    pst[i] = (sign * v).round() as i32;
+                }
+            }
+        }
+        let mut hand = vec![0i32; n_players * n_pieces];
+        for p in &players {
+            for t in 0..n_pieces {
+                if !def.pieces[t].drops.is_empty() {
+                    let sign = if liability[t] { -1 } else { 1 };
+                    hand[p.idx() * n_pieces + t] = sign * base[t];
+                }
+            }
+        }
+        Evaluator {
+            n_pieces,
+            n_pos,
+            pst,
+            hand,
+            base,
+            active,
+            n_active,
+            values,
+        }
+    }
+
+    /// The worth of a piece standing on a square (0 for an empty square).
+    #[inline]
+    pub fn at(&self, sq: usize, c: Cell) -> i32 {
+        if c.is_empty() {
+            return 0;
+        }
+        self.pst[(c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.n_pos + sq]
+    }
+
+    /// The position's worth for `me` against the others (their average, when several): the
+    /// paranoid view of more than two players.
+    pub fn eval(&self, pos: &Position, me: PlayerId) -> i32 {
+        let mut mine = 0i64;
+        let mut theirs = 0i64;
+        for (sq, &c) in pos.cells.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            let v = self.pst
+                [(c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.n_pos + sq]
+                as i64;
+            if c.owner == me.0 {
+                mine += v;
+            } else {
+                theirs += v;
+            }
+        }
+        for (i, &n) in pos.store.iter().enumerate() {
+            if n != 0 {
+                let v = self.hand[i] as i64 * n as i64;
+                if i / self.n_pieces == me.idx() {
+                    mine += v;
+                } else {
+                    theirs += v;
+                }
+            }
+        }
+        let others = (self.n_active.max(2) - 1) as i64;
+        (mine - theirs / others).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
+    }
+}
+
+/// The moves of a lone piece of type `t` on every square of an empty board.
+fn empty_graph(
+    rules: &Rules,
+    board: &mut Position,
+    p: PlayerId,
+    t: usize,
+    scratch: &mut Scratch,
+    list: &mut MoveList,
+) -> Graph {
+    let n_pos = board.cells.len();
+    let mut g = Graph {
+        lo: vec![0],
+        edges: Vec::new(),
+        promotes: vec![false; n_pos],
+        targets: Vec::new(),
+    };
+    let piece = Cell::new(PieceId(t as u16), p, rules.attr_defaults[t]);
+    for sq in 0..n_pos {
+        if !rules.def.board.positions[sq].dummy {
+            board.set(sq as u16, piece);
+            list.clear();
+            rules.gen_steps(board, p, None, sq as u16, scratch, list);
+            board.set(sq as u16, Cell::EMPTY);
+            let first = g.edges.len();
+            for m in &list.moves {
+                let path = list.path(m);
+                let to = path[path.len() - 1];
+                if to == NONE || to as usize == sq {
+                    continue;
+                }
+                if !g.edges[first..].contains(&to) {
+                    g.edges.push(to);
+                }
+                if let Some(u) = promotion(list, m, t, to) {
+                    g.promotes[sq] = true;
+                    if !g.targets.contains(&u) {
+                        g.targets.push(u);
+                    }
+                }
+            }
+        }
+        g.lo.push(g.edges.len());
+    }
+    g
+}
+
+/// The type a move turns its piece into, if it promotes.
+fn promotion(list: &MoveList, m: &crate::engine::Move, t: usize, to: u16) -> Option<u16> {
+    if m.promote != 0 && m.promote as usize != t + 1 {
+        return Some(m.promote - 1);
+    }
+    if m.finally != 0 && m.finally as usize != t + 1 {
+        return Some(m.finally - 1);
+    }
+    let last = list.ops(m).iter().rev().find_map(|op| match op {
+        Op::Set(q, c) if *q == to => Some(*c),
+        _ => None,
+    })?;
+    (!last.is_empty() && last.piece as usize != t + 1).then(|| last.piece - 1)
+}
+
+/// Squares pieces can stand on in play: setup squares, drop squares and every square a piece
+/// can move to from those (on an empty board). All squares but dummies when that finds none.
+fn reachable(
+    rules: &Rules,
+    graphs: &[Option<Graph>],
+    players: &[PlayerId],
+    n_pieces: usize,
+) -> Vec<bool> {
+    let def = &rules.def;
+    let n_pos = def.board.n_pos();
+    let mut reach = vec![false; n_pos];
+    for pl in &def.setup.placements {
+        reach[pl.pos.idx()] = true;
+    }
+    // Drops: run every drop block on an empty board.
+    let mut empty = rules.initial();
+    for sq in 0..n_pos {
+        empty.set(sq as u16, Cell::EMPTY);
+    }
+    let mut scratch = Scratch::default();
+    let mut list = MoveList::new();
+    for &p in players {
+        for (t, piece) in def.pieces.iter().enumerate() {
+            if piece.drops.is_empty() {
+                continue;
+            }
+            let idx = (p.idx() * n_pieces + t) as u32;
+            if empty.store[idx as usize] == 0 {
+                empty.add_store(idx, 1);
+            }
+            list.clear();
+            rules.gen_steps(&empty, p, None, NONE, &mut scratch, &mut list);
+            for m in &list.moves {
+                let path = list.path(m);
+                if let Some(&to) = path.last().filter(|&&to| to != NONE) {
+                    reach[to as usize] = true;
+                }
+            }
+        }
+    }
+    let mut stack: Vec<usize> = (0..n_pos).filter(|&sq| reach[sq]).collect();
+    while let Some(sq) = stack.pop() {
+        for g in graphs.iter().flatten() {
+            for &to in &g.edges[g.lo[sq]..g.lo[sq + 1]] {
+                if !reach[to as usize] {
+                    reach[to as usize] = true;
+                    stack.push(to as usize);
+                }
+            }
+        }
+    }
+    if !reach.iter().any(|&r| r) {
+        for (sq, r) in reach.iter_mut().enumerate() {
+            *r = !def.board.positions[sq].dummy;
+        }
+    }
+    for (sq, r) in reach.iter_mut().enumerate() {
+        *r &= !def.board.positions[sq].dummy;
+    }
+    reach
+}
+
+/// The types that fill the random boards: the setup's pieces, as many of each as it has.
+fn blocker_types(def: &GameDef, live: &[usize]) -> Vec<usize> {
+    let mut v: Vec<usize> = def.setup.placements.iter().map(|p| p.piece.idx()).collect();
+    if v.is_empty() {
+        v = live.to_vec();
+    }
+    v
+}
+
+/// Types whose loss wins: named (or all types, when none is named) by a win goal that is
+/// `captured` or `pieces-remaining`.
+fn liabilities(def: &GameDef) -> Vec<bool> {
+    let mut out = vec![false; def.pieces.len()];
+    for g in def.goals.iter().filter(|g| g.kind == GoalKind::Win) {
+        let types = match &g.cond {
+            GoalCond::Captured(ts) => ts,
+            GoalCond::PiecesRemaining(_, ts) => ts,
+            _ => continue,
+        };
+        for (t, l) in out.iter_mut().enumerate() {
+            if types.is_empty() || types.iter().any(|x| x.idx() == t) {
+                *l = true;
+            }
+        }
+    }
+    out
+}

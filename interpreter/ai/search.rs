@@ -1,0 +1,860 @@
+//! Alpha-beta: iterative deepening, principal variation search, a transposition table, late
+//! move reductions and a quiescence search over captures and promotions.
+//!
+//! Scores are negamax scores from the view of the side to move, where a side is the root
+//! player's team or the others' (paranoid search for more than two players); a move that
+//! leaves the same side to move (a player who moves twice) does not negate the score.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::eval::Evaluator;
+use super::tt::{self, Table};
+use super::{outcome_value, to_score, Engine, Info, SearchConfig, SearchResult, MATE, MATE_BOUND};
+use crate::def::PlayerId;
+use crate::engine::{revert, GoalContext, Move, MoveList, Position, Rules, UndoLog, Workspace};
+use crate::notation;
+
+/// The deepest ply the search reaches (main search and quiescence together).
+pub const MAX_PLY: usize = 128;
+/// Quiescence plies beyond the horizon at most.
+const QMAX: usize = 8;
+/// Quiescence plies during which a side whose every move captures must search them all
+/// (deeper, it stands pat like any other side).
+const QFORCED: usize = 8;
+/// Captures a side that may stand pat searches in its first quiescence ply, and deeper.
+const QWIDE: usize = 8;
+const QNARROW: usize = 3;
+/// Quiescence plies during which a side in check searches every evasion.
+const QCHECK: usize = 4;
+/// Larger than any score.
+const INF: i32 = MATE + 1;
+const HIST: usize = 1 << 14;
+
+/// Move-ordering memory kept between searches: killer moves per ply and the history table.
+#[derive(Clone)]
+pub struct Heuristics {
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics {
+            killers: vec![[0; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * HIST],
+        }
+    }
+}
+
+/// A fingerprint of a move: its squares, captures, promotion, drop, pass and huff (never 0).
+pub fn fingerprint(list: &MoveList, m: &Move) -> u32 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut add = |x: u64| {
+        h = (h ^ x).wrapping_mul(0x0000_0100_0000_01B3);
+        h ^= h >> 29;
+    };
+    for &sq in list.path(m) {
+        add(sq as u64);
+    }
+    add(0xFFFF_0000);
+    for &sq in list.captured(m) {
+        add(sq as u64);
+    }
+    add((m.promote as u64) << 16 | m.drop as u64);
+    add((m.pass as u64) << 1 | (m.huff as u64) << 8);
+    ((h >> 32) as u32) | 1
+}
+
+/// Runs an alpha-beta search for [`Engine::search`].
+pub fn run(
+    engine: &mut Engine,
+    rules: &Rules,
+    pos: &Position,
+    history: &[u64],
+    cfg: &SearchConfig,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Info),
+) -> Option<SearchResult> {
+    let mut s = Search::new(engine, rules, pos, history, cfg, stop);
+    s.iterate(progress)
+}
+
+struct Search<'a> {
+    rules: &'a Rules,
+    ev: &'a Evaluator,
+    tt: &'a mut Table,
+    heur: &'a mut Heuristics,
+    pos: Position,
+    ws: Workspace,
+    log: UndoLog,
+    /// A move list and ordering keys per ply.
+    lists: Vec<MoveList>,
+    keys: Vec<Vec<(i32, u16)>>,
+    /// Repetition keys of the positions on the search path, by ply.
+    path: Vec<u64>,
+    /// Repetition keys of the game before the root.
+    before: &'a [u64],
+    /// Principal variations: `pv[ply]` is the best line from `ply` (move indices).
+    pv: Vec<Vec<u16>>,
+    root: PlayerId,
+    salt: u64,
+    nodes: u64,
+    seldepth: usize,
+    cfg: &'a SearchConfig,
+    start: Instant,
+    stop: &'a AtomicBool,
+    aborted: bool,
+    /// A list with one move, standing for "the side to move has moves" in goal tests made
+    /// before generating.
+    placeholder: MoveList,
+    has_rep_goal: bool,
+    rep_draw: bool,
+    /// Captures may be compulsory: quiescence generates before standing pat.
+    gen_first: bool,
+    has_royal: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        engine: &'a mut Engine,
+        rules: &'a Rules,
+        pos: &Position,
+        history: &'a [u64],
+        cfg: &'a SearchConfig,
+        stop: &'a AtomicBool,
+    ) -> Search<'a> {
+        let def = &rules.def;
+        let root = rules.entry(pos.turn).mover;
+        let mut placeholder = MoveList::new();
+        placeholder.moves.push(Move {
+            pass: true,
+            ..Move::default()
+        });
+        let (has_rep_goal, rep_draw) = repetition_goals(rules);
+        let gen_first = !def.move_priorities.is_empty()
+            || def.options.maximal_captures > 0
+            || !def.capture_precedence.is_empty()
+            || def.options.huffing;
+        engine.tt.new_search();
+        for k in &mut engine.heur.killers {
+            *k = [0; 2];
+        }
+        for h in &mut engine.heur.history {
+            *h /= 8;
+        }
+        let salt = if engine.eval.n_active > 2 {
+            (root.0 as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        } else {
+            0
+        };
+        let before = match history.split_last() {
+            Some((_, rest)) => rest,
+            None => history,
+        };
+        Search {
+            rules,
+            ev: &engine.eval,
+            tt: &mut engine.tt,
+            heur: &mut engine.heur,
+            pos: pos.clone(),
+            ws: Workspace::default(),
+            log: UndoLog::new(),
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            keys: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            path: vec![0; MAX_PLY + 1],
+            before,
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            root,
+            salt,
+            nodes: 0,
+            seldepth: 0,
+            cfg,
+            start: Instant::now(),
+            stop,
+            aborted: false,
+            placeholder,
+            has_rep_goal,
+            rep_draw,
+            gen_first,
+            has_royal: rules.royal.iter().any(|&r| r),
+        }
+    }
+
+    /// Iterative deepening at the root.
+    fn iterate(&mut self, progress: &mut dyn FnMut(&Info)) -> Option<SearchResult> {
+        self.path[0] = self.pos.repetition_key();
+        let mut root_list = MoveList::new();
+        self.rules
+            .legal_moves_in(&mut self.ws, &mut self.pos, &mut root_list);
+        let reps = self.repetitions(0);
+        let cx = GoalContext {
+            pos: &self.pos,
+            moves: &root_list,
+            repetitions: reps,
+        };
+        if root_list.is_empty() || self.rules.outcome(&cx).is_some() {
+            return None;
+        }
+        let texts = notation::move_texts(&self.rules.def, &root_list);
+        let n = root_list.len();
+        // Root order: the stored best move first, then captures, then the rest.
+        let tt_fp = self.tt.probe(self.pos.hash ^ self.salt).map_or(0, |e| e.fp);
+        self.lists[0] = root_list.clone();
+        self.score_moves(0, tt_fp);
+        let mut order: Vec<(i32, u16)> = self.keys[0].clone();
+        order.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+        let mut order: Vec<u16> = order.into_iter().map(|(_, i)| i).collect();
+
+        let limits = &self.cfg.limits;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut best = order[0] as usize;
+        let mut best_info: Option<Info> = None;
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            let (value, idx, complete) = self.root_search(depth as i32, &mut order, prev_score);
+            // An unfinished iteration counts only when no earlier one finished.
+            let first_partial = best_info.is_none() && idx.is_some();
+            if !(complete || first_partial) {
+                break;
+            }
+            let Some(idx) = idx else { break };
+            best = idx;
+            prev_score = value;
+            let info = Info {
+                depth: if complete { depth } else { depth - 1 },
+                score: to_score(value),
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv: self.pv_texts(),
+            };
+            progress(&info);
+            best_info = Some(info);
+            if !complete {
+                break;
+            }
+            let proven = value.abs() >= MATE_BOUND && ((MATE - value.abs()) as u32) < depth;
+            let half_time = limits.time.is_some_and(|t| self.start.elapsed() * 2 >= t);
+            let only = n == 1 && limits.depth.is_none();
+            if proven || half_time || only {
+                break;
+            }
+        }
+        let info = best_info.unwrap_or_else(|| Info {
+            depth: 0,
+            score: to_score(0),
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            pv: vec![texts[best].clone()],
+        });
+        Some(SearchResult {
+            best,
+            best_text: texts[best].clone(),
+            info,
+        })
+    }
+
+    /// One iteration at the root: (score, best move, whether every move was searched).
+    fn root_search(
+        &mut self,
+        depth: i32,
+        order: &mut [u16],
+        prev: i32,
+    ) -> (i32, Option<usize>, bool) {
+        // Aspiration: a window around the last score, widened when the result falls outside.
+        let mut delta = 60;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            (prev - delta, prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let (v, idx, complete) = self.root_window(depth, order, alpha, beta);
+            if !complete {
+                return (v, idx, false);
+            }
+            if v <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+                if delta > 1000 {
+                    alpha = -INF;
+                }
+            } else if v >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+                if delta > 1000 {
+                    beta = INF;
+                }
+            } else {
+                return (v, idx, true);
+            }
+            delta *= 3;
+        }
+    }
+
+    fn root_window(
+        &mut self,
+        depth: i32,
+        order: &mut [u16],
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<usize>, bool) {
+        let mut best = -INF;
+        let mut best_idx = None;
+        let mut vals: Vec<i32> = vec![-INF; order.len()];
+        let alpha0 = alpha;
+        self.pv[0].clear();
+        for k in 0..order.len() {
+            let idx = order[k] as usize;
+            let m = self.lists[0].moves[idx];
+            self.rules
+                .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
+            let v = if k == 0 {
+                self.child(depth - 1, alpha, beta, 0, true)
+            } else {
+                let mut v = self.child(depth - 1, alpha, alpha + 1, 0, true);
+                if v > alpha && v < beta && !self.aborted {
+                    v = self.child(depth - 1, alpha, beta, 0, true);
+                }
+                v
+            };
+            revert(&mut self.pos, &mut self.log);
+            if self.aborted {
+                return (best, best_idx, false);
+            }
+            vals[k] = v;
+            if v > best {
+                best = v;
+                best_idx = Some(idx);
+                self.set_pv(0, idx as u16);
+            }
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        // Best first; the others keep their order (stable sort on fail-low bounds).
+        let mut pairs: Vec<(i32, u16)> = vals.iter().copied().zip(order.iter().copied()).collect();
+        pairs.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        for (o, p) in order.iter_mut().zip(pairs) {
+            *o = p.1;
+        }
+        if let Some(idx) = best_idx {
+            let fp = fingerprint(&self.lists[0], &self.lists[0].moves[idx]);
+            let bound = if best >= beta {
+                tt::LOWER
+            } else if best > alpha0 {
+                tt::EXACT
+            } else {
+                tt::UPPER
+            };
+            self.tt.store(
+                self.pos.hash ^ self.salt,
+                fp,
+                idx as u16,
+                best,
+                depth,
+                bound,
+            );
+        }
+        (best, best_idx, true)
+    }
+
+    /// Searches the position after a move made at `ply` by a side (`me`: whether it was the
+    /// root's team), returning its value for that side.
+    fn child(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize, me: bool) -> i32 {
+        if self.team() == me {
+            self.alphabeta(depth, alpha, beta, ply + 1)
+        } else {
+            -self.alphabeta(depth, -beta, -alpha, ply + 1)
+        }
+    }
+
+    /// [`Search::child`] for the quiescence search.
+    fn qchild(&mut self, alpha: i32, beta: i32, ply: usize, qply: usize, me: bool) -> i32 {
+        if self.team() == me {
+            self.quiesce(alpha, beta, ply + 1, qply + 1)
+        } else {
+            -self.quiesce(-beta, -alpha, ply + 1, qply + 1)
+        }
+    }
+
+    /// Whether the side to move in the current position is the root player's team.
+    fn team(&self) -> bool {
+        self.rules.entry(self.pos.turn).mover == self.root
+    }
+
+    /// The static evaluation for the side to move.
+    fn evaluate(&self) -> i32 {
+        let v = self.ev.eval(&self.pos, self.root);
+        if self.team() {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// How often the current position (at `ply`) has occurred, counting the game before the
+    /// root and the search path.
+    fn repetitions(&self, ply: usize) -> usize {
+        if !self.has_rep_goal {
+            return 1;
+        }
+        let key = self.path[ply];
+        self.before.iter().filter(|&&k| k == key).count()
+            + self.path[..=ply].iter().filter(|&&k| k == key).count()
+    }
+
+    /// Whether the current position occurred before (in the game or on the path), when
+    /// repetition is a draw: it is then scored as one.
+    fn repeated(&self, ply: usize) -> bool {
+        if !self.rep_draw || ply == 0 {
+            return false;
+        }
+        let key = self.path[ply];
+        self.path[..ply].contains(&key) || self.before.contains(&key)
+    }
+
+    /// The value of a finished game for the side to move, if the goals say it is over.
+    fn terminal(&self, ply: usize, moves: &MoveList, reps: usize) -> Option<i32> {
+        let cx = GoalContext {
+            pos: &self.pos,
+            moves,
+            repetitions: reps,
+        };
+        let o = self.rules.outcome(&cx)?;
+        let v = outcome_value(&o, self.root, self.ev.n_active, ply);
+        Some(if self.team() { v } else { -v })
+    }
+
+    /// Counts a node and notes when a limit is reached.
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if let Some(n) = self.cfg.limits.nodes {
+            if self.nodes >= n {
+                self.aborted = true;
+            }
+        }
+        if self.nodes & 127 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+            if let Some(t) = self.cfg.limits.time {
+                if self.start.elapsed() >= t {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    fn in_check(&self) -> bool {
+        self.has_royal
+            && self
+                .rules
+                .royal_attacked(&self.pos, self.rules.entry(self.pos.turn).owner)
+    }
+
+    /// The main search: the value of the current position (at `ply`) for the side to move.
+    fn alphabeta(&mut self, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.tick();
+        if self.aborted {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        self.path[ply] = self.pos.repetition_key();
+        if self.repeated(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        // Mate distance pruning: nothing here can beat a win already found nearer the root.
+        let best_possible = MATE - ply as i32 - 1;
+        if best_possible <= alpha {
+            return best_possible;
+        }
+        let in_check = self.in_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply, 0);
+        }
+        let hash = self.pos.hash ^ self.salt;
+        let pv_node = beta - alpha > 1;
+        let mut tt_fp = 0;
+        if let Some(e) = self.tt.probe(hash) {
+            tt_fp = e.fp;
+            if e.depth as i32 >= depth && !pv_node {
+                let v = from_tt(e.score as i32, ply);
+                let cut = match e.bound() {
+                    tt::EXACT => true,
+                    tt::LOWER => v >= beta,
+                    _ => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.rules
+            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        let reps = self.repetitions(ply);
+        let end = self.terminal(ply, &list, reps);
+        let empty = list.is_empty();
+        self.lists[ply] = list;
+        if let Some(v) = end {
+            return v;
+        }
+        if empty {
+            return 0;
+        }
+        let me = self.team();
+        let mover = self.rules.entry(self.pos.turn).mover;
+        if self.rules.def.players[mover.idx()].random {
+            return self.chance(depth, ply, me);
+        }
+        self.score_moves(ply, tt_fp);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_idx = u16::MAX;
+        let n = self.keys[ply].len();
+        for k in 0..n {
+            let idx = self.pick(ply, k);
+            let m = self.lists[ply].moves[idx as usize];
+            let quiet = m.n_captures() == 0 && m.promote == 0;
+            let key = self.keys[ply][k].0;
+            self.rules
+                .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
+            let v = if k == 0 {
+                self.child(depth - 1, alpha, beta, ply, me)
+            } else {
+                // Late quiet moves are searched less deep first.
+                let reduce = if depth >= 3 && k >= 3 && quiet && !in_check && key < KILLER {
+                    1 + (depth >= 6 && k >= 8) as i32
+                } else {
+                    0
+                };
+                let mut v = self.child(depth - 1 - reduce, alpha, alpha + 1, ply, me);
+                if v > alpha && reduce > 0 && !self.aborted {
+                    v = self.child(depth - 1, alpha, alpha + 1, ply, me);
+                }
+                if v > alpha && v < beta && !self.aborted {
+                    v = self.child(depth - 1, alpha, beta, ply, me);
+                }
+                v
+            };
+            revert(&mut self.pos, &mut self.log);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_idx = idx;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, idx);
+                    if v >= beta {
+                        if quiet {
+                            let fp = fingerprint(&self.lists[ply], &m);
+                            self.reward(ply, &m, fp, depth, me);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            tt::LOWER
+        } else if best > alpha0 {
+            tt::EXACT
+        } else {
+            tt::UPPER
+        };
+        let fp = if best_idx == u16::MAX {
+            0
+        } else {
+            let list = &self.lists[ply];
+            fingerprint(list, &list.moves[best_idx as usize])
+        };
+        self.tt
+            .store(hash, fp, best_idx, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// A random player's turn: the average over its moves.
+    fn chance(&mut self, depth: i32, ply: usize, me: bool) -> i32 {
+        let n = self.lists[ply].len();
+        let mut sum = 0i64;
+        for i in 0..n {
+            let m = self.lists[ply].moves[i];
+            self.rules
+                .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
+            let v = self.child(depth - 1, -INF, INF, ply, me);
+            revert(&mut self.pos, &mut self.log);
+            if self.aborted {
+                return 0;
+            }
+            sum += v as i64;
+        }
+        (sum / n.max(1) as i64) as i32
+    }
+
+    /// Captures and promotions until the position is quiet; a side that must capture (or is
+    /// in check) cannot stand pat.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.tick();
+        if self.aborted {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        self.path[ply] = self.pos.repetition_key();
+        if self.repeated(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        let in_check = qply < QCHECK && self.in_check();
+        let reps = self.repetitions(ply);
+        if !self.gen_first && !in_check {
+            // The goals that do not depend on the moves, before paying for generation.
+            let placeholder = std::mem::take(&mut self.placeholder);
+            let end = self.terminal(ply, &placeholder, reps);
+            self.placeholder = placeholder;
+            if let Some(v) = end {
+                return v;
+            }
+            let stand = self.evaluate();
+            if stand >= beta {
+                return stand;
+            }
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.rules
+            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        let end = self.terminal(ply, &list, reps);
+        let empty = list.is_empty();
+        let forced = in_check
+            || list
+                .moves
+                .iter()
+                .all(|m| m.n_captures() > 0 || m.promote != 0);
+        self.lists[ply] = list;
+        if let Some(v) = end {
+            return v;
+        }
+        if empty {
+            return 0;
+        }
+        let forced = forced && qply < QFORCED;
+        let mover = self.rules.entry(self.pos.turn).mover;
+        if qply >= QMAX || self.rules.def.players[mover.idx()].random {
+            return self.evaluate();
+        }
+        let mut best = -INF;
+        if !forced {
+            let stand = self.evaluate();
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let me = self.team();
+        self.score_moves(ply, 0);
+        if !forced {
+            // Only captures and promotions.
+            let list = &self.lists[ply];
+            self.keys[ply].retain(|&(_, i)| {
+                let m = &list.moves[i as usize];
+                m.n_captures() > 0 || m.promote != 0
+            });
+        }
+        // Past the first plies, only the most promising captures of a side that may stand pat:
+        // in games where captures never run out, the capture tree would grow without bound.
+        let mut n = self.keys[ply].len();
+        if !forced {
+            n = n.min(if qply == 0 { QWIDE } else { QNARROW });
+        }
+        for k in 0..n {
+            let idx = self.pick(ply, k);
+            let m = self.lists[ply].moves[idx as usize];
+            self.rules
+                .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
+            let v = self.qchild(alpha, beta, ply, qply, me);
+            revert(&mut self.pos, &mut self.log);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, idx);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Ordering keys of the moves at `ply`: the stored best move, then captures and
+    /// promotions by gain, then killers, then the history of quiet moves.
+    fn score_moves(&mut self, ply: usize, tt_fp: u32) {
+        let list = &self.lists[ply];
+        let keys = &mut self.keys[ply];
+        keys.clear();
+        let killers = self.heur.killers[ply];
+        let team = self.rules.entry(self.pos.turn).mover == self.root;
+        for (i, m) in list.moves.iter().enumerate() {
+            let fp = fingerprint(list, m);
+            let key = if fp == tt_fp {
+                TT_MOVE
+            } else if m.n_captures() > 0 || m.promote != 0 {
+                let mut gain = 0;
+                for &sq in list.captured(m) {
+                    let c = self.pos.cells[sq as usize];
+                    if !c.is_empty() {
+                        gain += self.ev.base[c.piece as usize - 1].abs();
+                    }
+                }
+                if m.promote != 0 && m.piece != 0 {
+                    gain += (self.ev.base[m.promote as usize - 1]
+                        - self.ev.base[m.piece as usize - 1])
+                        .max(0);
+                }
+                let attacker = if m.piece != 0 {
+                    self.ev.base[m.piece as usize - 1].abs()
+                } else {
+                    0
+                };
+                CAPTURE + (gain * 16 - attacker).clamp(-CAPTURE / 2, CAPTURE / 2)
+            } else if fp == killers[0] {
+                KILLER + 1
+            } else if fp == killers[1] {
+                KILLER
+            } else {
+                self.heur.history[hist_index(list, m, team)]
+            };
+            keys.push((key, i as u16));
+        }
+    }
+
+    /// Moves the best remaining key at `ply` to place `k` and returns its move index.
+    fn pick(&mut self, ply: usize, k: usize) -> u16 {
+        let keys = &mut self.keys[ply];
+        let mut best = k;
+        for j in k + 1..keys.len() {
+            if keys[j].0 > keys[best].0 {
+                best = j;
+            }
+        }
+        keys.swap(k, best);
+        keys[k].1
+    }
+
+    /// A quiet move caused a cut-off: remember it as a killer and in the history.
+    fn reward(&mut self, ply: usize, m: &Move, fp: u32, depth: i32, team: bool) {
+        let k = &mut self.heur.killers[ply];
+        if k[0] != fp {
+            k[1] = k[0];
+            k[0] = fp;
+        }
+        let h = &mut self.heur.history[hist_index(&self.lists[ply], m, team)];
+        *h = (*h + depth * depth).min(KILLER - 1);
+    }
+
+    /// `pv[ply]` = the move, then the line found below it.
+    fn set_pv(&mut self, ply: usize, idx: u16) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(idx);
+        if let Some(next) = tail.first() {
+            line.extend_from_slice(next);
+        }
+    }
+
+    /// The root's principal variation as move texts (replayed to check each move).
+    fn pv_texts(&mut self) -> Vec<String> {
+        let mut pos = self.lists.first().map(|_| self.pos.clone()).expect("root");
+        let mut list = MoveList::new();
+        let mut log = UndoLog::new();
+        let mut out = Vec::new();
+        for &idx in &self.pv[0] {
+            self.rules.legal_moves_in(&mut self.ws, &mut pos, &mut list);
+            let Some(m) = list.moves.get(idx as usize).copied() else {
+                break;
+            };
+            out.push(notation::move_texts(&self.rules.def, &list)[idx as usize].clone());
+            self.rules.make(&mut pos, &list, &m, &mut log);
+        }
+        out
+    }
+}
+
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+
+fn hist_index(list: &MoveList, m: &Move, team: bool) -> usize {
+    let path = list.path(m);
+    let from = path[0] as usize;
+    let to = path[path.len() - 1] as usize;
+    let h = from.wrapping_mul(0x9E37) ^ to.wrapping_mul(0x85EB) ^ (m.drop as usize) << 7;
+    (h & (HIST - 1)) + HIST * team as usize
+}
+
+/// A score for the table: wins and losses counted from this position, not the root.
+fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Whether any goal reads repetition, and whether every such goal is a plain draw (so an
+/// earlier occurrence may be scored as a draw at once).
+fn repetition_goals(rules: &Rules) -> (bool, bool) {
+    use crate::def::{GoalCond, GoalKind};
+    fn reads(c: &GoalCond) -> bool {
+        match c {
+            GoalCond::Repetition => true,
+            GoalCond::Not(x) => reads(x),
+            GoalCond::And(xs) | GoalCond::Or(xs) => xs.iter().any(reads),
+            _ => false,
+        }
+    }
+    let mut any = false;
+    let mut all_draw = true;
+    for g in &rules.def.goals {
+        if reads(&g.cond) {
+            any = true;
+            let plain = matches!(g.cond, GoalCond::Repetition);
+            all_draw &= plain && g.kind == GoalKind::Draw && g.score.is_none_or(|(w, _)| w > 0);
+        }
+    }
+    (any, any && all_draw)
+}

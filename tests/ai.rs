@@ -1,0 +1,391 @@
+//! The computer player: legal answers in every shipped game, tactics it must see (mates,
+//! draughts shots, tic-tac-toe threats), both searches, and `(value N)`.
+//! Every search is bounded by depth or node count, never by time, so results are repeatable.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use zrf::ai::{Engine, EngineKind, Info, Limits, Score, SearchConfig, SearchResult};
+use zrf::engine::Rules;
+use zrf::expand::NoFiles;
+use zrf::play::Game;
+
+fn rules_of(source: &str, bytes: &[u8], variant: usize) -> Rules {
+    let loaded = zrf::load(source, bytes, &NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[variant]);
+    assert!(diags.is_empty(), "{diags:?}");
+    Rules::new(def.expect("resolves"))
+}
+
+fn game(file: &str, setup: Option<&str>, moves: &str) -> Game {
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("file");
+    let rules = rules_of(file, &bytes, 0);
+    let pos = match setup {
+        Some(s) => zrf::setup::parse(&rules, s).expect("setup"),
+        None => rules.initial(),
+    };
+    let mut g = Game::new(rules, pos);
+    for m in moves.split_whitespace() {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+fn config(kind: EngineKind, depth: Option<u32>, nodes: Option<u64>) -> SearchConfig {
+    SearchConfig {
+        kind,
+        limits: Limits {
+            depth,
+            nodes,
+            time: None,
+        },
+        seed: 7,
+    }
+}
+
+fn think(g: &mut Game, cfg: &SearchConfig) -> SearchResult {
+    let mut engine = Engine::new(&g.rules);
+    think_with(g, &mut engine, cfg)
+}
+
+/// Searches and checks the answer: a legal move whose text matches, and a principal variation
+/// that replays move by move.
+fn think_with(g: &mut Game, engine: &mut Engine, cfg: &SearchConfig) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    let mut reports: Vec<Info> = Vec::new();
+    let r = g
+        .think(engine, cfg, &stop, &mut |i: &Info| reports.push(i.clone()))
+        .expect("a move");
+    let texts = g.legal_texts();
+    assert!(r.best < texts.len(), "index {} of {}", r.best, texts.len());
+    assert_eq!(texts[r.best], r.best_text);
+    assert_eq!(
+        reports.last(),
+        Some(&r.info),
+        "the last report is the result's"
+    );
+    if let Some(first) = r.info.pv.first() {
+        assert_eq!(first, &r.best_text, "the line starts with the move");
+    }
+    let mut line = Game::new(g.rules.clone(), g.pos.clone());
+    for m in &r.info.pv {
+        if line.outcome().is_some() {
+            break;
+        }
+        line.play(m).unwrap_or_else(|e| panic!("pv move {m}: {e}"));
+    }
+    r
+}
+
+/// A small deterministic generator for the random games.
+fn next(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    *state >> 33
+}
+
+/// Plays a few random moves from the start of every shipped game and variant, then lets
+/// `search` answer (it checks the answer); at least 20 positions must be searched.
+fn from_random_positions(search: impl Fn(&mut Game)) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("games")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "zrf"))
+        .collect();
+    files.sort();
+    let mut seed = 1u64;
+    let mut searched = 0;
+    for file in files {
+        let bytes = std::fs::read(&file).expect("file");
+        let name = file.to_string_lossy().into_owned();
+        let n_variants = zrf::load(&name, &bytes, &NoFiles).games.len();
+        for v in 0..n_variants {
+            let rules = rules_of(&name, &bytes, v);
+            let pos = rules.initial();
+            let mut g = Game::new(rules, pos);
+            let plies = 2 + next(&mut seed) % 12;
+            for _ in 0..plies {
+                let texts = g.legal_texts();
+                if g.outcome().is_some() || texts.is_empty() {
+                    break;
+                }
+                let m = &texts[next(&mut seed) as usize % texts.len()];
+                g.play(m).expect("a legal move");
+            }
+            if g.outcome().is_none() {
+                search(&mut g);
+                searched += 1;
+            }
+        }
+    }
+    assert!(searched >= 20, "only {searched} positions searched");
+}
+
+#[test]
+fn alpha_beta_gives_legal_answers_in_every_shipped_game() {
+    from_random_positions(|g| {
+        // One engine for both searches, so the second reads the table the first filled.
+        let mut engine = Engine::new(&g.rules);
+        think_with(
+            g,
+            &mut engine,
+            &config(EngineKind::AlphaBeta, Some(3), Some(150)),
+        );
+        think_with(
+            g,
+            &mut engine,
+            &config(EngineKind::AlphaBeta, Some(2), None),
+        );
+    });
+}
+
+#[test]
+fn mcts_gives_legal_answers_in_every_shipped_game() {
+    from_random_positions(|g| {
+        let mut engine = Engine::new(&g.rules);
+        think_with(g, &mut engine, &config(EngineKind::Mcts, None, Some(3)));
+    });
+}
+
+#[test]
+fn a_tiny_table_shared_by_many_positions_never_gives_an_illegal_move() {
+    let mut g = game("games/chess.zrf", None, "");
+    let mut engine = Engine::with_tt_size(&g.rules, 1);
+    let mut seed = 99u64;
+    for _ in 0..12 {
+        if g.outcome().is_some() {
+            break;
+        }
+        think_with(
+            &mut g,
+            &mut engine,
+            &config(EngineKind::AlphaBeta, Some(3), Some(400)),
+        );
+        let texts = g.legal_texts();
+        let m = texts[next(&mut seed) as usize % texts.len()].clone();
+        g.play(&m).expect("legal");
+    }
+    // The same engine on another game rebuilds itself.
+    let mut d = game("games/checkers.zrf", None, "");
+    think_with(
+        &mut d,
+        &mut engine,
+        &config(EngineKind::AlphaBeta, Some(3), None),
+    );
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let mut g = game(
+        "games/chess.zrf",
+        Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
+        "",
+    );
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(3), None));
+    assert_eq!(r.best_text, "a1-a8");
+    assert_eq!(r.info.score, Score::Win(1));
+    assert_eq!(r.info.score.to_string(), "win in 1");
+}
+
+#[test]
+fn finds_mate_in_two_and_every_defence_loses() {
+    let setup = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
+    let mut g = game("games/chess.zrf", Some(setup), "");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(4), None));
+    assert_eq!(r.info.score, Score::Win(3), "{:?}", r.info);
+    g.play(&r.best_text).expect("legal");
+    for reply in g.legal_texts() {
+        let mut h = game(
+            "games/chess.zrf",
+            Some(setup),
+            &format!("{} {reply}", r.best_text),
+        );
+        let r = think(&mut h, &config(EngineKind::AlphaBeta, Some(2), None));
+        assert_eq!(r.info.score, Score::Win(1), "after {reply}");
+        h.play(&r.best_text).expect("legal");
+        let o = h.outcome().expect("mate");
+        assert_eq!(o.describe(&h.rules.def), "White wins (checkmated)");
+    }
+}
+
+#[test]
+fn the_side_being_mated_sees_its_loss() {
+    // Black to move; whatever it plays, Ra8 or Rh8 mates.
+    let mut g = game("games/chess.zrf", Some("k7/8/1K6/8/8/8/8/7R b - - 0 1"), "");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(3), None));
+    assert_eq!(r.info.score, Score::Loss(2));
+    assert_eq!(r.info.score.to_string(), "loss in 2");
+}
+
+#[test]
+fn plays_the_two_for_one_shot_in_checkers() {
+    // 19-15 gives a man; 10x19 is forced, and 24x15x8 takes two back.
+    let mut g = game("games/checkers.zrf", Some("W:W18,19,24,28:B1,2,10,11"), "");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(4), None));
+    assert_eq!(r.best_text, "19-15");
+    assert_eq!(&r.info.pv[..3], ["19-15", "10x19", "24x15x8"]);
+    match r.info.score {
+        Score::Cp(v) => assert!(v >= 70, "a man up: {v}"),
+        s => panic!("{s}"),
+    }
+    // The quiescence search alone sees the shot at depth 1: the reply is a forced capture.
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(1), None));
+    assert_eq!(r.best_text, "19-15");
+}
+
+#[test]
+fn tic_tac_toe_is_a_draw_with_best_play() {
+    let mut g = game("games/tic-tac-toe.zrf", None, "");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(9), None));
+    assert_eq!(r.info.score, Score::Cp(0));
+    assert_eq!(r.info.score.to_string(), "0.00");
+}
+
+#[test]
+fn tic_tac_toe_threats_are_taken_and_blocked() {
+    // X to move with two in a row: take the line.
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@a1 M@a2 M@b1 M@b2");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(5), None));
+    assert_eq!(
+        (r.best_text.as_str(), r.info.score),
+        ("M@c1", Score::Win(1))
+    );
+    // O to move facing a line: block it (anything else loses at once).
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@a1 M@b2 M@b1");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(8), None));
+    assert_eq!(r.best_text, "M@c1");
+    assert_eq!(r.info.score, Score::Cp(0));
+    // O answered the centre with an edge: X has a forced win.
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@b2 M@a2");
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(8), None));
+    assert!(matches!(r.info.score, Score::Win(_)), "{}", r.info.score);
+}
+
+#[test]
+fn scored_results_count_by_share() {
+    // Scored Tic-Tac-Toe: a win is 2-0, the full share, so a won line still reads as a win.
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tic-tac-toe.zrf"))
+        .expect("file");
+    let rules = rules_of("tic-tac-toe.zrf", &bytes, 2);
+    assert_eq!(rules.def.title, "Scored Tic-Tac-Toe");
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    for m in ["M@a1", "M@a2", "M@b1", "M@b2"] {
+        g.play(m).expect("legal");
+    }
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(3), None));
+    assert_eq!(
+        (r.best_text.as_str(), r.info.score),
+        ("M@c1", Score::Win(1))
+    );
+}
+
+#[test]
+fn mcts_takes_an_immediate_win_and_is_repeatable() {
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@a1 M@a2 M@b1 M@b2");
+    let cfg = config(EngineKind::Mcts, None, Some(200));
+    let r = think(&mut g, &cfg);
+    assert_eq!(r.best_text, "M@c1");
+    assert_eq!(r.info.score, Score::Win(1));
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@a1 M@b2 M@b1");
+    let a = think(&mut g, &cfg);
+    let b = think(&mut g, &cfg);
+    assert_eq!((a.best, a.info.nodes), (b.best, b.info.nodes));
+    assert_eq!(a.best_text, "M@c1", "O blocks");
+}
+
+#[test]
+fn a_search_with_no_move_returns_none() {
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@a1 M@a2 M@b1 M@b2 M@c1");
+    assert!(g.outcome().is_some());
+    let mut engine = Engine::new(&g.rules);
+    let stop = AtomicBool::new(false);
+    for kind in [EngineKind::AlphaBeta, EngineKind::Mcts] {
+        let r = g.think(
+            &mut engine,
+            &config(kind, Some(2), Some(10)),
+            &stop,
+            &mut |_| {},
+        );
+        assert!(r.is_none());
+    }
+}
+
+#[test]
+fn a_set_stop_flag_still_gives_a_legal_move() {
+    let mut g = game("games/chess.zrf", None, "");
+    let mut engine = Engine::new(&g.rules);
+    let stop = AtomicBool::new(true);
+    for kind in [EngineKind::AlphaBeta, EngineKind::Mcts] {
+        let r = g
+            .think(&mut engine, &config(kind, None, None), &stop, &mut |_| {})
+            .expect("a move");
+        assert!(r.best < g.legal_texts().len());
+    }
+}
+
+#[test]
+fn derived_piece_values_are_ordered() {
+    let g = game("games/chess.zrf", None, "");
+    let v = zrf::ai::piece_values(&g.rules);
+    let of = |n: &str| v.iter().find(|p| p.name == n).expect("piece").value;
+    assert_eq!(of("Pawn"), 1.0);
+    assert!(of("Pawn") < of("Knight") && of("Knight") < of("Rook") && of("Rook") < of("Queen"));
+    assert!((of("Knight") - of("Bishop")).abs() < 1.0);
+    assert!(v.iter().all(|p| !p.given));
+    let g = game("games/checkers.zrf", None, "");
+    let v = zrf::ai::piece_values(&g.rules);
+    assert_eq!(v[0].name, "Man");
+    assert!(v[1].value > 1.5 * v[0].value, "{v:?}");
+}
+
+const VALUED: &str = r#"
+(game
+  (title "Valued")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (dimensions ("a/b/c/d" (50 0)) ("4/3/2/1" (0 50)))
+      (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+  (board-setup (White (Runner a1) (Stone d1)) (Black (Runner a4) (Stone d4)))
+  (piece (name Runner) (moves (n (verify empty?) add) (e (verify empty?) add)))
+  (piece (name Stone) (value 750) (moves (n (verify empty?) add)))
+  (loss-condition (White Black) stalemated))
+"#;
+
+#[test]
+fn a_given_value_overrides_the_derived_one() {
+    let rules = rules_of("valued.zrf", VALUED.as_bytes(), 0);
+    let v = zrf::ai::piece_values(&rules);
+    assert_eq!(v[0].name, "Runner");
+    assert!(!v[0].given);
+    assert_eq!(v[0].value, 1.0);
+    assert_eq!(
+        (v[1].name.as_str(), v[1].value, v[1].given),
+        ("Stone", 7.5, true)
+    );
+    let summary = zrf::summary::describe(&rules.def);
+    assert!(
+        summary.contains("  Stone   value 7.50 (given)\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("  Runner  value 1.00 (derived)\n"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn score_display() {
+    assert_eq!(Score::Cp(125).to_string(), "+1.25");
+    assert_eq!(Score::Cp(-50).to_string(), "-0.50");
+    assert_eq!(Score::Cp(-1234).to_string(), "-12.34");
+    assert_eq!(Score::Win(3).to_string(), "win in 3");
+    assert_eq!(Score::Loss(2).to_string(), "loss in 2");
+    let d = SearchConfig::default();
+    assert_eq!(d.kind, EngineKind::AlphaBeta);
+    assert_eq!(d.limits.time, Some(std::time::Duration::from_millis(100)));
+}

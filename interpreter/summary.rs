@@ -153,6 +153,15 @@ pub fn describe(def: &GameDef) -> String {
             }
         );
     }
+    let values = crate::ai::piece_values(&crate::engine::Rules::new(def.clone()));
+    if !values.is_empty() {
+        let _ = writeln!(w, "piece values (computer player):");
+        let width = values.iter().map(|v| v.name.len()).max().unwrap_or(0);
+        for v in &values {
+            let how = if v.given { "given" } else { "derived" };
+            let _ = writeln!(w, "  {:<width$}  value {:.2} ({how})", v.name, v.value);
+        }
+    }
     let on_board = def.setup.placements.len();
     let off: u32 = def.setup.off.iter().map(|o| o.count).sum();
     let _ = writeln!(

@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod ai;
+pub mod arena;
 pub mod def;
 pub mod diagnostic;
 pub mod engine;

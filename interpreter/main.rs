@@ -93,6 +93,43 @@ enum Command {
         #[arg(long)]
         setup: Option<String>,
     },
+    /// Play computer players against each other and print a results table.
+    ///
+    /// Player A (`--engine`) plays against player B (`--vs`, the same setting by default),
+    /// taking each side in turn. A setting is `random`, or an optional `mcts` or `alphabeta`
+    /// followed by limits: `depth 4`, `time 0.1s`, `nodes 20000`. The first plies are random,
+    /// from `--seed`, so that games differ; with depth or node limits the whole match is
+    /// reproducible from its seed. Games longer than `--max-plies` count as draws.
+    Selfplay {
+        /// The rules file.
+        file: PathBuf,
+        #[command(flatten)]
+        at: At,
+        /// Number of games.
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Time per move of a setting that names no limit.
+        #[arg(long, default_value = "0.1s")]
+        time: String,
+        /// Player A's setting, e.g. `mcts`, `depth 4`, `alphabeta time 1s`.
+        #[arg(long, default_value = "")]
+        engine: String,
+        /// Player B's setting (default: the same as A), e.g. `random` or `depth 2`.
+        #[arg(long)]
+        vs: Option<String>,
+        /// Seed of the random opening plies and of the random mover.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of random plies at the start of each game.
+        #[arg(long, default_value_t = 2)]
+        random_plies: usize,
+        /// Games still going after this many plies count as draws.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Print one line per game (moves and result).
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Replay a game record: print the final position and the result.
     ///
     /// Exits 1 when a move of the record is not legal (the message gives its number) or the
@@ -535,12 +572,100 @@ fn replay(file: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The settings of `zrf selfplay`.
+struct Match {
+    games: u32,
+    time: String,
+    engine: String,
+    vs: Option<String>,
+    seed: u64,
+    random_plies: usize,
+    max_plies: usize,
+    verbose: bool,
+}
+
+fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
+    use zrf::arena::{self, Contestant, Tally};
+    let game = match prepare(file, at) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let settings = (|| -> Result<(Contestant, Contestant), String> {
+        let time = arena::parse_duration(&m.time)?;
+        let a = Contestant::parse(&m.engine, time)?;
+        let b = match &m.vs {
+            Some(v) => Contestant::parse(v, time)?,
+            None => a.clone(),
+        };
+        Ok((a, b))
+    })();
+    let (a, b) = match settings {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rules = &game.rules;
+    let n = rules.def.players.len();
+    let seat_names: Vec<String> = rules.def.players.iter().map(|p| p.name.clone()).collect();
+    let bar = indicatif::ProgressBar::new(u64::from(m.games));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut tally = Tally::new(n);
+    for g in 0..m.games {
+        let seat_a = (g as usize) % n;
+        let seats: Vec<&Contestant> = (0..n).map(|s| if s == seat_a { &a } else { &b }).collect();
+        let mut engines: Vec<zrf::ai::Engine> =
+            (0..n).map(|_| zrf::ai::Engine::new(rules)).collect();
+        let how = arena::Pairing {
+            seats,
+            seed: m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)),
+            random_plies: m.random_plies,
+            max_plies: m.max_plies,
+        };
+        let r = arena::play_game(rules, &game.pos, &how, &mut engines, &stop);
+        let seat = zrf::def::PlayerId(seat_a as u8);
+        tally.add(seat, &r, n);
+        if m.verbose {
+            let result = match &r.outcome {
+                Some(o) => o.describe(&rules.def),
+                None => "stopped at the ply limit".into(),
+            };
+            bar.suspend(|| {
+                say!(
+                    "game {} (A {}): {} [{}]",
+                    g + 1,
+                    seat_names[seat_a],
+                    r.moves.join(" "),
+                    result
+                )
+            });
+        }
+        let t = tally.total();
+        bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    say!("{}", rules.def.title);
+    say!(
+        "{}",
+        tally.table(&a.label(), &b.label(), &seat_names).trim_end()
+    );
+    ExitCode::SUCCESS
+}
+
 /// `zrf FILE` means `zrf play FILE`: a first argument that names a file, not a subcommand.
 fn args() -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(first) = args.get(1) {
         let s = first.to_string_lossy();
-        let sub = ["check", "moves", "perft", "play", "replay", "help"];
+        let sub = [
+            "check", "moves", "perft", "play", "replay", "selfplay", "test", "new", "help",
+        ];
         let path = Path::new(first);
         let looks_like_file = path.is_file()
             || path
@@ -595,6 +720,31 @@ fn run() -> ExitCode {
             setup,
         } => play(&file, variant.as_deref(), setup.as_deref()),
         Command::Replay { file } => replay(&file),
+        Command::Selfplay {
+            file,
+            at,
+            games,
+            time,
+            engine,
+            vs,
+            seed,
+            random_plies,
+            max_plies,
+            verbose,
+        } => selfplay(
+            &file,
+            &at,
+            &Match {
+                games,
+                time,
+                engine,
+                vs,
+                seed,
+                random_plies,
+                max_plies,
+                verbose,
+            },
+        ),
     }
 }
 

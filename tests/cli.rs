@@ -346,3 +346,83 @@ fn test_reports_a_failing_case_with_the_difference() {
     assert!(text.contains("unexpected [\"10-14\""), "{text}");
     assert!(text.ends_with("1 passed, 1 failed\n"), "{text}");
 }
+
+fn selfplay(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .arg("selfplay")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("zrf runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn selfplay_prints_a_results_table_per_side() {
+    let (ok, text, err) = selfplay(&[
+        "games/tic-tac-toe.zrf",
+        "--games",
+        "6",
+        "--engine",
+        "depth 9",
+        "--vs",
+        "random",
+        "--random-plies",
+        "0",
+    ]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "Tic-Tac-Toe");
+    assert_eq!(lines[1], "A = alphabeta depth 9");
+    assert_eq!(lines[2], "B = random");
+    // The perfect player never loses tic-tac-toe, from either side.
+    let all: Vec<&str> = lines
+        .iter()
+        .find(|l| l.starts_with("all "))
+        .expect("a total row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(all[1], "6", "{text}");
+    assert_eq!(all[4], "0", "no loss: {text}");
+    assert!(lines.iter().any(|l| l.starts_with("X ")), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("O ")), "{text}");
+}
+
+#[test]
+fn selfplay_is_reproducible_from_its_seed() {
+    let args = [
+        "games/checkers.zrf",
+        "--games",
+        "2",
+        "--engine",
+        "depth 2",
+        "--vs",
+        "nodes 300",
+        "--seed",
+        "7",
+        "--max-plies",
+        "60",
+        "--verbose",
+    ];
+    let (ok, first, err) = selfplay(&args);
+    assert!(ok, "{err}");
+    let (_, second, _) = selfplay(&args);
+    assert_eq!(first, second);
+    assert!(first.starts_with("game 1 (A Black): "), "{first}");
+    // Another seed opens differently.
+    let mut other = args;
+    other[8] = "8";
+    let (_, third, _) = selfplay(&other);
+    assert_ne!(first.lines().next(), third.lines().next());
+}
+
+#[test]
+fn selfplay_refuses_a_bad_setting() {
+    let (ok, _, err) = selfplay(&["games/chess.zrf", "--vs", "depth two"]);
+    assert!(!ok);
+    assert!(err.contains("bad depth `two`"), "{err}");
+}

@@ -1,0 +1,413 @@
+//! Matches between computer players: `zrf selfplay` and the strength tables.
+//!
+//! A [`Contestant`] is an engine setting or the random mover. [`play_game`] plays one game
+//! from a position with one contestant per seat (seat = player of the rules, in order) and
+//! returns its moves and result; [`Tally`] adds results up per contestant and seat. Nothing
+//! here prints: the binary draws the progress bar and the table.
+
+use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::ai::{Engine, EngineKind, Limits, Rng, SearchConfig};
+use crate::def::PlayerId;
+use crate::engine::{Outcome, Position, Rules};
+use crate::play::Game;
+
+/// Who plays a seat.
+#[derive(Clone, Debug)]
+pub enum Contestant {
+    /// The search engine with these settings.
+    Engine(SearchConfig),
+    /// A uniformly random legal move.
+    Random,
+}
+
+impl Contestant {
+    /// Reads a setting: `random`, or an optional `mcts`/`alphabeta` followed by limits such
+    /// as `depth 4`, `time 0.1s`, `time 200ms`, `nodes 20000` (in any combination). With no
+    /// limit, `default_time` applies.
+    pub fn parse(text: &str, default_time: Duration) -> Result<Contestant, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() == 1 && words[0].eq_ignore_ascii_case("random") {
+            return Ok(Contestant::Random);
+        }
+        let (kind, limits) = parse_limits(&words)?;
+        let mut limits = limits;
+        if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
+            limits.time = Some(default_time);
+        }
+        Ok(Contestant::Engine(SearchConfig {
+            kind: kind.unwrap_or(EngineKind::AlphaBeta),
+            limits,
+            seed: 0,
+        }))
+    }
+
+    /// A short name for tables: `random`, `alphabeta time 0.1s`, `mcts nodes 5000`.
+    pub fn label(&self) -> String {
+        match self {
+            Contestant::Random => "random".into(),
+            Contestant::Engine(cfg) => {
+                let kind = match cfg.kind {
+                    EngineKind::AlphaBeta => "alphabeta",
+                    EngineKind::Mcts => "mcts",
+                };
+                format!("{kind} {}", limits_text(&cfg.limits))
+            }
+        }
+    }
+}
+
+/// Reads `[mcts|alphabeta] [depth N] [time T] [nodes N]`; the engine kind is `None` when not
+/// named.
+pub fn parse_limits(words: &[&str]) -> Result<(Option<EngineKind>, Limits), String> {
+    let mut limits = Limits::default();
+    let mut kind = None;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].to_ascii_lowercase();
+        match w.as_str() {
+            "mcts" => kind = Some(EngineKind::Mcts),
+            "alphabeta" | "alpha-beta" | "ab" => kind = Some(EngineKind::AlphaBeta),
+            "depth" | "time" | "nodes" | "movetime" => {
+                let Some(value) = words.get(i + 1) else {
+                    return Err(format!("`{w}` needs a value, e.g. `{w} {}`", example(&w)));
+                };
+                match w.as_str() {
+                    "depth" => {
+                        limits.depth = Some(
+                            value
+                                .parse()
+                                .ok()
+                                .filter(|&d: &u32| (1..=64).contains(&d))
+                                .ok_or_else(|| {
+                                    format!("bad depth `{value}`: a whole number from 1 to 64")
+                                })?,
+                        )
+                    }
+                    "nodes" => {
+                        limits.nodes = Some(
+                            value
+                                .parse()
+                                .ok()
+                                .filter(|&n: &u64| n >= 1)
+                                .ok_or_else(|| format!("bad node count `{value}`"))?,
+                        )
+                    }
+                    _ => limits.time = Some(parse_duration(value)?),
+                }
+                i += 1;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown engine setting `{}`: expected `depth N`, `time T`, `nodes N`, \
+                     `mcts`, `alphabeta` or `random`",
+                    words[i]
+                ))
+            }
+        }
+        i += 1;
+    }
+    if kind == Some(EngineKind::Mcts) && limits.depth.is_some() {
+        return Err("MCTS has no depth limit: give it `time T` or `nodes N`".into());
+    }
+    Ok((kind, limits))
+}
+
+fn example(word: &str) -> &'static str {
+    match word {
+        "depth" => "4",
+        "nodes" => "20000",
+        _ => "2s",
+    }
+}
+
+/// Reads a duration: `2s`, `0.1s`, `150ms`, `1m`, or a bare number of seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (t.as_str(), 1.0)
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v > 0.0 && v * scale <= 86_400.0 => Ok(Duration::from_secs_f64(v * scale)),
+        _ => Err(format!(
+            "bad time `{text}`: write it like `2s`, `0.5s` or `200ms`"
+        )),
+    }
+}
+
+/// `depth 4 time 0.1s`.
+pub fn limits_text(l: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(t) = l.time {
+        parts.push(format!("time {}", duration_text(t)));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    parts.join(" ")
+}
+
+/// `0.1s`, `2s`, `150ms`.
+pub fn duration_text(t: Duration) -> String {
+    let ms = t.as_millis();
+    if ms < 100 && ms * 1000 == t.as_micros() {
+        format!("{ms}ms")
+    } else {
+        let s = format!("{:.3}", t.as_secs_f64());
+        format!("{}s", s.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
+/// How one game went.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The moves played, in canonical text.
+    pub moves: Vec<String>,
+    /// The result, or `None` when the game reached the ply limit (scored as a draw).
+    pub outcome: Option<Outcome>,
+}
+
+impl GameResult {
+    /// The points of a seat: 1 for a win, ½ for a draw or the ply limit, 0 for a loss; with
+    /// scored results, the seat's share of the points given out.
+    pub fn points(&self, seat: PlayerId, n_players: usize) -> f64 {
+        let Some(o) = &self.outcome else {
+            return 1.0 / n_players as f64;
+        };
+        if let Some(s) = &o.scores {
+            let total: u32 = s.iter().sum();
+            if total > 0 {
+                return f64::from(s.get(seat.idx()).copied().unwrap_or(0)) / f64::from(total);
+            }
+        }
+        if o.winners.contains(&seat) {
+            1.0 / o.winners.len() as f64
+        } else if o.is_draw() {
+            1.0 / n_players as f64
+        } else if o.losers.contains(&seat) || !o.winners.is_empty() {
+            0.0
+        } else {
+            // Some players lost and this one did not: share what the losers gave up.
+            1.0 / (n_players - o.losers.len()).max(1) as f64
+        }
+    }
+
+    /// Won, drawn or lost for a seat.
+    pub fn verdict(&self, seat: PlayerId) -> Verdict {
+        match &self.outcome {
+            None => Verdict::Draw,
+            Some(o) if o.winners.contains(&seat) => Verdict::Win,
+            Some(o) if o.losers.contains(&seat) => Verdict::Loss,
+            Some(o) if !o.winners.is_empty() => Verdict::Loss,
+            Some(o) if !o.losers.is_empty() => Verdict::Win,
+            Some(_) => Verdict::Draw,
+        }
+    }
+}
+
+/// A game's result for one seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Won (or some opponents lost and this seat did not).
+    Win,
+    /// Drawn, or stopped at the ply limit.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+/// How one game of a match is played.
+#[derive(Clone, Debug)]
+pub struct Pairing<'a> {
+    /// `seats[p]` plays player `p`.
+    pub seats: Vec<&'a Contestant>,
+    /// Seed of the random plies, of the random mover and of the engines.
+    pub seed: u64,
+    /// The first plies are random, so that deterministic settings still give different games.
+    pub random_plies: usize,
+    /// The game stops, as a draw, after this many plies.
+    pub max_plies: usize,
+}
+
+/// Plays one game from `start`, one engine per seat; `stop` ends it early (as at the ply
+/// limit).
+pub fn play_game(
+    rules: &Rules,
+    start: &Position,
+    how: &Pairing,
+    engines: &mut [Engine],
+    stop: &AtomicBool,
+) -> GameResult {
+    let Pairing {
+        seats,
+        seed,
+        random_plies,
+        max_plies,
+    } = how;
+    let (random_plies, max_plies) = (*random_plies, *max_plies);
+    let mut game = Game::new(rules.clone(), start.clone());
+    let mut rng = Rng::new(*seed);
+    for ply in 0..max_plies {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        if let Some(o) = game.outcome() {
+            return GameResult {
+                moves: game.played.clone(),
+                outcome: Some(o),
+            };
+        }
+        let texts = game.legal_texts();
+        if texts.is_empty() {
+            break;
+        }
+        let seat = rules.entry(game.pos.turn).mover.idx();
+        let choice = match seats.get(seat).copied() {
+            _ if ply < random_plies => rng.below(texts.len()),
+            Some(Contestant::Random) | None => rng.below(texts.len()),
+            Some(Contestant::Engine(cfg)) => {
+                let cfg = SearchConfig {
+                    seed: rng.next_u64(),
+                    ..cfg.clone()
+                };
+                let engine = &mut engines[seat];
+                let history = game.hashes.clone();
+                match engine.search(&game.rules, &game.pos, &history, &cfg, stop, &mut |_| {}) {
+                    Some(r) if r.best < texts.len() => r.best,
+                    _ => rng.below(texts.len()),
+                }
+            }
+        };
+        game.play(&texts[choice])
+            .expect("a move from the legal list is legal");
+    }
+    let outcome = game.outcome();
+    GameResult {
+        moves: game.played.clone(),
+        outcome,
+    }
+}
+
+/// Results of a match between contestant A and contestant B, counted per seat A held.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Per seat of A: wins, draws, losses (of A), total plies, games, points of A.
+    pub seats: Vec<SeatTally>,
+}
+
+/// One seat's row of a [`Tally`].
+#[derive(Clone, Debug, Default)]
+pub struct SeatTally {
+    /// A won.
+    pub wins: u32,
+    /// Drawn (or stopped at the ply limit).
+    pub draws: u32,
+    /// A lost.
+    pub losses: u32,
+    /// Games stopped at the ply limit (counted in `draws` too).
+    pub unfinished: u32,
+    /// Plies over all games.
+    pub plies: u64,
+    /// Points of A.
+    pub points: f64,
+}
+
+impl SeatTally {
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+impl Tally {
+    /// An empty tally for a game of `n` players.
+    pub fn new(n: usize) -> Tally {
+        Tally {
+            seats: vec![SeatTally::default(); n],
+        }
+    }
+
+    /// Adds a game in which A sat at `seat`.
+    pub fn add(&mut self, seat: PlayerId, r: &GameResult, n_players: usize) {
+        let t = &mut self.seats[seat.idx()];
+        match r.verdict(seat) {
+            Verdict::Win => t.wins += 1,
+            Verdict::Draw => t.draws += 1,
+            Verdict::Loss => t.losses += 1,
+        }
+        if r.outcome.is_none() {
+            t.unfinished += 1;
+        }
+        t.plies += r.moves.len() as u64;
+        t.points += r.points(seat, n_players);
+    }
+
+    /// Every seat together.
+    pub fn total(&self) -> SeatTally {
+        let mut all = SeatTally::default();
+        for t in &self.seats {
+            all.wins += t.wins;
+            all.draws += t.draws;
+            all.losses += t.losses;
+            all.unfinished += t.unfinished;
+            all.plies += t.plies;
+            all.points += t.points;
+        }
+        all
+    }
+
+    /// The table `zrf selfplay` prints: a row per seat A held, then the total.
+    pub fn table(&self, a: &str, b: &str, seat_names: &[String]) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "A = {a}\nB = {b}");
+        let _ = writeln!(
+            out,
+            "{:<14} {:>5} {:>5} {:>5} {:>6} {:>7} {:>9}",
+            "A plays", "games", "wins", "draws", "losses", "score", "avg plies"
+        );
+        let row = |out: &mut String, name: &str, t: &SeatTally| {
+            let g = t.games();
+            if g == 0 {
+                return;
+            }
+            let _ = writeln!(
+                out,
+                "{:<14} {:>5} {:>5} {:>5} {:>6} {:>6.1}% {:>9.1}",
+                name,
+                g,
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.points / f64::from(g),
+                t.plies as f64 / f64::from(g)
+            );
+        };
+        for (i, t) in self.seats.iter().enumerate() {
+            let name = seat_names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("seat {i}"));
+            row(&mut out, &name, t);
+        }
+        row(&mut out, "all", &self.total());
+        let unfinished = self.total().unfinished;
+        if unfinished > 0 {
+            let _ = writeln!(
+                out,
+                "{unfinished} game(s) reached the ply limit and count as draws."
+            );
+        }
+        out
+    }
+}

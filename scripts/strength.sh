@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Strength tables for every shipped game and variant (issue: the computer opponent).
+#
+#   scripts/strength.sh [GAMES] [JOBS]     default 20 games per match, 2 matches at a time
+#
+# For each game and variant it plays two 20-game matches with `zrf selfplay`:
+#   1. the default engine at 0.1 s per move against the random mover;
+#   2. alpha-beta at depth 4 against alpha-beta at depth 2.
+# Each match's table goes to target/strength/, and a summary with one line per match to
+# target/strength/summary.md. It takes a long time (about an hour on two cores): it is not
+# part of `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GAMES=${1:-20}
+JOBS=${2:-2}
+# ZRF may name another build of zrf (a copy, so that rebuilding during the run is safe).
+if [ -z "${ZRF:-}" ]; then
+  cargo build --release --quiet
+  ZRF=target/release/zrf
+fi
+OUT=${OUT:-target/strength}
+rm -rf "$OUT"; mkdir -p "$OUT"
+
+jobs_file=$OUT/jobs.txt
+: > "$jobs_file"
+for f in games/*.zrf; do
+  n=$($ZRF check "$f" --list-variants | grep -c '\[')
+  for v in $(seq 1 "$n"); do
+    echo "$f|$v|time 0.1s|random" >> "$jobs_file"
+    echo "$f|$v|depth 4|depth 2" >> "$jobs_file"
+  done
+done
+
+run_one() {
+  IFS='|' read -r f v a b <<< "$1"
+  name="$(basename "$f" .zrf)-$v-$(echo "$a-vs-$b" | tr ' .' '__')"
+  start=$(date +%s)
+  "$ZRF" selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
+    --seed 1 > "$OUT/$name.txt" 2>&1
+  echo "seconds: $(( $(date +%s) - start ))" >> "$OUT/$name.txt"
+}
+export -f run_one
+export GAMES OUT ZRF
+tr '\n' '\0' < "$jobs_file" | xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$@"' _ {}
+
+{
+  echo "| game | variant | A | B | A wins | draws | A losses | A score | avg plies | seconds |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  for t in "$OUT"/*.txt; do
+    [ "$(basename "$t")" = jobs.txt ] && continue
+    title=$(head -1 "$t")
+    a=$(sed -n 's/^A = //p' "$t"); b=$(sed -n 's/^B = //p' "$t")
+    row=$(grep '^all ' "$t" | awk '{print $3" | "$4" | "$5" | "$6" | "$7}')
+    secs=$(sed -n 's/^seconds: //p' "$t")
+    echo "| $(basename "$t" .txt | sed 's/-[0-9]*-.*//') | $title | $a | $b | $row | $secs |"
+  done
+} > "$OUT/summary.md"
+cat "$OUT/summary.md"

@@ -6,6 +6,7 @@
 //! implements over the file system and tests over a temporary folder. The terminal front end
 //! (`readline.rs`) is compiled into the binary, not into this library.
 
+pub mod computer;
 pub mod diagram;
 pub mod fen;
 pub mod record;
@@ -233,9 +234,38 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "ai",
-        args: "",
-        summary: "ask the computer to move (there is no computer opponent yet)",
-        detail: "",
+        args: "[SETTING]",
+        summary: "let the computer make the move for the side to play",
+        detail: "It searches with the session's setting (see `engine`; one second of alpha-beta\n\
+                 at first), or with SETTING for this move only, e.g. `ai depth 6`.",
+    },
+    Command {
+        name: "go",
+        args: "LIMITS",
+        summary: "let the computer move, searching within these limits: go depth 6, go time 2s",
+        detail: "Limits: `depth N`, `time T` (2s, 0.5s, 200ms), `nodes N`, in any combination;\n\
+                 `mcts` or `alphabeta` picks the engine. They hold for this move only.",
+    },
+    Command {
+        name: "analyse",
+        args: "[LIMITS]",
+        summary: "search without moving: the best line and its score, depth by depth",
+        detail: "A progress line shows the search as it goes. Scores are from the point of view of\n\
+                 the side to move: +1.00 is about a pawn (or a man) ahead; `win in 3` counts plies.\n\
+                 Ctrl-C stops the search and keeps what it found.",
+    },
+    Command {
+        name: "engine",
+        args: "[SETTING]",
+        summary: "show or change the computer's setting: engine mcts time 2s, engine depth 5",
+        detail: "The setting is used by `ai` and by the replies of `play-as`.",
+    },
+    Command {
+        name: "play-as",
+        args: "SIDE",
+        summary: "let the computer play a side (or both, or none) and reply by itself",
+        detail: "SIDE is a player, `both` or `none`. With a side, the computer answers each of\n\
+                 your moves; with `both` it plays the game out (Ctrl-C stops it).",
     },
     Command {
         name: "quit",
@@ -268,6 +298,8 @@ pub struct Session {
     pub color: bool,
     /// Today's date (`YYYY-MM-DD`) for the records `save` writes; the caller supplies it.
     pub today: Option<String>,
+    /// The computer player.
+    pub computer: computer::Computer,
 }
 
 fn resolve(loaded: &Loaded, idx: usize) -> Result<Rules, Vec<Diagnostic>> {
@@ -415,6 +447,7 @@ impl Session {
             None => (rules.initial(), None),
         };
         let first_number = setup.as_deref().and_then(fullmove).unwrap_or(1);
+        let n_players = rules.def.players.len();
         Ok(Session {
             path: path.to_string(),
             loaded,
@@ -424,6 +457,7 @@ impl Session {
             first_number,
             color: false,
             today: None,
+            computer: computer::Computer::new(n_players),
         })
     }
 
@@ -604,10 +638,11 @@ impl Session {
             }
             "rules" => Output::text(self.rules_text()),
             "help" | "?" => self.help(rest),
-            "ai" => Output::text(
-                "There is no computer opponent yet: zrf knows the rules but does not play.\n\
-                 Make the moves for both sides; `moves` lists the legal ones.",
-            ),
+            "ai" => self.ai(rest),
+            "go" => self.go(rest),
+            "analyse" | "analyze" => self.analyse(rest),
+            "engine" => self.engine(rest),
+            "play-as" => self.play_as(rest),
             "quit" | "exit" => Output {
                 quit: true,
                 ..Output::default()
@@ -647,7 +682,10 @@ impl Session {
             Ok(mut s) => {
                 s.color = self.color;
                 s.today = self.today.clone();
+                let n = s.game.rules.def.players.len();
+                std::mem::swap(&mut s.computer, &mut self.computer);
                 *self = s;
+                self.computer.new_rules(n);
                 let n = self.game.played.len();
                 let title = self.title().to_string();
                 let board = self.show();
@@ -688,7 +726,8 @@ impl Session {
                 }
             }
         }
-        Output::text(self.show())
+        let replies = self.auto_replies();
+        Output::text(format!("{replies}{}", self.show()))
     }
 
     /// Plays a move; a lone square names the one legal move that ends there (a drop in
@@ -994,7 +1033,9 @@ impl Session {
         match resolve(&self.loaded, idx) {
             Ok(rules) => {
                 let pos = rules.initial();
+                let n = rules.def.players.len();
                 self.game = Game::new(rules, pos);
+                self.computer.new_rules(n);
                 self.variant = idx;
                 self.setup = None;
                 self.first_number = 1;

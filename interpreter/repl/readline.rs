@@ -207,6 +207,28 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
     if let Some(h) = &history {
         let _ = rl.load_history(h);
     }
+    // Ctrl-C while the computer thinks stops the search; at other times (a long perft) it
+    // ends the program as usual. While a line is read, rustyline sees Ctrl-C as a key.
+    let stop = std::sync::Arc::clone(&session.computer.stop);
+    let thinking = std::sync::Arc::clone(&session.computer.thinking);
+    let _ = ctrlc::set_handler(move || {
+        use std::sync::atomic::Ordering;
+        if thinking.load(Ordering::Relaxed) {
+            stop.store(true, Ordering::Relaxed);
+        } else {
+            std::process::exit(130);
+        }
+    });
+    if std::io::stderr().is_terminal() {
+        // The search's progress on one line of the terminal, rewritten in place.
+        session.computer.progress = Some(Box::new(|line: &str| {
+            let mut err = std::io::stderr().lock();
+            let width = 100;
+            let shown: String = line.chars().take(width).collect();
+            let _ = write!(err, "\r\x1b[K{shown}");
+            let _ = err.flush();
+        }));
+    }
     out(&session.banner());
     loop {
         *words.borrow_mut() = session.completions();

@@ -1,0 +1,319 @@
+//! The computer player in a session: `ai`, `go`, `analyse`, `engine` and `play-as`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Output, Session};
+use crate::ai::{Engine, EngineKind, Info, Limits, SearchConfig, SearchResult};
+use crate::arena::{self, limits_text};
+
+/// The longest game `play-as both` plays in one command.
+const AUTO_PLY_LIMIT: usize = 1000;
+
+/// Called with a one-line progress report while the computer thinks.
+pub type Progress = Box<dyn FnMut(&str)>;
+
+/// The computer player's state: its engine, default setting, the sides it plays.
+pub struct Computer {
+    engine: Option<Engine>,
+    /// The setting `ai` and automatic replies use.
+    pub config: SearchConfig,
+    /// For each player: the computer replies for it.
+    pub plays: Vec<bool>,
+    /// Set to stop a search (the terminal sets it on Ctrl-C).
+    pub stop: Arc<AtomicBool>,
+    /// True while the computer thinks (so that Ctrl-C stops the search, not the program).
+    pub thinking: Arc<AtomicBool>,
+    /// Where progress lines go while thinking.
+    pub progress: Option<Progress>,
+}
+
+impl Computer {
+    /// Alpha-beta with one second per move, playing no side.
+    pub fn new(players: usize) -> Computer {
+        Computer {
+            engine: None,
+            config: SearchConfig {
+                kind: EngineKind::AlphaBeta,
+                limits: Limits {
+                    time: Some(Duration::from_secs(1)),
+                    ..Limits::default()
+                },
+                seed: 0,
+            },
+            plays: vec![false; players],
+            stop: Arc::new(AtomicBool::new(false)),
+            thinking: Arc::new(AtomicBool::new(false)),
+            progress: None,
+        }
+    }
+}
+
+impl Computer {
+    /// Forgets what the engine learnt of the old rules; keeps the setting and, as far as the
+    /// new game has them, the sides played.
+    pub fn new_rules(&mut self, players: usize) {
+        self.engine = None;
+        self.plays.resize(players, false);
+    }
+}
+
+/// `depth 6  +0.35  123,456 nodes  1.20 s  e2-e4 e7-e5`.
+pub fn info_line(info: &Info) -> String {
+    format!(
+        "depth {}  {}  {} nodes  {:.2} s  {}",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.elapsed.as_secs_f64(),
+        info.pv.join(" ")
+    )
+}
+
+fn kind_name(k: &EngineKind) -> &'static str {
+    match k {
+        EngineKind::AlphaBeta => "alphabeta",
+        EngineKind::Mcts => "mcts",
+    }
+}
+
+impl Session {
+    /// Runs the engine on the current position, sending progress lines to the terminal and
+    /// keeping each in `lines`; `None` when the game is over or there is no move.
+    fn think(&mut self, cfg: &SearchConfig, lines: &mut Vec<String>) -> Option<SearchResult> {
+        if self.game.outcome().is_some() {
+            return None;
+        }
+        let c = &mut self.computer;
+        c.stop.store(false, Ordering::Relaxed);
+        let engine = c
+            .engine
+            .get_or_insert_with(|| Engine::new(&self.game.rules));
+        let history = self.game.hashes.clone();
+        let sink = &mut c.progress;
+        let mut report = |info: &Info| {
+            let line = info_line(info);
+            if let Some(p) = sink.as_mut() {
+                p(&line);
+            }
+            lines.push(line);
+        };
+        c.thinking.store(true, Ordering::Relaxed);
+        let r = engine.search(
+            &self.game.rules,
+            &self.game.pos,
+            &history,
+            cfg,
+            &c.stop,
+            &mut report,
+        );
+        c.thinking.store(false, Ordering::Relaxed);
+        if let Some(p) = sink.as_mut() {
+            p("");
+        }
+        r
+    }
+
+    /// Plays the computer's move with a setting; the text says what it played.
+    fn computer_move(&mut self, cfg: &SearchConfig) -> Result<String, String> {
+        if let Some(o) = self.game.outcome() {
+            return Err(format!(
+                "the game is over: {}",
+                o.describe(&self.game.rules.def)
+            ));
+        }
+        let mover = self.mover_name();
+        let Some(r) = self.think(cfg, &mut Vec::new()) else {
+            return Err("there is no move to play".into());
+        };
+        self.play_one(&r.best_text)
+            .map_err(|e| format!("the engine chose `{}`: {e}", r.best_text))?;
+        let stopped = if self.computer.stop.load(Ordering::Relaxed) {
+            ", stopped"
+        } else {
+            ""
+        };
+        Ok(format!(
+            "{mover} plays {} (depth {}, {}, {:.2} s{stopped}).",
+            r.best_text,
+            r.info.depth,
+            r.info.score,
+            r.info.elapsed.as_secs_f64()
+        ))
+    }
+
+    /// `ai`: the computer moves with the session's setting.
+    pub(super) fn ai(&mut self, rest: &str) -> Output {
+        if !rest.is_empty() {
+            return self.go(rest);
+        }
+        let cfg = self.computer.config.clone();
+        self.move_and_reply(&cfg)
+    }
+
+    /// `go LIMITS`: the computer moves with these limits (this move only).
+    pub(super) fn go(&mut self, rest: &str) -> Output {
+        let cfg = match self.setting(rest) {
+            Ok(c) => c,
+            Err(e) => return self.error(e),
+        };
+        self.move_and_reply(&cfg)
+    }
+
+    fn move_and_reply(&mut self, cfg: &SearchConfig) -> Output {
+        match self.computer_move(cfg) {
+            Ok(said) => {
+                let more = self.auto_replies();
+                Output::text(format!("{said}\n{more}{}", self.show()))
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    /// The session's setting changed by `[mcts|alphabeta] [depth N] [time T] [nodes N]`; a
+    /// setting with no limit keeps the session's limits.
+    fn setting(&self, rest: &str) -> Result<SearchConfig, String> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (kind, limits) = arena::parse_limits(&words)?;
+        let base = &self.computer.config;
+        let no_limit = limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none();
+        let kind = kind.unwrap_or(base.kind);
+        let limits = if no_limit {
+            base.limits.clone()
+        } else {
+            limits
+        };
+        if kind == EngineKind::Mcts && limits.time.is_none() && limits.nodes.is_none() {
+            return Err(format!(
+                "MCTS has no depth limit, and `{}` gives no other: add `time T` or `nodes N`",
+                limits_text(&limits)
+            ));
+        }
+        Ok(SearchConfig {
+            kind,
+            limits,
+            seed: base.seed,
+        })
+    }
+
+    /// `analyse [LIMITS]`: search without playing; shows the best line and its score.
+    pub(super) fn analyse(&mut self, rest: &str) -> Output {
+        let cfg = match self.setting(rest) {
+            Ok(c) => c,
+            Err(e) => return self.error(e),
+        };
+        if let Some(o) = self.game.outcome() {
+            return self.error(format!(
+                "the game is over: {}",
+                o.describe(&self.game.rules.def)
+            ));
+        }
+        let mut lines = Vec::new();
+        match self.think(&cfg, &mut lines) {
+            Some(r) => {
+                let mut text = String::new();
+                for l in &lines {
+                    text += l;
+                    text.push('\n');
+                }
+                text += &format!(
+                    "best {} ({}, depth {}, {} nodes, {:.2} s)",
+                    r.best_text,
+                    r.info.score,
+                    r.info.depth,
+                    r.info.nodes,
+                    r.info.elapsed.as_secs_f64()
+                );
+                Output::text(text)
+            }
+            None => self.error("there is no move to analyse"),
+        }
+    }
+
+    /// `engine [SETTING]`: show or change the setting of `ai` and automatic replies.
+    pub(super) fn engine(&mut self, rest: &str) -> Output {
+        if !rest.is_empty() {
+            match self.setting(rest) {
+                Ok(c) => self.computer.config = c,
+                Err(e) => return self.error(e),
+            }
+        }
+        let c = &self.computer.config;
+        Output::text(format!(
+            "engine: {} {}",
+            kind_name(&c.kind),
+            limits_text(&c.limits)
+        ))
+    }
+
+    /// `play-as SIDE|both|none`: the sides the computer plays; it replies at once if it is
+    /// to move.
+    pub(super) fn play_as(&mut self, rest: &str) -> Output {
+        let def = &self.game.rules.def;
+        let n = def.players.len();
+        let want = rest.trim().to_lowercase();
+        let plays: Vec<bool> = match want.as_str() {
+            "both" | "all" => vec![true; n],
+            "none" | "" => vec![false; n],
+            w => match def.players.iter().position(|p| p.name.to_lowercase() == w) {
+                Some(i) => (0..n).map(|k| k == i).collect(),
+                None => {
+                    let names: Vec<String> =
+                        def.players.iter().map(|p| p.name.to_lowercase()).collect();
+                    return self.error(format!(
+                        "`{rest}` is not a player: say {}, both or none",
+                        names.join(", ")
+                    ));
+                }
+            },
+        };
+        self.computer.plays = plays;
+        let who: Vec<&str> = def
+            .players
+            .iter()
+            .zip(&self.computer.plays)
+            .filter(|(_, &on)| on)
+            .map(|(p, _)| p.name.as_str())
+            .collect();
+        let said = if who.is_empty() {
+            "The computer plays no side.".to_string()
+        } else {
+            format!("The computer plays {}.", who.join(" and "))
+        };
+        let more = self.auto_replies();
+        if more.is_empty() {
+            Output::text(said)
+        } else {
+            Output::text(format!("{said}\n{more}{}", self.show()))
+        }
+    }
+
+    /// Lets the computer move while it is to play a side it plays; the lines it said.
+    pub(super) fn auto_replies(&mut self) -> String {
+        let mut out = String::new();
+        let mut plies = 0;
+        while plies < AUTO_PLY_LIMIT && !self.computer.stop.load(Ordering::Relaxed) {
+            if self.game.rules.turns.is_empty() || self.game.outcome().is_some() {
+                break;
+            }
+            let mover = self.game.rules.entry(self.game.pos.turn).mover.idx();
+            if !self.computer.plays.get(mover).copied().unwrap_or(false) {
+                break;
+            }
+            let cfg = self.computer.config.clone();
+            match self.computer_move(&cfg) {
+                Ok(said) => {
+                    out += &said;
+                    out.push('\n');
+                }
+                Err(e) => {
+                    out += &format!("The computer could not move: {e}\n");
+                    break;
+                }
+            }
+            plies += 1;
+        }
+        out
+    }
+}

@@ -60,12 +60,15 @@ pub fn move_text(def: &GameDef, list: &MoveList, m: &Move) -> String {
 /// The canonical texts of all moves of a list, unique within it.
 pub fn move_texts(def: &GameDef, list: &MoveList) -> Vec<String> {
     let mut texts: Vec<String> = list.moves.iter().map(|m| move_text(def, list, m)).collect();
+    let mut count: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for t in &texts {
+        *count.entry(t.clone()).or_default() += 1;
+    }
+    // Within a group of equal texts, every move but the last gets its captures in brackets.
     for i in 0..texts.len() {
-        let clash = texts
-            .iter()
-            .enumerate()
-            .any(|(j, t)| j != i && *t == texts[i] && !t.ends_with(']'));
-        if clash {
+        let left = count.get_mut(&texts[i]).expect("counted");
+        if *left > 1 {
+            *left -= 1;
             let m = &list.moves[i];
             let caps: Vec<String> = list.captured(m).iter().map(|&sq| square(def, sq)).collect();
             texts[i] = format!("{}[{}]", texts[i], caps.join(","));

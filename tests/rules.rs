@@ -292,6 +292,37 @@ fn forced_pass_and_pass_partial() {
     );
 }
 
+#[test]
+fn a_chain_that_comes_back_to_a_position_it_passed_is_dropped() {
+    // A piece that may hop east or west as often as it likes: without the loop rule its
+    // chains would run back and forth up to the chain limit. Positions already passed in the
+    // turn (the start too) end a chain there, so every chain is a straight run.
+    let mut g = game(
+        "tests/fixtures/turns.zrf",
+        Some("Loops"),
+        Some("turn 0; last - -; A P c1; B P f1"),
+        "",
+    );
+    assert_eq!(
+        sorted(g.legal_texts()),
+        list("c1-b1 c1-b1-a1 c1-d1 c1-d1-e1")
+    );
+}
+
+#[test]
+fn branching_chains_stop_at_the_work_limit() {
+    // Self-avoiding walks on 8x8: generation ends, with a bounded number of moves.
+    let mut g = game("tests/fixtures/wander.zrf", None, None, "");
+    let n = g.legal().len();
+    assert!(n > 1000, "{n}");
+    assert!(n <= 2 * zrf::engine::CHAIN_WORK_LIMIT, "{n}");
+    // The first steps are all there, each a move of its own under "pass partial".
+    let texts = g.legal_texts();
+    for to in ["c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5"] {
+        assert!(texts.contains(&format!("d4-{to}")), "d4-{to}");
+    }
+}
+
 const HALFGI: &str = "games/halfgi.zrf";
 
 fn piece_moves(file: &str, variant: Option<&str>, setup: &str, from: &str) -> Vec<String> {

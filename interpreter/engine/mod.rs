@@ -19,6 +19,10 @@ use exec::Exec;
 /// The longest chain of partial steps one turn may take.
 pub const MAX_CHAIN: usize = 64;
 
+/// The most partial steps one `legal_moves` call plays while expanding chains; past it, steps
+/// end their chains where they stand, so that branching chains cannot exhaust time or memory.
+pub const CHAIN_WORK_LIMIT: usize = 1 << 16;
+
 /// A game ready to play: the definition plus tables derived from it.
 #[derive(Clone, Debug)]
 pub struct Rules {
@@ -446,6 +450,8 @@ impl Rules {
             rules: self,
             ws,
             side: entry.owner,
+            chain_keys: Vec::new(),
+            work: 0,
         };
         let mut prefix = Vec::new();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
@@ -818,18 +824,60 @@ fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
     let n = out.moves.len();
     ws.keep.clear();
     ws.keep.resize(n, true);
+    let same = |i: usize, j: usize| {
+        let (a, b) = (&out.moves[i], &out.moves[j]);
+        out.ops(a) == out.ops(b) && out.path(a) == out.path(b) && a.promote == b.promote
+    };
     let mut any = false;
-    for i in 1..n {
-        for j in 0..i {
-            if ws.keep[j] && ws.fingerprints[i] == ws.fingerprints[j] {
-                let (a, b) = (&out.moves[i], &out.moves[j]);
-                if out.ops(a) == out.ops(b) && out.path(a) == out.path(b) && a.promote == b.promote
-                {
+    if n <= 64 {
+        // The usual case: a few dozen moves, compared pairwise by fingerprint.
+        for i in 1..n {
+            for j in 0..i {
+                if ws.keep[j] && ws.fingerprints[i] == ws.fingerprints[j] && same(i, j) {
                     ws.keep[i] = false;
                     any = true;
                     break;
                 }
             }
+        }
+    } else {
+        // Long lists (long chains, big drop games): fingerprint the whole path and every op,
+        // sort by it, and compare in full only within groups of equal fingerprints.
+        for (k, m) in out.moves.iter().enumerate() {
+            let mut h = ws.fingerprints[k];
+            for &sq in out.path(m) {
+                h = position::mix(h ^ u64::from(sq));
+            }
+            for op in out.ops(m) {
+                let x = match *op {
+                    Op::Set(sq, c) => u64::from(sq) << 48 ^ position::cell_hash(sq, c),
+                    Op::Store(i, d) => 1 << 62 ^ u64::from(i) << 32 ^ u64::from(d as u32),
+                    Op::Counter(i, d) => 2 << 62 ^ u64::from(i) << 32 ^ u64::from(d as u32),
+                };
+                h = position::mix(h ^ x);
+            }
+            ws.fingerprints[k] = h;
+        }
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_unstable_by_key(|&i| (ws.fingerprints[i as usize], i));
+        let mut lo = 0;
+        while lo < n {
+            let fp = ws.fingerprints[order[lo] as usize];
+            let mut hi = lo + 1;
+            while hi < n && ws.fingerprints[order[hi] as usize] == fp {
+                hi += 1;
+            }
+            for a in lo + 1..hi {
+                let i = order[a] as usize;
+                if order[lo..a]
+                    .iter()
+                    .any(|&j| ws.keep[j as usize] && same(i, j as usize))
+                {
+                    ws.keep[i] = false;
+                    any = true;
+                }
+            }
+            lo = hi;
         }
     }
     if any {
@@ -919,6 +967,10 @@ struct Gen<'r, 'w> {
     rules: &'r Rules,
     ws: &'w mut Workspace,
     side: PlayerId,
+    /// Repetition keys of the positions the current chain has passed through (from its start).
+    chain_keys: Vec<u64>,
+    /// Partial steps played so far (see [`CHAIN_WORK_LIMIT`]).
+    work: usize,
 }
 
 impl Gen<'_, '_> {
@@ -938,6 +990,10 @@ impl Gen<'_, '_> {
             self.emit(prefix, steps, i, out);
             return false;
         }
+        if prefix.is_empty() {
+            self.chain_keys.clear();
+            self.chain_keys.push(pos.repetition_key());
+        }
         // Play the step and look for continuations by the same piece.
         let to = steps.path(&m)[steps.path(&m).len() - 1];
         apply(
@@ -948,10 +1004,17 @@ impl Gen<'_, '_> {
             to,
             &mut self.ws.log,
         );
+        // A step back to a position the chain has already been through is a loop: dropped.
+        let key = pos.repetition_key();
+        if self.chain_keys.contains(&key) {
+            revert(pos, &mut self.ws.log);
+            return false;
+        }
+        self.work += 1;
         let mut conts = self.ws.take_buf();
         let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
         let cell = pos.cells[to as usize];
-        if !cell.is_empty() {
+        if !cell.is_empty() && self.work <= CHAIN_WORK_LIMIT {
             self.rules
                 .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
         }
@@ -968,7 +1031,9 @@ impl Gen<'_, '_> {
             let mut link = MoveList::new();
             link.push_from(steps, i);
             prefix.push(link);
+            self.chain_keys.push(key);
             self.expand_all(pos, &conts, prefix, depth + 1, out);
+            self.chain_keys.pop();
             prefix.pop();
         }
         self.ws.bufs.push(conts);

@@ -65,13 +65,12 @@ pub fn move_texts(def: &GameDef, list: &MoveList) -> Vec<String> {
         *count.entry(t.clone()).or_default() += 1;
     }
     // Within a group of equal texts, every move but the last gets its captures in brackets.
-    for i in 0..texts.len() {
-        let left = count.get_mut(&texts[i]).expect("counted");
+    for (text, m) in texts.iter_mut().zip(&list.moves) {
+        let left = count.get_mut(text.as_str()).expect("counted");
         if *left > 1 {
             *left -= 1;
-            let m = &list.moves[i];
             let caps: Vec<String> = list.captured(m).iter().map(|&sq| square(def, sq)).collect();
-            texts[i] = format!("{}[{}]", texts[i], caps.join(","));
+            *text = format!("{text}[{}]", caps.join(","));
         }
     }
     texts

@@ -389,3 +389,25 @@ fn score_display() {
     assert_eq!(d.kind, EngineKind::AlphaBeta);
     assert_eq!(d.limits.time, Some(std::time::Duration::from_millis(100)));
 }
+
+#[test]
+fn three_players_and_restricted_turns_get_legal_answers() {
+    // tests/fixtures/turns.zrf: players A, B and N; a once-only opening, move-type
+    // restrictions, B moving N's pieces, forced passes. Both searches, along a whole game.
+    let file = "tests/fixtures/turns.zrf";
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("file");
+    for kind in [EngineKind::AlphaBeta, EngineKind::Mcts] {
+        let rules = rules_of(file, &bytes, 0);
+        let pos = rules.initial();
+        let mut g = Game::new(rules, pos);
+        let mut engine = Engine::new(&g.rules);
+        for _ in 0..8 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let r = think_with(&mut g, &mut engine, &config(kind, Some(4), Some(60)));
+            g.play(&r.best_text).expect("the engine's move is legal");
+        }
+        assert!(g.played.len() >= 6, "{:?}", g.played);
+    }
+}

@@ -105,30 +105,8 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         at: At,
-        /// Number of games.
-        #[arg(long, default_value_t = 10)]
-        games: u32,
-        /// Time per move of a setting that names no limit.
-        #[arg(long, default_value = "0.1s")]
-        time: String,
-        /// Player A's setting, e.g. `mcts`, `depth 4`, `alphabeta time 1s`.
-        #[arg(long, default_value = "")]
-        engine: String,
-        /// Player B's setting (default: the same as A), e.g. `random` or `depth 2`.
-        #[arg(long)]
-        vs: Option<String>,
-        /// Seed of the random opening plies and of the random mover.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Number of random plies at the start of each game.
-        #[arg(long, default_value_t = 2)]
-        random_plies: usize,
-        /// Games still going after this many plies count as draws.
-        #[arg(long, default_value_t = 400)]
-        max_plies: usize,
-        /// Print one line per game (moves and result).
-        #[arg(long)]
-        verbose: bool,
+        #[command(flatten)]
+        m: Match,
     },
     /// Replay a game record: print the final position and the result.
     ///
@@ -573,14 +551,31 @@ fn replay(file: &Path) -> ExitCode {
 }
 
 /// The settings of `zrf selfplay`.
+#[derive(clap::Args)]
 struct Match {
+    /// Number of games.
+    #[arg(long, default_value_t = 10)]
     games: u32,
+    /// Time per move of a setting that names no limit.
+    #[arg(long, default_value = "0.1s")]
     time: String,
+    /// Player A's setting, e.g. `mcts`, `depth 4`, `alphabeta time 1s`.
+    #[arg(long, default_value = "")]
     engine: String,
+    /// Player B's setting (default: the same as A), e.g. `random` or `depth 2`.
+    #[arg(long)]
     vs: Option<String>,
+    /// Seed of the random opening plies and of the random mover.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Number of random plies at the start of each game.
+    #[arg(long, default_value_t = 2)]
     random_plies: usize,
+    /// Games still going after this many plies count as draws.
+    #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Print one line per game (moves and result).
+    #[arg(long)]
     verbose: bool,
 }
 
@@ -720,31 +715,7 @@ fn run() -> ExitCode {
             setup,
         } => play(&file, variant.as_deref(), setup.as_deref()),
         Command::Replay { file } => replay(&file),
-        Command::Selfplay {
-            file,
-            at,
-            games,
-            time,
-            engine,
-            vs,
-            seed,
-            random_plies,
-            max_plies,
-            verbose,
-        } => selfplay(
-            &file,
-            &at,
-            &Match {
-                games,
-                time,
-                engine,
-                vs,
-                seed,
-                random_plies,
-                max_plies,
-                verbose,
-            },
-        ),
+        Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
     }
 }
 

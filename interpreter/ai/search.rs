@@ -457,20 +457,30 @@ impl<'a> Search<'a> {
                 .royal_attacked(&self.pos, self.rules.entry(self.pos.turn).owner)
     }
 
-    /// The main search: the value of the current position (at `ply`) for the side to move.
-    fn alphabeta(&mut self, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// What every node does first: count itself, clear its line, note its position for
+    /// repetitions. `Some(value)` when that already decides it (aborted search, repetition,
+    /// the ply limit).
+    fn enter(&mut self, ply: usize) -> Option<i32> {
         self.tick();
         if self.aborted {
-            return 0;
+            return Some(0);
         }
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         self.path[ply] = self.pos.repetition_key();
         if self.repeated(ply) {
-            return 0;
+            return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+            return Some(self.evaluate());
+        }
+        None
+    }
+
+    /// The main search: the value of the current position (at `ply`) for the side to move.
+    fn alphabeta(&mut self, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(v) = self.enter(ply) {
+            return v;
         }
         // Mate distance pruning: nothing here can beat a win already found nearer the root.
         let best_possible = MATE - ply as i32 - 1;
@@ -608,18 +618,8 @@ impl<'a> Search<'a> {
     /// Captures and promotions until the position is quiet; a side that must capture (or is
     /// in check) cannot stand pat.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
-        self.tick();
-        if self.aborted {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        self.path[ply] = self.pos.repetition_key();
-        if self.repeated(ply) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+        if let Some(v) = self.enter(ply) {
+            return v;
         }
         let in_check = qply < QCHECK && self.in_check();
         let reps = self.repetitions(ply);

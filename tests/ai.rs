@@ -411,3 +411,35 @@ fn three_players_and_restricted_turns_get_legal_answers() {
         assert!(g.played.len() >= 6, "{:?}", g.played);
     }
 }
+
+#[test]
+fn between_drawing_moves_the_one_with_most_losing_replies_is_chosen() {
+    // Every X move draws in these positions. A depth-limited search takes the first drawing
+    // move it finds; with a time limit, time left over goes to counting, for each drawing
+    // move, the opponent's replies that lose by force (counted outside zrf by a brute-force
+    // minimax): b2 leaves 5 of 6 losing replies after b3 a3 (a2: 3), and c3 or c1 leave 5 of 6
+    // after c2 b2 (a3: 2). The time limit is far more than these searches need, so the answer
+    // does not depend on the machine.
+    let timed = SearchConfig {
+        kind: EngineKind::AlphaBeta,
+        limits: Limits {
+            time: Some(std::time::Duration::from_secs(20)),
+            ..Limits::default()
+        },
+        seed: 0,
+    };
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@b3 M@a3");
+    assert_eq!(
+        think(&mut g, &config(EngineKind::AlphaBeta, Some(9), None)).best_text,
+        "M@a2"
+    );
+    let r = think(&mut g, &timed);
+    assert_eq!((r.best_text.as_str(), r.info.score), ("M@b2", Score::Cp(0)));
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@c2 M@b2");
+    let r = think(&mut g, &timed);
+    assert!(
+        ["M@c3", "M@c1"].contains(&r.best_text.as_str()),
+        "{}",
+        r.best_text
+    );
+}

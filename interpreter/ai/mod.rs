@@ -13,6 +13,7 @@
 pub mod eval;
 mod mcts;
 mod search;
+mod swindle;
 mod tt;
 
 use std::fmt;
@@ -206,10 +207,28 @@ impl Engine {
         if key != self.key {
             *self = Engine::with_tt_size(rules, self.tt.megabytes());
         }
-        match cfg.kind {
+        let started = std::time::Instant::now();
+        let mut r = match cfg.kind {
             EngineKind::AlphaBeta => search::run(self, rules, pos, history, cfg, stop, progress),
             EngineKind::Mcts => mcts::run(self, rules, pos, history, cfg, stop, progress),
+        }?;
+        // Every good move draws: with time left, take the one that sets the most traps.
+        if r.info.score == Score::Cp(0) {
+            if let Some(deadline) = swindle::deadline(cfg, started) {
+                if let Some(i) = swindle::better_draw(self, rules, pos, history, stop, &r, deadline)
+                {
+                    let mut p = pos.clone();
+                    let mut list = crate::engine::MoveList::new();
+                    rules.legal_moves(&mut p, &mut list);
+                    r.best = i;
+                    r.best_text = crate::notation::move_texts(&rules.def, &list)[i].clone();
+                    r.info.pv = vec![r.best_text.clone()];
+                    r.info.elapsed = started.elapsed();
+                    progress(&r.info);
+                }
+            }
         }
+        Some(r)
     }
 }
 

@@ -7,8 +7,8 @@
 #   1. the default engine at 0.1 s per move against the random mover;
 #   2. alpha-beta at depth 4 against alpha-beta at depth 2.
 # Each match's table goes to target/strength/, and a summary with one line per match to
-# target/strength/summary.md. It takes a long time (about an hour on two cores): it is not
-# part of `cargo test`.
+# target/strength/summary.md. It takes hours (a depth-4 match in a drop game alone takes about
+# half an hour): it is not part of `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-20}

@@ -49,13 +49,17 @@ impl Contestant {
         match self {
             Contestant::Random => "random".into(),
             Contestant::Engine(cfg) => {
-                let kind = match cfg.kind {
-                    EngineKind::AlphaBeta => "alphabeta",
-                    EngineKind::Mcts => "mcts",
-                };
-                format!("{kind} {}", limits_text(&cfg.limits))
+                format!("{} {}", kind_name(cfg.kind), limits_text(&cfg.limits))
             }
         }
+    }
+}
+
+/// The name a setting gives the search: `alphabeta` or `mcts`.
+pub fn kind_name(kind: EngineKind) -> &'static str {
+    match kind {
+        EngineKind::AlphaBeta => "alphabeta",
+        EngineKind::Mcts => "mcts",
     }
 }
 
@@ -281,9 +285,7 @@ pub fn play_game(
                     seed: rng.next_u64(),
                     ..cfg.clone()
                 };
-                let engine = &mut engines[seat];
-                let history = game.hashes.clone();
-                match engine.search(&game.rules, &game.pos, &history, &cfg, stop, &mut |_| {}) {
+                match game.think(&mut engines[seat], &cfg, stop, &mut |_| {}) {
                     Some(r) if r.best < texts.len() => r.best,
                     _ => rng.below(texts.len()),
                 }

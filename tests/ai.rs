@@ -6,29 +6,14 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use zrf::ai::{Engine, EngineKind, Info, Limits, Score, SearchConfig, SearchResult};
-use zrf::engine::Rules;
-use zrf::expand::NoFiles;
 use zrf::play::Game;
 
-fn rules_of(source: &str, bytes: &[u8], variant: usize) -> Rules {
-    let loaded = zrf::load(source, bytes, &NoFiles);
-    let (def, diags) = zrf::resolve_game(&loaded.games[variant]);
-    assert!(diags.is_empty(), "{diags:?}");
-    Rules::new(def.expect("resolves"))
-}
+mod common;
+
+use common::rules_of;
 
 fn game(file: &str, setup: Option<&str>, moves: &str) -> Game {
-    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("file");
-    let rules = rules_of(file, &bytes, 0);
-    let pos = match setup {
-        Some(s) => zrf::setup::parse(&rules, s).expect("setup"),
-        None => rules.initial(),
-    };
-    let mut g = Game::new(rules, pos);
-    for m in moves.split_whitespace() {
-        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-    g
+    common::game(file, None, setup, moves)
 }
 
 fn config(kind: EngineKind, depth: Option<u32>, nodes: Option<u64>) -> SearchConfig {
@@ -100,7 +85,7 @@ fn from_random_positions(search: impl Fn(&mut Game)) {
     for file in files {
         let bytes = std::fs::read(&file).expect("file");
         let name = file.to_string_lossy().into_owned();
-        let n_variants = zrf::load(&name, &bytes, &NoFiles).games.len();
+        let n_variants = zrf::load(&name, &bytes, &zrf::expand::NoFiles).games.len();
         for v in 0..n_variants {
             let rules = rules_of(&name, &bytes, v);
             let pos = rules.initial();

@@ -4,9 +4,12 @@
 //! Exit codes: 0 when the file loads (warnings allowed), 1 when it has errors, 2 for a usage
 //! problem (a missing file, an unknown flag, an unknown variant).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
+
+use common::TempDir;
 
 /// A small valid game with one variant, written inline so the tests need no other file.
 const TIC_TAC_TOE: &str = r#"; A valid game with a variant, for the command-line tests.
@@ -41,34 +44,6 @@ const TIC_TAC_TOE: &str = r#"; A valid game with a variant, for the command-line
         (relative-config man se man se man)))
   (draw-condition (X O) stalemated))
 "#;
-
-/// A folder under the system temp dir, unique to this process and call, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("zrf-cli-test-{}-{n}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temp dir");
-        TempDir(dir)
-    }
-
-    /// Writes `text` to `name` inside the folder and returns its path.
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("write a temp file");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// What one run of the binary did.
 struct Run {
@@ -288,16 +263,14 @@ fn unknown_variant_exits_2_with_a_suggestion() {
 
 #[test]
 fn new_writes_a_starter_game_that_loads_and_plays() {
-    let dir = std::env::temp_dir().join(format!("zrf-new-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new("new");
     let run = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
             .args(args)
-            .current_dir(&dir)
+            .current_dir(&dir.0)
             .output()
             .expect("zrf runs")
     };
-    let _ = std::fs::remove_file(dir.join("Racer.zrf"));
     assert!(run(&["new", "Racer"]).status.success());
     let check = run(&["check", "Racer.zrf"]);
     assert!(check.status.success());
@@ -326,18 +299,16 @@ fn test_runs_the_cases_of_the_shipped_games() {
 
 #[test]
 fn test_reports_a_failing_case_with_the_difference() {
-    let dir = std::env::temp_dir().join(format!("zrf-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(root.join("games/checkers.zrf"), dir.join("c.zrf")).expect("copy");
-    std::fs::write(
-        dir.join("c.tests"),
+    let dir = TempDir::new("tests");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("games/checkers.zrf"), dir.0.join("c.zrf")).expect("copy");
+    dir.write(
+        "c.tests",
         "(test \"wrong\" (expect-moves \"9-13\"))\n(test \"right\" (perft 1 7))\n",
-    )
-    .expect("write");
+    );
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
         .args(["test", "c.zrf"])
-        .current_dir(&dir)
+        .current_dir(&dir.0)
         .output()
         .expect("zrf runs");
     let text = String::from_utf8_lossy(&out.stdout);

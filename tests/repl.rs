@@ -6,32 +6,14 @@
 //! `@variant NAME` and `@setup POSITION` choose what the session opens (before any command).
 //! Files that `save` writes and `load` reads live in a temporary folder.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
+
+use common::TempDir;
 
 use zrf::repl::{Files, Session};
-
-/// A folder under the system temp dir, unique to this process and call, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("zrf-repl-test-{}-{n}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Rules files from the repository; records written to and read from a temporary folder.
 struct TestFiles<'a>(&'a Path);

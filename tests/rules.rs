@@ -1,30 +1,9 @@
 //! Rules of the reference games, position by position: exact move lists and results.
 //! Draughts positions were checked against pydraughts (`../shared/oracles/draughts_oracle.py`).
 
-use std::path::Path;
+mod common;
 
-use zrf::engine::Rules;
-use zrf::expand::NoFiles;
-use zrf::play::Game;
-
-fn game(file: &str, variant: Option<&str>, setup: Option<&str>, moves: &str) -> Game {
-    let bytes =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("rules file");
-    let loaded = zrf::load(file, &bytes, &NoFiles);
-    let idx = zrf::summary::select_variant(&loaded.games, variant).expect("variant");
-    let (def, diags) = zrf::resolve_game(&loaded.games[idx]);
-    assert!(diags.is_empty(), "{diags:?}");
-    let rules = Rules::new(def.expect("resolves"));
-    let pos = match setup {
-        Some(s) => zrf::setup::parse(&rules, s).expect("setup"),
-        None => rules.initial(),
-    };
-    let mut g = Game::new(rules, pos);
-    for m in moves.split_whitespace() {
-        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-    }
-    g
-}
+use common::game;
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();

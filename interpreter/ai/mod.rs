@@ -215,14 +215,12 @@ impl Engine {
         // Every good move draws: with time left, take the one that sets the most traps.
         if r.info.score == Score::Cp(0) {
             if let Some(deadline) = swindle::deadline(cfg, started) {
-                if let Some(i) = swindle::better_draw(self, rules, pos, history, stop, &r, deadline)
+                if let Some((i, text)) =
+                    swindle::better_draw(self, rules, pos, history, stop, &r, deadline)
                 {
-                    let mut p = pos.clone();
-                    let mut list = crate::engine::MoveList::new();
-                    rules.legal_moves(&mut p, &mut list);
                     r.best = i;
-                    r.best_text = crate::notation::move_texts(&rules.def, &list)[i].clone();
-                    r.info.pv = vec![r.best_text.clone()];
+                    r.info.pv = vec![text.clone()];
+                    r.best_text = text;
                     r.info.elapsed = started.elapsed();
                     progress(&r.info);
                 }

@@ -344,13 +344,7 @@ impl<'a> Search<'a> {
         }
         if let Some(idx) = best_idx {
             let fp = fingerprint(&self.lists[0], &self.lists[0].moves[idx]);
-            let bound = if best >= beta {
-                tt::LOWER
-            } else if best > alpha0 {
-                tt::EXACT
-            } else {
-                tt::UPPER
-            };
+            let bound = tt::bound(best, alpha0, beta);
             self.tt.store(
                 self.pos.hash ^ self.salt,
                 fp,
@@ -579,13 +573,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            tt::LOWER
-        } else if best > alpha0 {
-            tt::EXACT
-        } else {
-            tt::UPPER
-        };
+        let bound = tt::bound(best, alpha0, beta);
         let fp = if best_idx == u16::MAX {
             0
         } else {

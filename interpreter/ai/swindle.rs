@@ -11,7 +11,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::{Engine, EngineKind, Limits, Score, SearchConfig, SearchResult};
-use crate::engine::{revert, GoalContext, MoveList, Position, Rules, UndoLog};
+use crate::def::PlayerId;
+use crate::engine::{revert, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
 
 /// Nodes for each of the small searches that judge a move or a reply.
 const PROBE_NODES: u64 = 4_000;
@@ -19,7 +20,8 @@ const PROBE_NODES: u64 = 4_000;
 /// The most root moves, and replies per move, the pass looks at (it is meant for small trees).
 const MAX_BRANCHING: usize = 40;
 
-/// A better move than `r.best` by the trap count, if any, within `deadline`.
+/// A better move than `r.best` by the trap count, if any, within `deadline`: its index in the
+/// legal moves of `pos` and its text.
 pub(super) fn better_draw(
     engine: &mut Engine,
     rules: &Rules,
@@ -28,125 +30,127 @@ pub(super) fn better_draw(
     stop: &AtomicBool,
     r: &SearchResult,
     deadline: Instant,
-) -> Option<usize> {
-    let me = rules.entry(pos.turn).mover;
+) -> Option<(usize, String)> {
     let mut pos = pos.clone();
     let mut root = MoveList::new();
     rules.legal_moves(&mut pos, &mut root);
     if root.len() < 2 || root.len() > MAX_BRANCHING {
         return None;
     }
-    let probe = SearchConfig {
-        kind: EngineKind::AlphaBeta,
-        limits: Limits {
-            nodes: Some(PROBE_NODES),
-            ..Limits::default()
+    let mut probe = Probe {
+        engine,
+        rules,
+        stop,
+        me: rules.entry(pos.turn).mover,
+        deadline,
+        history: history.to_vec(),
+        cfg: SearchConfig {
+            kind: EngineKind::AlphaBeta,
+            limits: Limits {
+                nodes: Some(PROBE_NODES),
+                ..Limits::default()
+            },
+            seed: 0,
         },
-        seed: 0,
     };
-    let mut history = history.to_vec();
     let mut log = UndoLog::new();
     let mut best: Option<(usize, f64)> = None;
-    let mut best_ratio_of_chosen = None;
+    let mut chosen = 0.0;
     for i in 0..root.len() {
         if Instant::now() >= deadline {
             return None;
         }
-        let m = root.moves[i];
-        rules.make(&mut pos, &root, &m, &mut log);
-        history.push(pos.repetition_key());
-        let ratio = traps(
-            engine,
-            rules,
-            &mut pos,
-            &mut history,
-            stop,
-            &probe,
-            me,
-            deadline,
-        );
-        history.pop();
+        rules.make(&mut pos, &root, &root.moves[i], &mut log);
+        probe.history.push(pos.repetition_key());
+        let ratio = probe.traps(&mut pos);
+        probe.history.pop();
         revert(&mut pos, &mut log);
         let Some(ratio) = ratio else { continue };
         if i == r.best {
-            best_ratio_of_chosen = Some(ratio);
+            chosen = ratio;
         }
         if best.is_none_or(|(_, b)| ratio > b) {
             best = Some((i, ratio));
         }
     }
+    // Switch only for a real gain over the search's own choice.
     let (i, ratio) = best?;
-    // Switch only for a real gain, and only away from a move that was itself judged a draw.
-    let chosen = best_ratio_of_chosen.unwrap_or(0.0);
-    (i != r.best && ratio > chosen).then_some(i)
+    (i != r.best && ratio > chosen)
+        .then(|| (i, crate::notation::move_texts(&rules.def, &root)[i].clone()))
 }
 
-/// After one of our moves (`pos` has the opponent to move): `None` when the opponent can win
-/// from here, else the share of the opponent's replies after which we win by force.
-#[allow(clippy::too_many_arguments)]
-fn traps(
-    engine: &mut Engine,
-    rules: &Rules,
-    pos: &mut Position,
-    history: &mut Vec<u64>,
-    stop: &AtomicBool,
-    probe: &SearchConfig,
-    me: crate::def::PlayerId,
+/// The small searches of the pass, with the game's history along the line being probed.
+struct Probe<'a> {
+    engine: &'a mut Engine,
+    rules: &'a Rules,
+    stop: &'a AtomicBool,
+    /// The player the pass chooses for.
+    me: PlayerId,
     deadline: Instant,
-) -> Option<f64> {
-    let mut replies = MoveList::new();
-    rules.legal_moves(pos, &mut replies);
-    let reps = history
-        .iter()
-        .filter(|&&h| h == pos.repetition_key())
-        .count();
-    let cx = GoalContext {
-        pos,
-        moves: &replies,
-        repetitions: reps,
-    };
-    if rules.outcome(&cx).is_some() || replies.is_empty() || replies.len() > MAX_BRANCHING {
-        return None;
-    }
-    // Does our move hold? The opponent must not have a win.
-    let theirs = engine.search(rules, pos, history, probe, stop, &mut |_| {})?;
-    if matches!(theirs.info.score, Score::Win(_))
-        || matches!(theirs.info.score, Score::Cp(v) if v > 0)
-    {
-        return None;
-    }
-    let mut log = UndoLog::new();
-    let mut wins = 0usize;
-    for k in 0..replies.len() {
-        if Instant::now() >= deadline {
-            return None;
-        }
-        let m = replies.moves[k];
-        rules.make(pos, &replies, &m, &mut log);
-        history.push(pos.repetition_key());
-        let mut ours = MoveList::new();
-        rules.legal_moves(pos, &mut ours);
-        let reps = history
-            .iter()
-            .filter(|&&h| h == pos.repetition_key())
-            .count();
+    history: Vec<u64>,
+    cfg: SearchConfig,
+}
+
+impl Probe<'_> {
+    /// The legal moves of `pos` and whether the game is over there (`history` includes `pos`).
+    fn settle(&self, pos: &mut Position) -> (MoveList, Option<Outcome>) {
+        let mut moves = MoveList::new();
+        self.rules.legal_moves(pos, &mut moves);
+        let key = pos.repetition_key();
         let cx = GoalContext {
             pos,
-            moves: &ours,
-            repetitions: reps,
+            moves: &moves,
+            repetitions: self.history.iter().filter(|&&h| h == key).count(),
         };
-        let won = match rules.outcome(&cx) {
-            Some(o) => o.winners.contains(&me),
-            None if rules.entry(pos.turn).mover == me => engine
-                .search(rules, pos, history, probe, stop, &mut |_| {})
-                .is_some_and(|r| matches!(r.info.score, Score::Win(_))),
-            None => false,
-        };
-        wins += usize::from(won);
-        history.pop();
-        revert(pos, &mut log);
+        let outcome = self.rules.outcome(&cx);
+        (moves, outcome)
     }
-    Some(wins as f64 / replies.len() as f64)
+
+    /// The probe's score of `pos` for the player to move there.
+    fn score(&mut self, pos: &Position) -> Option<Score> {
+        let r = self.engine.search(
+            self.rules,
+            pos,
+            &self.history,
+            &self.cfg,
+            self.stop,
+            &mut |_| {},
+        )?;
+        Some(r.info.score)
+    }
+
+    /// After one of our moves (`pos` has the opponent to move): `None` when the opponent can
+    /// win from here, else the share of the opponent's replies after which we win by force.
+    fn traps(&mut self, pos: &mut Position) -> Option<f64> {
+        let (replies, over) = self.settle(pos);
+        if over.is_some() || replies.is_empty() || replies.len() > MAX_BRANCHING {
+            return None;
+        }
+        // Does our move hold? The opponent must not have a win.
+        if matches!(self.score(pos)?, Score::Win(_) | Score::Cp(1..)) {
+            return None;
+        }
+        let mut log = UndoLog::new();
+        let mut wins = 0usize;
+        for m in &replies.moves {
+            if Instant::now() >= self.deadline {
+                return None;
+            }
+            self.rules.make(pos, &replies, m, &mut log);
+            self.history.push(pos.repetition_key());
+            let won = match self.settle(pos).1 {
+                Some(o) => o.winners.contains(&self.me),
+                None if self.rules.entry(pos.turn).mover == self.me => {
+                    matches!(self.score(pos), Some(Score::Win(_)))
+                }
+                None => false,
+            };
+            wins += usize::from(won);
+            self.history.pop();
+            revert(pos, &mut log);
+        }
+        Some(wins as f64 / replies.len() as f64)
+    }
 }
 
 /// The time a search may still spend on the pass: what the main search left of its limit.

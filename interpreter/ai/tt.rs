@@ -11,6 +11,17 @@ pub const LOWER: u8 = 1;
 /// The score is at most this (no move reached alpha).
 pub const UPPER: u8 = 2;
 
+/// The bound a search result `best` is, for a window opened at `(alpha, beta)`.
+pub fn bound(best: i32, alpha: i32, beta: i32) -> u8 {
+    if best >= beta {
+        LOWER
+    } else if best > alpha {
+        EXACT
+    } else {
+        UPPER
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {

@@ -450,9 +450,10 @@ impl Rules {
             rules: self,
             ws,
             side: entry.owner,
-            chain_keys: Vec::new(),
             work: 0,
         };
+        gen.ws.chain_keys.clear();
+        gen.ws.chain_keys.push(pos.repetition_key());
         let mut prefix = Vec::new();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
         ws.bufs.push(steps);
@@ -952,6 +953,9 @@ pub struct Workspace {
     keep: Vec<bool>,
     dead: Vec<bool>,
     fingerprints: Vec<u64>,
+    /// Repetition keys of the positions the chain being expanded has passed through, its
+    /// start first.
+    chain_keys: Vec<u64>,
 }
 
 impl Workspace {
@@ -967,8 +971,6 @@ struct Gen<'r, 'w> {
     rules: &'r Rules,
     ws: &'w mut Workspace,
     side: PlayerId,
-    /// Repetition keys of the positions the current chain has passed through (from its start).
-    chain_keys: Vec<u64>,
     /// Partial steps played so far (see [`CHAIN_WORK_LIMIT`]).
     work: usize,
 }
@@ -990,10 +992,6 @@ impl Gen<'_, '_> {
             self.emit(prefix, steps, i, out);
             return false;
         }
-        if prefix.is_empty() {
-            self.chain_keys.clear();
-            self.chain_keys.push(pos.repetition_key());
-        }
         // Play the step and look for continuations by the same piece.
         let to = steps.path(&m)[steps.path(&m).len() - 1];
         apply(
@@ -1006,7 +1004,7 @@ impl Gen<'_, '_> {
         );
         // A step back to a position the chain has already been through is a loop: dropped.
         let key = pos.repetition_key();
-        if self.chain_keys.contains(&key) {
+        if self.ws.chain_keys.contains(&key) {
             revert(pos, &mut self.ws.log);
             return false;
         }
@@ -1031,9 +1029,9 @@ impl Gen<'_, '_> {
             let mut link = MoveList::new();
             link.push_from(steps, i);
             prefix.push(link);
-            self.chain_keys.push(key);
+            self.ws.chain_keys.push(key);
             self.expand_all(pos, &conts, prefix, depth + 1, out);
-            self.chain_keys.pop();
+            self.ws.chain_keys.pop();
             prefix.pop();
         }
         self.ws.bufs.push(conts);

@@ -48,9 +48,7 @@ impl Computer {
             progress: None,
         }
     }
-}
 
-impl Computer {
     /// Forgets what the engine learnt of the old rules; keeps the setting and, as far as the
     /// new game has them, the sides played.
     pub fn new_rules(&mut self, players: usize) {
@@ -71,13 +69,6 @@ pub fn info_line(info: &Info) -> String {
     )
 }
 
-fn kind_name(k: &EngineKind) -> &'static str {
-    match k {
-        EngineKind::AlphaBeta => "alphabeta",
-        EngineKind::Mcts => "mcts",
-    }
-}
-
 impl Session {
     /// Runs the engine on the current position, sending progress lines to the terminal and
     /// keeping each in `lines`; `None` when the game is over or there is no move.
@@ -90,7 +81,6 @@ impl Session {
         let engine = c
             .engine
             .get_or_insert_with(|| Engine::new(&self.game.rules));
-        let history = self.game.hashes.clone();
         let sink = &mut c.progress;
         let mut report = |info: &Info| {
             let line = info_line(info);
@@ -100,14 +90,7 @@ impl Session {
             lines.push(line);
         };
         c.thinking.store(true, Ordering::Relaxed);
-        let r = engine.search(
-            &self.game.rules,
-            &self.game.pos,
-            &history,
-            cfg,
-            &c.stop,
-            &mut report,
-        );
+        let r = self.game.think(engine, cfg, &c.stop, &mut report);
         c.thinking.store(false, Ordering::Relaxed);
         if let Some(p) = sink.as_mut() {
             p("");
@@ -242,7 +225,7 @@ impl Session {
         let c = &self.computer.config;
         Output::text(format!(
             "engine: {} {}",
-            kind_name(&c.kind),
+            arena::kind_name(c.kind),
             limits_text(&c.limits)
         ))
     }

@@ -1,0 +1,66 @@
+//! Helpers shared by the integration tests (each test file is its own crate and includes this
+//! module; not every crate uses every helper).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use zrf::engine::Rules;
+use zrf::expand::NoFiles;
+use zrf::play::Game;
+
+/// A folder under the system temp dir, unique to this process and call, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A new empty folder; `tag` makes its name readable.
+    pub fn new(tag: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("zrf-test-{}-{n}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temp dir");
+        TempDir(dir)
+    }
+
+    /// Writes `text` to `name` inside the folder and returns its path.
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write a temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The rules of game or variant number `variant` (from 0) of a source text, which must load
+/// with no diagnostic.
+pub fn rules_of(source: &str, bytes: &[u8], variant: usize) -> Rules {
+    let loaded = zrf::load(source, bytes, &NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[variant]);
+    assert!(diags.is_empty(), "{diags:?}");
+    Rules::new(def.expect("resolves"))
+}
+
+/// A game of a file of the repository: the variant by title or number (the default when
+/// `None`), the setup (the rules' own when `None`), then `moves` played.
+pub fn game(file: &str, variant: Option<&str>, setup: Option<&str>, moves: &str) -> Game {
+    let bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("rules file");
+    let loaded = zrf::load(file, &bytes, &NoFiles);
+    let idx = zrf::summary::select_variant(&loaded.games, variant).expect("variant");
+    let rules = rules_of(file, &bytes, idx);
+    let pos = match setup {
+        Some(s) => zrf::setup::parse(&rules, s).expect("setup"),
+        None => rules.initial(),
+    };
+    let mut g = Game::new(rules, pos);
+    for m in moves.split_whitespace() {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}

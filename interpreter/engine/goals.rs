@@ -61,14 +61,14 @@ impl Outcome {
 
 fn rank(c: &GoalCond) -> (u8, &'static str) {
     match c {
-        GoalCond::Checkmated(_) => (0, "checkmated"),
-        GoalCond::Stalemated => (1, "stalemated"),
-        GoalCond::Repetition => (2, "repetition"),
-        GoalCond::PiecesRemaining(..) => (3, "pieces-remaining"),
-        GoalCond::TotalPieceCount(..) => (4, "total-piece-count"),
-        GoalCond::Captured(_) => (5, "captured"),
-        GoalCond::AbsoluteConfig { .. } => (6, "absolute-config"),
-        GoalCond::RelativeConfig { .. } => (7, "relative-config"),
+        GoalCond::PiecesRemaining(..) => (0, "pieces-remaining"),
+        GoalCond::TotalPieceCount(..) => (1, "total-piece-count"),
+        GoalCond::Captured(_) => (2, "captured"),
+        GoalCond::AbsoluteConfig { .. } => (3, "absolute-config"),
+        GoalCond::RelativeConfig { .. } => (4, "relative-config"),
+        GoalCond::Checkmated(_) => (5, "checkmated"),
+        GoalCond::Stalemated => (6, "stalemated"),
+        GoalCond::Repetition => (7, "repetition"),
         GoalCond::Not(x) => rank(x),
         GoalCond::And(xs) | GoalCond::Or(xs) => {
             xs.iter().map(rank).min().unwrap_or((8, "condition"))

@@ -27,6 +27,7 @@ fn search(file: &str, depth: u32) -> impl FnMut() -> u64 {
             ..Limits::default()
         },
         seed: 0,
+        ..SearchConfig::default()
     };
     move || {
         let mut engine = Engine::new(&rules);

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::ai::{Engine, EngineKind, Limits, Rng, SearchConfig};
+use crate::ai::{Engine, EngineKind, Limits, Opponent, Rng, SearchConfig};
 use crate::def::PlayerId;
 use crate::engine::{Outcome, Position, Rules};
 use crate::play::Game;
@@ -25,22 +25,37 @@ pub enum Contestant {
 
 impl Contestant {
     /// Reads a setting: `random`, or an optional `mcts`/`alphabeta` followed by limits such
-    /// as `depth 4`, `time 0.1s`, `time 200ms`, `nodes 20000` (in any combination). With no
-    /// limit, `default_time` applies.
-    pub fn parse(text: &str, default_time: Duration) -> Result<Contestant, String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if words.len() == 1 && words[0].eq_ignore_ascii_case("random") {
+    /// as `depth 4`, `time 0.1s`, `time 200ms`, `nodes 20000` (in any combination) and an
+    /// optional `opponent random|best`. With no limit, `default_time` applies. An engine
+    /// facing the random mover (`facing_random`) expects random replies unless the setting
+    /// says otherwise.
+    pub fn parse(
+        text: &str,
+        default_time: Duration,
+        facing_random: bool,
+    ) -> Result<Contestant, String> {
+        if names_random(text) {
             return Ok(Contestant::Random);
         }
-        let (kind, limits) = parse_limits(&words)?;
-        let mut limits = limits;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Setting {
+            kind,
+            mut limits,
+            opponent,
+        } = parse_setting(&words)?;
         if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
             limits.time = Some(default_time);
         }
+        let assumed = if facing_random {
+            Opponent::Random
+        } else {
+            Opponent::Best
+        };
         Ok(Contestant::Engine(SearchConfig {
             kind: kind.unwrap_or(EngineKind::AlphaBeta),
             limits,
             seed: 0,
+            opponent: opponent.unwrap_or(assumed),
         }))
     }
 
@@ -48,11 +63,34 @@ impl Contestant {
     pub fn label(&self) -> String {
         match self {
             Contestant::Random => "random".into(),
-            Contestant::Engine(cfg) => {
-                format!("{} {}", kind_name(cfg.kind), limits_text(&cfg.limits))
-            }
+            Contestant::Engine(cfg) => setting_text(cfg),
         }
     }
+}
+
+/// A setting as it would be typed: `alphabeta time 0.1s`, `mcts nodes 5000 opponent random`.
+pub fn setting_text(cfg: &SearchConfig) -> String {
+    let mut text = format!("{} {}", kind_name(cfg.kind), limits_text(&cfg.limits));
+    if cfg.opponent == Opponent::Random {
+        text += " opponent random";
+    }
+    text
+}
+
+/// Whether a setting names the random mover.
+pub fn names_random(text: &str) -> bool {
+    text.trim().eq_ignore_ascii_case("random")
+}
+
+/// The words of an engine setting; what they leave out is `None`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setting {
+    /// `mcts` or `alphabeta`.
+    pub kind: Option<EngineKind>,
+    /// `depth N`, `time T`, `nodes N`.
+    pub limits: Limits,
+    /// `opponent random` or `opponent best`.
+    pub opponent: Option<Opponent>,
 }
 
 /// The name a setting gives the search: `alphabeta` or `mcts`.
@@ -63,17 +101,32 @@ pub fn kind_name(kind: EngineKind) -> &'static str {
     }
 }
 
-/// Reads `[mcts|alphabeta] [depth N] [time T] [nodes N]`; the engine kind is `None` when not
-/// named.
-pub fn parse_limits(words: &[&str]) -> Result<(Option<EngineKind>, Limits), String> {
+/// Reads `[mcts|alphabeta] [depth N] [time T] [nodes N] [opponent random|best]`.
+pub fn parse_setting(words: &[&str]) -> Result<Setting, String> {
     let mut limits = Limits::default();
     let mut kind = None;
+    let mut opponent = None;
     let mut i = 0;
     while i < words.len() {
         let w = words[i].to_ascii_lowercase();
         match w.as_str() {
             "mcts" => kind = Some(EngineKind::Mcts),
             "alphabeta" | "alpha-beta" | "ab" => kind = Some(EngineKind::AlphaBeta),
+            "opponent" => {
+                let value = words.get(i + 1).map(|v| v.to_ascii_lowercase());
+                opponent = Some(match value.as_deref() {
+                    Some("random") => Opponent::Random,
+                    Some("best") => Opponent::Best,
+                    _ => {
+                        return Err(
+                            "`opponent` needs `random` (play for the expected result against \
+                             random replies) or `best` (assume the best replies)"
+                                .into(),
+                        )
+                    }
+                });
+                i += 1;
+            }
             "depth" | "time" | "nodes" | "movetime" => {
                 let Some(value) = words.get(i + 1) else {
                     return Err(format!("`{w}` needs a value, e.g. `{w} {}`", example(&w)));
@@ -106,7 +159,7 @@ pub fn parse_limits(words: &[&str]) -> Result<(Option<EngineKind>, Limits), Stri
             _ => {
                 return Err(format!(
                     "unknown engine setting `{}`: expected `depth N`, `time T`, `nodes N`, \
-                     `mcts`, `alphabeta` or `random`",
+                     `opponent random|best`, `mcts`, `alphabeta` or `random`",
                     words[i]
                 ))
             }
@@ -116,7 +169,11 @@ pub fn parse_limits(words: &[&str]) -> Result<(Option<EngineKind>, Limits), Stri
     if kind == Some(EngineKind::Mcts) && limits.depth.is_some() {
         return Err("MCTS has no depth limit: give it `time T` or `nodes N`".into());
     }
-    Ok((kind, limits))
+    Ok(Setting {
+        kind,
+        limits,
+        opponent,
+    })
 }
 
 fn example(word: &str) -> &'static str {

@@ -587,11 +587,9 @@ fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
     };
     let settings = (|| -> Result<(Contestant, Contestant), String> {
         let time = arena::parse_duration(&m.time)?;
-        let a = Contestant::parse(&m.engine, time)?;
-        let b = match &m.vs {
-            Some(v) => Contestant::parse(v, time)?,
-            None => a.clone(),
-        };
+        let vs = m.vs.as_deref().unwrap_or(&m.engine);
+        let a = Contestant::parse(&m.engine, time, arena::names_random(vs))?;
+        let b = Contestant::parse(vs, time, arena::names_random(&m.engine))?;
         Ok((a, b))
     })();
     let (a, b) = match settings {

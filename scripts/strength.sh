@@ -4,8 +4,11 @@
 #   scripts/strength.sh [GAMES] [JOBS]     default 20 games per match, 2 matches at a time
 #
 # For each game and variant it plays two 20-game matches with `zrf selfplay`:
-#   1. the default engine at 0.1 s per move against the random mover;
-#   2. alpha-beta at depth 4 against alpha-beta at depth 2.
+#   1. the default engine at 0.1 s per move against the random mover, from the start (the
+#      random mover already makes every game different; the engine, told that its opponent
+#      moves at random, plays for the expected result where it can search to the end);
+#   2. alpha-beta at depth 4 against alpha-beta at depth 2, the first two plies random so
+#      that the deterministic engines play twenty different games.
 # Each match's table goes to target/strength/, and a summary with one line per match to
 # target/strength/summary.md. It takes hours (a depth-4 match in a drop game alone takes about
 # half an hour): it is not part of `cargo test`.
@@ -19,6 +22,9 @@ if [ -z "${ZRF:-}" ]; then
   ZRF=target/release/zrf
 fi
 OUT=${OUT:-target/strength}
+# MATCHES=random or MATCHES=depth runs only the matches against the random mover, or only the
+# depth matches (the latter take hours).
+MATCHES=${MATCHES:-all}
 rm -rf "$OUT"; mkdir -p "$OUT"
 
 jobs_file=$OUT/jobs.txt
@@ -26,17 +32,17 @@ jobs_file=$OUT/jobs.txt
 for f in games/*.zrf; do
   n=$($ZRF check "$f" --list-variants | grep -c '\[')
   for v in $(seq 1 "$n"); do
-    echo "$f|$v|time 0.1s|random" >> "$jobs_file"
-    echo "$f|$v|depth 4|depth 2" >> "$jobs_file"
+    [ "$MATCHES" = depth ] || echo "$f|$v|time 0.1s|random|0" >> "$jobs_file"
+    [ "$MATCHES" = random ] || echo "$f|$v|depth 4|depth 2|2" >> "$jobs_file"
   done
 done
 
 run_one() {
-  IFS='|' read -r f v a b <<< "$1"
+  IFS='|' read -r f v a b plies <<< "$1"
   name="$(basename "$f" .zrf)-$v-$(echo "$a-vs-$b" | tr ' .' '__')"
   start=$(date +%s)
   "$ZRF" selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
-    --seed 1 > "$OUT/$name.txt" 2>&1
+    --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1
   echo "seconds: $(( $(date +%s) - start ))" >> "$OUT/$name.txt"
 }
 export -f run_one

@@ -287,14 +287,19 @@ fn new_writes_a_starter_game_that_loads_and_plays() {
 
 #[test]
 fn test_runs_the_cases_of_the_shipped_games() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
-        .args(["test", "games/english-draughts.zrf"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("zrf runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    assert!(text.ends_with("9 passed, 0 failed\n"), "{text}");
+    for (file, summary) in [
+        ("games/english-draughts.zrf", "9 passed, 0 failed\n"),
+        ("games/tic-tac-toe.zrf", "6 passed, 0 failed\n"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
+            .args(["test", file])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("zrf runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        assert!(text.ends_with(summary), "{text}");
+    }
 }
 
 #[test]
@@ -348,7 +353,7 @@ fn selfplay_prints_a_results_table_per_side() {
     assert!(ok, "{err}");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "Tic-Tac-Toe");
-    assert_eq!(lines[1], "A = alphabeta depth 9");
+    assert_eq!(lines[1], "A = alphabeta depth 9 opponent random");
     assert_eq!(lines[2], "B = random");
     // The perfect player never loses tic-tac-toe, from either side.
     let all: Vec<&str> = lines
@@ -396,4 +401,26 @@ fn selfplay_refuses_a_bad_setting() {
     let (ok, _, err) = selfplay(&["games/chess.zrf", "--vs", "depth two"]);
     assert!(!ok);
     assert!(err.contains("bad depth `two`"), "{err}");
+}
+
+#[test]
+fn selfplay_tells_an_engine_facing_the_random_mover_unless_told_otherwise() {
+    let run = |engine: &str| {
+        let (ok, text, err) = selfplay(&[
+            "games/tic-tac-toe.zrf",
+            "--games",
+            "2",
+            "--engine",
+            engine,
+            "--vs",
+            "random",
+        ]);
+        assert!(ok, "{err}");
+        text.lines().nth(1).unwrap_or_default().to_string()
+    };
+    assert_eq!(run("nodes 500"), "A = alphabeta nodes 500 opponent random");
+    assert_eq!(run("nodes 500 opponent best"), "A = alphabeta nodes 500");
+    let (ok, _, err) = selfplay(&["games/chess.zrf", "--engine", "opponent"]);
+    assert!(!ok);
+    assert!(err.contains("`opponent` needs `random`"), "{err}");
 }

@@ -11,6 +11,7 @@
 //! pieces moved too).
 
 pub mod eval;
+mod exploit;
 mod mcts;
 mod search;
 mod swindle;
@@ -21,7 +22,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::def::PlayerId;
-use crate::engine::{Outcome, Position, Rules};
+use crate::engine::{GoalContext, MoveList, Outcome, Position, Rules};
 use crate::play::Game;
 
 pub use eval::{piece_values, PieceValue};
@@ -57,6 +58,19 @@ pub struct SearchConfig {
     pub limits: Limits,
     /// Seeds the random choices (MCTS playouts); equal seeds give equal results.
     pub seed: u64,
+    /// How the opponents are expected to choose their moves.
+    pub opponent: Opponent,
+}
+
+/// What the engine assumes of its opponents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Opponent {
+    /// They find the best replies (minimax): the engine never gambles.
+    #[default]
+    Best,
+    /// They pick uniformly among their legal moves: where the rest of the game can be searched
+    /// to the end, the engine plays for the best expected result (`ai/exploit.rs`).
+    Random,
 }
 
 impl Default for SearchConfig {
@@ -69,6 +83,7 @@ impl Default for SearchConfig {
                 ..Limits::default()
             },
             seed: 0,
+            opponent: Opponent::Best,
         }
     }
 }
@@ -133,6 +148,7 @@ pub struct Engine {
     eval: eval::Evaluator,
     tt: tt::Table,
     heur: search::Heuristics,
+    retry: exploit::Retry,
 }
 
 /// What identifies the game an engine was built for, so a search on other rules rebuilds it.
@@ -173,6 +189,7 @@ impl Engine {
             eval: eval::Evaluator::new(rules),
             tt: tt::Table::new(mb),
             heur: search::Heuristics::default(),
+            retry: exploit::Retry::default(),
         }
     }
 
@@ -185,6 +202,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.heur = search::Heuristics::default();
+        self.retry = exploit::Retry::default();
     }
 
     /// Chooses a move for the player to move in `pos`.
@@ -208,6 +226,22 @@ impl Engine {
             *self = Engine::with_tt_size(rules, self.tt.megabytes());
         }
         let started = std::time::Instant::now();
+        let mut cfg = std::borrow::Cow::Borrowed(cfg);
+        if cfg.opponent == Opponent::Random && self.retry.due(history.len()) {
+            let n_active = self.eval.n_active;
+            let solved = exploit::solve(rules, pos, history, n_active, stop, &cfg.limits);
+            self.retry.after(history.len(), solved.is_some());
+            if let Some(r) = solved {
+                progress(&r.info);
+                return Some(r);
+            }
+            // The ordinary search has what the attempt left of the time.
+            if let Some(t) = cfg.limits.time {
+                let left = t.saturating_sub(started.elapsed());
+                cfg.to_mut().limits.time = Some(left.max(Duration::from_millis(1)));
+            }
+        }
+        let cfg = cfg.as_ref();
         let mut r = match cfg.kind {
             EngineKind::AlphaBeta => search::run(self, rules, pos, history, cfg, stop, progress),
             EngineKind::Mcts => mcts::run(self, rules, pos, history, cfg, stop, progress),
@@ -241,6 +275,25 @@ impl Game {
     ) -> Option<SearchResult> {
         engine.search(&self.rules, &self.pos, &self.hashes, cfg, stop, progress)
     }
+}
+
+/// The legal moves of `pos` and whether the game is over there, with `history` holding the
+/// repetition keys of the game up to and including `pos`.
+pub(crate) fn settle(
+    rules: &Rules,
+    pos: &mut Position,
+    history: &[u64],
+) -> (MoveList, Option<Outcome>) {
+    let mut moves = MoveList::new();
+    rules.legal_moves(pos, &mut moves);
+    let key = pos.repetition_key();
+    let cx = GoalContext {
+        pos,
+        moves: &moves,
+        repetitions: history.iter().filter(|&&h| h == key).count(),
+    };
+    let outcome = rules.outcome(&cx);
+    (moves, outcome)
 }
 
 /// Score of a won game at ply 0; a win found `n` plies ahead scores `MATE - n`.

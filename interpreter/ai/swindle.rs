@@ -10,9 +10,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::{Engine, EngineKind, Limits, Score, SearchConfig, SearchResult};
+use super::{settle, Engine, EngineKind, Limits, Opponent, Score, SearchConfig, SearchResult};
 use crate::def::PlayerId;
-use crate::engine::{revert, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
+use crate::engine::{revert, MoveList, Outcome, Position, Rules, UndoLog};
 
 /// Nodes for each of the small searches that judge a move or a reply.
 const PROBE_NODES: u64 = 4_000;
@@ -51,6 +51,7 @@ pub(super) fn better_draw(
                 ..Limits::default()
             },
             seed: 0,
+            opponent: Opponent::Best,
         },
     };
     let mut log = UndoLog::new();
@@ -94,16 +95,7 @@ struct Probe<'a> {
 impl Probe<'_> {
     /// The legal moves of `pos` and whether the game is over there (`history` includes `pos`).
     fn settle(&self, pos: &mut Position) -> (MoveList, Option<Outcome>) {
-        let mut moves = MoveList::new();
-        self.rules.legal_moves(pos, &mut moves);
-        let key = pos.repetition_key();
-        let cx = GoalContext {
-            pos,
-            moves: &moves,
-            repetitions: self.history.iter().filter(|&&h| h == key).count(),
-        };
-        let outcome = self.rules.outcome(&cx);
-        (moves, outcome)
+        settle(self.rules, pos, &self.history)
     }
 
     /// The probe's score of `pos` for the player to move there.

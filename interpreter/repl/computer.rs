@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Output, Session};
-use crate::ai::{Engine, EngineKind, Info, Limits, SearchConfig, SearchResult};
+use crate::ai::{Engine, EngineKind, Info, Limits, Opponent, SearchConfig, SearchResult};
 use crate::arena::{self, limits_text};
 
 /// The longest game `play-as both` plays in one command.
@@ -41,6 +41,7 @@ impl Computer {
                     ..Limits::default()
                 },
                 seed: 0,
+                opponent: Opponent::Best,
             },
             plays: vec![false; players],
             stop: Arc::new(AtomicBool::new(false)),
@@ -154,11 +155,15 @@ impl Session {
         }
     }
 
-    /// The session's setting changed by `[mcts|alphabeta] [depth N] [time T] [nodes N]`; a
-    /// setting with no limit keeps the session's limits.
+    /// The session's setting changed by `[mcts|alphabeta] [depth N] [time T] [nodes N]
+    /// [opponent random|best]`; a setting with no limit keeps the session's limits.
     fn setting(&self, rest: &str) -> Result<SearchConfig, String> {
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let (kind, limits) = arena::parse_limits(&words)?;
+        let arena::Setting {
+            kind,
+            limits,
+            opponent,
+        } = arena::parse_setting(&words)?;
         let base = &self.computer.config;
         let no_limit = limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none();
         let kind = kind.unwrap_or(base.kind);
@@ -177,6 +182,7 @@ impl Session {
             kind,
             limits,
             seed: base.seed,
+            opponent: opponent.unwrap_or(base.opponent),
         })
     }
 
@@ -222,11 +228,9 @@ impl Session {
                 Err(e) => return self.error(e),
             }
         }
-        let c = &self.computer.config;
         Output::text(format!(
-            "engine: {} {}",
-            arena::kind_name(c.kind),
-            limits_text(&c.limits)
+            "engine: {}",
+            arena::setting_text(&self.computer.config)
         ))
     }
 

@@ -449,9 +449,9 @@ fn between_drawing_moves_the_one_with_most_losing_replies_is_chosen() {
     // Every X move draws in these positions. A depth-limited search takes the first drawing
     // move it finds; with a time limit, time left over goes to counting, for each drawing
     // move, the opponent's replies that lose by force (counted outside zrf by a brute-force
-    // minimax): b2 leaves 5 of 6 losing replies after b3 a3 (a2: 3), and c3 or c1 leave 5 of 6
-    // after c2 b2 (a3: 2). The time limit is far more than these searches need, so the answer
-    // does not depend on the machine.
+    // minimax): a1 or c1 leave 5 of 6 losing replies after b1 b3 (b2: 2 of 6), and c3 or c1
+    // leave 5 of 6 after c2 b2 (a3: 2). The time limit is far more than these searches need,
+    // so the answer does not depend on the machine.
     let timed = SearchConfig {
         kind: EngineKind::AlphaBeta,
         limits: Limits {
@@ -461,13 +461,16 @@ fn between_drawing_moves_the_one_with_most_losing_replies_is_chosen() {
         seed: 0,
         ..SearchConfig::default()
     };
-    let mut g = game("games/tic-tac-toe.zrf", None, "M@b3 M@a3");
+    let mut g = game("games/tic-tac-toe.zrf", None, "M@b1 M@b3");
     assert_eq!(
         think(&mut g, &config(EngineKind::AlphaBeta, Some(9), None)).best_text,
-        "M@a2"
+        "M@b2"
     );
     let r = think(&mut g, &timed);
-    assert_eq!((r.best_text.as_str(), r.info.score), ("M@b2", Score::Cp(0)));
+    assert!(
+        ["M@a1", "M@c1"].contains(&r.best_text.as_str()) && r.info.score == Score::Cp(0),
+        "{r:?}"
+    );
     let mut g = game("games/tic-tac-toe.zrf", None, "M@c2 M@b2");
     let r = think(&mut g, &timed);
     assert!(
@@ -475,4 +478,24 @@ fn between_drawing_moves_the_one_with_most_losing_replies_is_chosen() {
         "{}",
         r.best_text
     );
+}
+
+#[test]
+fn lines_of_a_relative_config_goal_count_for_a_win_and_against_a_loss() {
+    // X on a1 and a2 (an open column) against X on a1 and b3 (no line shared), O on c3 in
+    // both: the open two is worth more where a line wins, and less in misère, where
+    // completing it loses.
+    let eval = |variant: &str, moves: &str| {
+        let g = common::game("games/tic-tac-toe.zrf", Some(variant), None, moves);
+        zrf::ai::eval::Evaluator::new(&g.rules).eval(&g.pos, zrf::def::PlayerId(0))
+    };
+    for (variant, sign) in [("Tic-Tac-Toe", 1), ("Misere Tic-Tac-Toe", -1)] {
+        let two = eval(variant, "M@a1 M@c3 M@a2");
+        let apart = eval(variant, "M@a1 M@c3 M@b3");
+        assert_eq!(
+            (two - apart).signum(),
+            sign,
+            "{variant}: {two} against {apart}"
+        );
+    }
 }

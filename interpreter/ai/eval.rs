@@ -1,5 +1,6 @@
 //! The evaluation, derived from the rules alone: piece values from mobility, square tables
-//! (more moves, nearer promotion, nearer a goal zone), material in hand.
+//! (more moves, nearer promotion, nearer a goal zone), material in hand, and lines of
+//! `relative-config` goals partly filled.
 //!
 //! Everything is computed once per game in [`Evaluator::new`]; evaluating a position is then
 //! one pass over the board adding table entries. `docs/ai.md` explains the derivation.
@@ -25,6 +26,12 @@ const CENTRE: f64 = 0.25;
 const FLOOR: f64 = 0.25;
 /// Worth, in units, of standing on the squares of an `absolute-config` goal (less with distance).
 const GOAL_UNITS: f64 = 2.0;
+
+/// Worth, in units, of a `relative-config` line that lacks one piece (less with more missing).
+const LINE_UNITS: f64 = 0.25;
+/// More line instances than this and the evaluation ignores them (a large board's lines would
+/// make every evaluation slow).
+const MAX_LINES: usize = 4_096;
 
 /// A piece type's worth, as `zrf check` shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +69,28 @@ pub struct Evaluator {
     pub n_active: usize,
     /// The values shown to users.
     pub values: Vec<PieceValue>,
+    /// Lines of `relative-config` goals.
+    lines: Vec<Line>,
+    /// Their squares: `cells[line.first..line.first + line.len]`.
+    line_cells: Vec<LineCell>,
+}
+
+/// One place where a `relative-config` goal could be met: the player it counts for and its
+/// worth by the number of squares already filled as the goal wants.
+#[derive(Clone, Debug)]
+struct Line {
+    player: u8,
+    first: usize,
+    len: usize,
+    /// `worth[k]`: worth, in hundredths, with `k` squares filled (the rest empty).
+    worth: Vec<i32>,
+}
+
+/// A square of a line and the piece types that fit there (`u64::MAX`: any).
+#[derive(Clone, Copy, Debug)]
+struct LineCell {
+    sq: u16,
+    types: u64,
 }
 
 /// Moves of one piece on an otherwise empty board: destinations, and promotions.
@@ -368,6 +397,7 @@ impl Evaluator {
                 }
             }
         }
+        let (lines, line_cells) = goal_lines(def, &active);
         Evaluator {
             n_pieces,
             n_pos,
@@ -377,6 +407,8 @@ impl Evaluator {
             active,
             n_active,
             values,
+            lines,
+            line_cells,
         }
     }
 
@@ -417,9 +449,113 @@ impl Evaluator {
                 }
             }
         }
+        for line in &self.lines {
+            let v = self.line_worth(pos, line) as i64;
+            if line.player == me.0 {
+                mine += v;
+            } else {
+                theirs += v;
+            }
+        }
         let others = (self.n_active.max(2) - 1) as i64;
         (mine - theirs / others).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
     }
+}
+
+impl Evaluator {
+    /// A line's worth in `pos`: by how many of its squares hold a fitting piece of its player,
+    /// if all the others are empty; nothing once something else stands in it.
+    #[inline]
+    fn line_worth(&self, pos: &Position, line: &Line) -> i32 {
+        let mut filled = 0;
+        for lc in &self.line_cells[line.first..line.first + line.len] {
+            let c = pos.cells[lc.sq as usize];
+            if c.is_empty() {
+                continue;
+            }
+            let fits = c.owner == line.player
+                && c.piece >= 1
+                && (lc.types == u64::MAX || lc.types >> ((c.piece - 1) % 64) & 1 == 1);
+            if !fits {
+                return 0;
+            }
+            filled += 1;
+        }
+        line.worth[filled]
+    }
+}
+
+/// The lines of the `relative-config` goals that a player wins or loses by (directly or
+/// within an `or`), where every square wants a piece of that player: each place on the board
+/// where the pattern fits. A line lacking `m` of its `n` pieces is worth
+/// `LINE_UNITS / m²` units (for a loss goal, against its player); a full line is the goal
+/// itself, decided by the rules.
+fn goal_lines(def: &GameDef, active: &[bool]) -> (Vec<Line>, Vec<LineCell>) {
+    let mut lines = Vec::new();
+    let mut cells = Vec::new();
+    let mut patterns = Vec::new();
+    fn collect<'a>(c: &'a GoalCond, out: &mut Vec<(&'a [PieceSpec], &'a [DirId])>) {
+        match c {
+            GoalCond::RelativeConfig { pieces, dirs } => out.push((pieces, dirs)),
+            GoalCond::Or(xs) => xs.iter().for_each(|x| collect(x, out)),
+            _ => {}
+        }
+    }
+    for goal in &def.goals {
+        let sign = match goal.kind {
+            GoalKind::Win => 1.0,
+            GoalKind::Loss => -1.0,
+            _ => continue,
+        };
+        patterns.clear();
+        collect(&goal.cond, &mut patterns);
+        for &(specs, dirs) in &patterns {
+            if specs.len() < 2 || specs.iter().any(|s| s.negated || s.owner != Owner::Mine) {
+                continue;
+            }
+            let n = specs.len();
+            let worth: Vec<i32> = (0..=n)
+                .map(|k| {
+                    let missing = (n - k) as f64;
+                    if k == 0 || k == n {
+                        0
+                    } else {
+                        (sign * LINE_UNITS * UNIT as f64 / (missing * missing)).round() as i32
+                    }
+                })
+                .collect();
+            for &p in goal.players.iter().filter(|p| active[p.idx()]) {
+                for start in 0..def.board.positions.len() {
+                    let first = cells.len();
+                    let mut sq = Some(PosId(start as u16));
+                    for (k, spec) in specs.iter().enumerate() {
+                        let Some(at) = sq else { break };
+                        let types = if spec.pieces.is_empty() {
+                            u64::MAX
+                        } else {
+                            spec.pieces.iter().fold(0u64, |m, t| m | 1 << (t.0 % 64))
+                        };
+                        cells.push(LineCell { sq: at.0, types });
+                        sq = dirs.get(k).and_then(|&d| def.board.step(p, d, at));
+                    }
+                    if cells.len() - first < n || def.board.positions[start].dummy {
+                        cells.truncate(first);
+                        continue;
+                    }
+                    lines.push(Line {
+                        player: p.0,
+                        first,
+                        len: n,
+                        worth: worth.clone(),
+                    });
+                    if lines.len() > MAX_LINES {
+                        return (Vec::new(), Vec::new());
+                    }
+                }
+            }
+        }
+    }
+    (lines, cells)
 }
 
 /// The moves of a lone piece of type `t` on every square of an empty board.

@@ -44,6 +44,7 @@ run_one() {
   "$ZRF" selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
     --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1
   echo "seconds: $(( $(date +%s) - start ))" >> "$OUT/$name.txt"
+  echo "file: $(basename "$f")" >> "$OUT/$name.txt"
 }
 export -f run_one
 export GAMES OUT ZRF
@@ -58,7 +59,7 @@ tr '\n' '\0' < "$jobs_file" | xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$@"' _ 
     a=$(sed -n 's/^A = //p' "$t"); b=$(sed -n 's/^B = //p' "$t")
     row=$(grep '^all ' "$t" | awk '{print $3" | "$4" | "$5" | "$6" | "$7}')
     secs=$(sed -n 's/^seconds: //p' "$t")
-    echo "| $(basename "$t" .txt | sed 's/-[0-9]*-.*//') | $title | $a | $b | $row | $secs |"
+    echo "| $(sed -n 's/^file: //p' "$t") | $title | $a | $b | $row | $secs |"
   done
 } > "$OUT/summary.md"
 cat "$OUT/summary.md"

@@ -559,7 +559,8 @@ struct Match {
     /// Time per move of a setting that names no limit.
     #[arg(long, default_value = "0.1s")]
     time: String,
-    /// Player A's setting, e.g. `mcts`, `depth 4`, `alphabeta time 1s`.
+    /// Player A's setting, e.g. `mcts`, `depth 4`, `alphabeta time 1s`, `time 1s opponent best`
+    /// (an engine facing `random` assumes random replies unless told `opponent best`).
     #[arg(long, default_value = "")]
     engine: String,
     /// Player B's setting (default: the same as A), e.g. `random` or `depth 2`.

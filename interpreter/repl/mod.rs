@@ -258,7 +258,10 @@ const COMMANDS: &[Command] = &[
         name: "engine",
         args: "[SETTING]",
         summary: "show or change the computer's setting: engine mcts time 2s, engine depth 5",
-        detail: "The setting is used by `ai` and by the replies of `play-as`.",
+        detail: "The setting is used by `ai` and by the replies of `play-as`.\n\
+                 `opponent random` plays for the best expected result against random replies\n\
+                 where the rest of the game can be searched; `opponent best` (the default)\n\
+                 assumes the best replies.",
     },
     Command {
         name: "play-as",

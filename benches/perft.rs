@@ -1,20 +1,10 @@
 //! Perft speed of the reference games (every leaf move made), asserting the published counts.
 
-use std::path::Path;
-
-use zrf::engine::Rules;
-use zrf::expand::NoFiles;
-
-fn rules(file: &str) -> Rules {
-    let bytes =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("rules file");
-    let loaded = zrf::load(file, &bytes, &NoFiles);
-    let (def, _) = zrf::resolve_game(&loaded.games[0]);
-    Rules::new(def.expect("resolves"))
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 fn perft(file: &str, depth: u32, expected: u64) -> impl FnMut() -> u64 {
-    let rules = rules(file);
+    let rules = common::rules(file, None);
     move || {
         let mut pos = rules.initial();
         let n = rules.perft(&mut pos, depth);

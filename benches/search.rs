@@ -1,24 +1,15 @@
 //! Speed of the computer player's alpha-beta search from the start of reference games, at a
 //! fixed depth (so every run visits the same nodes). Nodes per second are in `docs/ai.md`.
 
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use zrf::ai::{Engine, EngineKind, Limits, SearchConfig};
-use zrf::engine::Rules;
-use zrf::expand::NoFiles;
-
-fn rules(file: &str) -> Rules {
-    let bytes =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("rules file");
-    let loaded = zrf::load(file, &bytes, &NoFiles);
-    let (def, _) = zrf::resolve_game(&loaded.games[0]);
-    Rules::new(def.expect("resolves"))
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// Searches the start position to `depth` with a fresh engine; returns the nodes visited.
 fn search(file: &str, depth: u32) -> impl FnMut() -> u64 {
-    let rules = rules(file);
+    let rules = common::rules(file, None);
     let pos = rules.initial();
     let cfg = SearchConfig {
         kind: EngineKind::AlphaBeta,

@@ -9,8 +9,11 @@
 
 use std::path::Path;
 
-use zrf::engine::{PerftOptions, Rules};
-use zrf::expand::NoFiles;
+use zrf::engine::PerftOptions;
+
+mod common;
+
+use common::rules;
 
 const BUDGET: u64 = 250_000;
 
@@ -21,16 +24,6 @@ struct Case {
     depth: u32,
     nodes: u64,
     unique: bool,
-}
-
-fn rules(game: &str, variant: Option<&str>) -> Rules {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(game);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{game}: {e}"));
-    let loaded = zrf::load(game, &bytes, &NoFiles);
-    let idx = zrf::summary::select_variant(&loaded.games, variant).expect("variant");
-    let (def, diags) = zrf::resolve_game(&loaded.games[idx]);
-    assert!(diags.is_empty(), "{game}: {diags:?}");
-    Rules::new(def.expect("resolves"))
 }
 
 fn run_file(name: &str) {

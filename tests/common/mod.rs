@@ -42,18 +42,24 @@ impl Drop for TempDir {
 pub fn rules_of(source: &str, bytes: &[u8], variant: usize) -> Rules {
     let loaded = zrf::load(source, bytes, &NoFiles);
     let (def, diags) = zrf::resolve_game(&loaded.games[variant]);
-    assert!(diags.is_empty(), "{diags:?}");
+    assert!(diags.is_empty(), "{source}: {diags:?}");
     Rules::new(def.expect("resolves"))
+}
+
+/// The rules of a file of the repository: the variant by title or number (the default when
+/// `None`), which must load with no diagnostic.
+pub fn rules(file: &str, variant: Option<&str>) -> Rules {
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let loaded = zrf::load(file, &bytes, &NoFiles);
+    let idx = zrf::summary::select_variant(&loaded.games, variant).expect("variant");
+    rules_of(file, &bytes, idx)
 }
 
 /// A game of a file of the repository: the variant by title or number (the default when
 /// `None`), the setup (the rules' own when `None`), then `moves` played.
 pub fn game(file: &str, variant: Option<&str>, setup: Option<&str>, moves: &str) -> Game {
-    let bytes =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect("rules file");
-    let loaded = zrf::load(file, &bytes, &NoFiles);
-    let idx = zrf::summary::select_variant(&loaded.games, variant).expect("variant");
-    let rules = rules_of(file, &bytes, idx);
+    let rules = rules(file, variant);
     let pos = match setup {
         Some(s) => zrf::setup::parse(&rules, s).expect("setup"),
         None => rules.initial(),

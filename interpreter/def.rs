@@ -165,6 +165,30 @@ pub struct Board {
 /// Marks "no position" in `Board::next`.
 pub const NONE: u16 = u16::MAX;
 
+/// The squares of a pattern on the board: [`Board::trace`].
+pub struct Trace<'a> {
+    board: &'a Board,
+    player: PlayerId,
+    dirs: &'a [DirId],
+    next: Option<PosId>,
+    k: usize,
+}
+
+impl Iterator for Trace<'_> {
+    type Item = PosId;
+
+    #[inline]
+    fn next(&mut self) -> Option<PosId> {
+        let at = self.next?;
+        self.next = self
+            .dirs
+            .get(self.k)
+            .and_then(|&d| self.board.step(self.player, d, at));
+        self.k += 1;
+        Some(at)
+    }
+}
+
 impl Board {
     /// Number of positions.
     pub fn n_pos(&self) -> usize {
@@ -179,6 +203,19 @@ impl Board {
         match self.next[i] {
             NONE => None,
             p => Some(PosId(p)),
+        }
+    }
+
+    /// The squares of a pattern laid from `start` as `player` sees it: `start`, then one step
+    /// along each of `dirs` in turn. It ends early where a step leaves the board, so the
+    /// pattern fits only if it yields `dirs.len() + 1` squares.
+    pub fn trace<'a>(&'a self, player: PlayerId, start: PosId, dirs: &'a [DirId]) -> Trace<'a> {
+        Trace {
+            board: self,
+            player,
+            dirs,
+            next: Some(start),
+            k: 0,
         }
     }
 

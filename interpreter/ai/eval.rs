@@ -71,19 +71,20 @@ pub struct Evaluator {
     pub values: Vec<PieceValue>,
     /// Lines of `relative-config` goals.
     lines: Vec<Line>,
+    /// Worth of the lines of each pattern by squares filled: `line_worth[line.worth + k]`.
+    line_worth: Vec<i32>,
     /// Their squares: `cells[line.first..line.first + line.len]`.
     line_cells: Vec<LineCell>,
 }
 
-/// One place where a `relative-config` goal could be met: the player it counts for and its
-/// worth by the number of squares already filled as the goal wants.
+/// One place where a `relative-config` goal could be met: the player it counts for, its
+/// squares and where its worth by squares filled starts in `Evaluator::line_worth`.
 #[derive(Clone, Debug)]
 struct Line {
     player: u8,
     first: usize,
     len: usize,
-    /// `worth[k]`: worth, in hundredths, with `k` squares filled (the rest empty).
-    worth: Vec<i32>,
+    worth: usize,
 }
 
 /// A square of a line and the piece types that fit there (`u64::MAX`: any).
@@ -397,7 +398,7 @@ impl Evaluator {
                 }
             }
         }
-        let (lines, line_cells) = goal_lines(def, &active);
+        let (lines, line_cells, line_worth) = goal_lines(def, &active);
         Evaluator {
             n_pieces,
             n_pos,
@@ -409,6 +410,7 @@ impl Evaluator {
             values,
             lines,
             line_cells,
+            line_worth,
         }
     }
 
@@ -481,7 +483,7 @@ impl Evaluator {
             }
             filled += 1;
         }
-        line.worth[filled]
+        self.line_worth[line.worth + filled]
     }
 }
 
@@ -490,9 +492,10 @@ impl Evaluator {
 /// where the pattern fits. A line lacking `m` of its `n` pieces is worth
 /// `LINE_UNITS / m²` units (for a loss goal, against its player); a full line is the goal
 /// itself, decided by the rules.
-fn goal_lines(def: &GameDef, active: &[bool]) -> (Vec<Line>, Vec<LineCell>) {
+fn goal_lines(def: &GameDef, active: &[bool]) -> (Vec<Line>, Vec<LineCell>, Vec<i32>) {
     let mut lines = Vec::new();
     let mut cells = Vec::new();
+    let mut worths = Vec::new();
     let mut patterns = Vec::new();
     fn collect<'a>(c: &'a GoalCond, out: &mut Vec<(&'a [PieceSpec], &'a [DirId])>) {
         match c {
@@ -514,30 +517,27 @@ fn goal_lines(def: &GameDef, active: &[bool]) -> (Vec<Line>, Vec<LineCell>) {
                 continue;
             }
             let n = specs.len();
-            let worth: Vec<i32> = (0..=n)
-                .map(|k| {
-                    let missing = (n - k) as f64;
-                    if k == 0 || k == n {
-                        0
-                    } else {
-                        (sign * LINE_UNITS * UNIT as f64 / (missing * missing)).round() as i32
-                    }
-                })
-                .collect();
+            let worth = worths.len();
+            worths.extend((0..=n).map(|k| {
+                let missing = (n - k) as f64;
+                if k == 0 || k == n {
+                    0
+                } else {
+                    (sign * LINE_UNITS * UNIT as f64 / (missing * missing)).round() as i32
+                }
+            }));
             for &p in goal.players.iter().filter(|p| active[p.idx()]) {
                 for start in 0..def.board.positions.len() {
                     let first = cells.len();
-                    let mut sq = Some(PosId(start as u16));
-                    for (k, spec) in specs.iter().enumerate() {
-                        let Some(at) = sq else { break };
-                        let types = if spec.pieces.is_empty() {
+                    let trace = def.board.trace(p, PosId(start as u16), dirs);
+                    cells.extend(trace.zip(specs).map(|(at, spec)| LineCell {
+                        sq: at.0,
+                        types: if spec.pieces.is_empty() {
                             u64::MAX
                         } else {
                             spec.pieces.iter().fold(0u64, |m, t| m | 1 << (t.0 % 64))
-                        };
-                        cells.push(LineCell { sq: at.0, types });
-                        sq = dirs.get(k).and_then(|&d| def.board.step(p, d, at));
-                    }
+                        },
+                    }));
                     if cells.len() - first < n || def.board.positions[start].dummy {
                         cells.truncate(first);
                         continue;
@@ -546,16 +546,16 @@ fn goal_lines(def: &GameDef, active: &[bool]) -> (Vec<Line>, Vec<LineCell>) {
                         player: p.0,
                         first,
                         len: n,
-                        worth: worth.clone(),
+                        worth,
                     });
                     if lines.len() > MAX_LINES {
-                        return (Vec::new(), Vec::new());
+                        return (Vec::new(), Vec::new(), Vec::new());
                     }
                 }
             }
         }
     }
-    (lines, cells)
+    (lines, cells, worths)
 }
 
 /// The moves of a lone piece of type `t` on every square of an empty board.

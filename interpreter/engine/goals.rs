@@ -253,17 +253,19 @@ impl Rules {
                     })
             }
             GoalCond::RelativeConfig { pieces, dirs } => (0..pos.cells.len()).any(|start| {
-                let mut sq = Some(PosId(start as u16));
-                for (k, spec) in pieces.iter().enumerate() {
-                    let Some(at) = sq else { return false };
+                let mut fitted = 0;
+                for (at, spec) in self
+                    .def
+                    .board
+                    .trace(p, PosId(start as u16), dirs)
+                    .zip(pieces)
+                {
                     if !self.spec_fits(spec, p, pos.cells[at.idx()]) {
                         return false;
                     }
-                    if let Some(d) = dirs.get(k) {
-                        sq = self.def.board.step(p, *d, at);
-                    }
+                    fitted += 1;
                 }
-                true
+                fitted == pieces.len()
             }),
         }
     }

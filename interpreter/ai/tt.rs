@@ -111,18 +111,21 @@ impl Table {
         let flags = bound | age << 2;
         let depth = depth.clamp(-100, 100) as i8;
         let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        let mut new = Entry {
+            key,
+            fp,
+            idx,
+            score,
+            depth,
+            flags,
+        };
         let bucket = &mut self.entries[b..b + BUCKET];
         if let Some(e) = bucket.iter_mut().find(|e| e.key == key) {
             if bound == EXACT || depth + 2 >= e.depth || e.age() != age {
-                let (fp, idx) = if fp == 0 { (e.fp, e.idx) } else { (fp, idx) };
-                *e = Entry {
-                    key,
-                    fp,
-                    idx,
-                    score,
-                    depth,
-                    flags,
-                };
+                if fp == 0 {
+                    (new.fp, new.idx) = (e.fp, e.idx);
+                }
+                *e = new;
             }
             return;
         }
@@ -137,14 +140,7 @@ impl Table {
             .iter_mut()
             .min_by_key(|e| worth(e))
             .expect("a bucket has entries");
-        *victim = Entry {
-            key,
-            fp,
-            idx,
-            score,
-            depth,
-            flags,
-        };
+        *victim = new;
     }
 }
 

@@ -31,7 +31,7 @@ fn files(dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
 fn corpus() -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    files(&root.join("../shared/zrf-corpus/dagaz"), &mut out);
+    files(&root.join("tests/corpus/dagaz"), &mut out);
     out
 }
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz")"
-dagaz="$repo/../shared/zrf-corpus/dagaz"
+dagaz="$repo/tests/corpus/dagaz"
 targets=(parse_never_panics load_never_panics)
 for t in "${targets[@]}"; do
   mkdir -p "$fuzz/corpus/$t"

@@ -17,7 +17,7 @@ impl Loader for FsLoader {
 fn corpus_dir() -> PathBuf {
     match std::env::var_os("ZRF_CORPUS") {
         Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/zrf-corpus/dagaz"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/dagaz"),
     }
 }
 

@@ -232,7 +232,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 // Mutations of real rules files.
 
-/// `games/*.zrf`, `stdlib/*.zrf` and the shared Dagaz corpus (if it is beside the repo).
+/// `games/*.zrf`, `stdlib/*.zrf` and the vendored Dagaz corpus.
 fn corpus() -> &'static [(PathBuf, Vec<u8>)] {
     static FILES: OnceLock<Vec<(PathBuf, Vec<u8>)>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -241,15 +241,7 @@ fn corpus() -> &'static [(PathBuf, Vec<u8>)] {
         for dir in ["games", "stdlib"] {
             zrf_files(&root.join(dir), &mut paths);
         }
-        let dagaz = root.join("../shared/zrf-corpus/dagaz");
-        if dagaz.is_dir() {
-            zrf_files(&dagaz, &mut paths);
-        } else {
-            println!(
-                "note: {} is absent; mutating only the repository's own files",
-                dagaz.display()
-            );
-        }
+        zrf_files(&root.join("tests/corpus/dagaz"), &mut paths);
         paths.sort();
         paths
             .into_iter()

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod expand;
 pub mod notation;
 pub mod play;
+pub mod records;
 pub mod repl;
 pub mod resolve;
 pub mod setup;

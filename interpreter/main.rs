@@ -540,9 +540,13 @@ fn replay(file: &Path) -> ExitCode {
         result.as_deref().unwrap_or("* (the game is not over)")
     );
     let bytes = std::fs::read(file).unwrap_or_default();
-    if let Ok(rec) = zrf::repl::record::Record::parse(&String::from_utf8_lossy(&bytes)) {
-        let said = rec.get("Result").unwrap_or(zrf::repl::record::UNFINISHED);
-        let got = result.as_deref().unwrap_or(zrf::repl::record::UNFINISHED);
+    if let Ok(rec) = zrf::records::native::Record::parse(&String::from_utf8_lossy(&bytes)) {
+        let said = rec
+            .get("Result")
+            .unwrap_or(zrf::records::native::UNFINISHED);
+        let got = result
+            .as_deref()
+            .unwrap_or(zrf::records::native::UNFINISHED);
         if said != got {
             eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
         }

@@ -9,7 +9,6 @@
 pub mod computer;
 pub mod diagram;
 pub mod fen;
-pub mod record;
 
 use std::fmt::Write;
 
@@ -18,10 +17,10 @@ use crate::engine::Rules;
 use crate::expand::Loader;
 use crate::notation::{self, MoveError};
 use crate::play::Game;
+use crate::records::native::{self as record, Record};
 use crate::source::SourceMap;
 use crate::Loaded;
 use diagram::ansi;
-use record::Record;
 
 /// Reading and writing files, supplied by the caller.
 pub trait Files {

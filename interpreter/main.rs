@@ -108,6 +108,24 @@ enum Command {
         #[command(flatten)]
         m: Match,
     },
+    /// Speak UCI on standard input and output, for chess GUIs and match runners.
+    ///
+    /// Without FILE the shipped games are the `UCI_Variant` values (chess, crazyhouse, loop,
+    /// chessgi, ...); with FILE, its games and variants. `setoption name RulesFile value PATH`
+    /// opens another rules file.
+    Uci {
+        /// A rules file whose games become the variants.
+        file: Option<PathBuf>,
+    },
+    /// Speak the Hub protocol (version 2) on standard input and output, for draughts GUIs and
+    /// pydraughts.
+    ///
+    /// Without FILE the shipped draughts games are the `variant` values (normal, frisian,
+    /// russian, brazilian, english, ...); with FILE, its games and variants.
+    Hub {
+        /// A rules file whose games become the variants.
+        file: Option<PathBuf>,
+    },
     /// Replay a game record: print the final position and the result.
     ///
     /// Exits 1 when a move of the record is not legal (the message gives its number) or the
@@ -656,13 +674,68 @@ fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+enum Protocol {
+    Uci,
+    Hub,
+}
+
+/// Runs an engine protocol: each line of standard input goes to the protocol, whose answers
+/// (also those of a search running meanwhile) are printed and flushed line by line.
+fn engine_protocol(which: Protocol, file: Option<&Path>) -> ExitCode {
+    use std::io::{BufRead, Read, Write};
+    let out: zrf::protocol::Out = std::sync::Arc::new(|line: &str| {
+        let mut o = std::io::stdout().lock();
+        let _ = writeln!(o, "{line}");
+        let _ = o.flush();
+    });
+    let loader: zrf::protocol::SharedLoader = std::sync::Arc::new(FsLoader);
+    let file = file.map(|f| f.to_string_lossy().into_owned());
+    let mut handle: Box<dyn FnMut(&str) -> bool> = match which {
+        Protocol::Uci => {
+            let mut p = zrf::protocol::uci::Uci::new(out, loader, file.as_deref());
+            Box::new(move |l| p.handle(l))
+        }
+        Protocol::Hub => {
+            let mut p = zrf::protocol::hub::Hub::new(out, loader, file.as_deref());
+            Box::new(move |l| p.handle(l))
+        }
+    };
+    let mut input = std::io::stdin().lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // One line at a time, never more than the protocol's limit in memory.
+        let limit = zrf::protocol::uci::MAX_LINE as u64 + 1;
+        match std::io::Read::by_ref(&mut input)
+            .take(limit)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if buf.len() as u64 >= limit && buf.last() != Some(&b'\n') {
+            // Skip the rest of an overlong line.
+            let mut sink = Vec::new();
+            let _ = input.read_until(b'\n', &mut sink);
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if !handle(line.trim_end_matches(['\n', '\r'])) {
+            return ExitCode::SUCCESS;
+        }
+    }
+    // End of input: stop like `quit`.
+    handle("quit");
+    ExitCode::SUCCESS
+}
+
 /// `zrf FILE` means `zrf play FILE`: a first argument that names a file, not a subcommand.
 fn args() -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(first) = args.get(1) {
         let s = first.to_string_lossy();
         let sub = [
-            "check", "moves", "perft", "play", "replay", "selfplay", "test", "new", "help",
+            "check", "moves", "perft", "play", "replay", "selfplay", "test", "new", "help", "uci",
+            "hub",
         ];
         let path = Path::new(first);
         let looks_like_file = path.is_file()
@@ -718,6 +791,8 @@ fn run() -> ExitCode {
             setup,
         } => play(&file, variant.as_deref(), setup.as_deref()),
         Command::Replay { file } => replay(&file),
+        Command::Uci { file } => engine_protocol(Protocol::Uci, file.as_deref()),
+        Command::Hub { file } => engine_protocol(Protocol::Hub, file.as_deref()),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
     }
 }

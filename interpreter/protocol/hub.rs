@@ -1,0 +1,567 @@
+//! The Hub protocol, version 2, as Scan 3 speaks it and pydraughts and draughts GUIs drive
+//! it, for any game whose board numbers its squares (draughts).
+//!
+//! Lines are a command word and `key=value` arguments (a value with spaces is quoted). A
+//! position is the side to move (`W` or `B`) then one letter per numbered square: `w`, `b`
+//! for men, `W`, `B` for kings, `e` for an empty square. A move is `from-to`, or for a
+//! capture `fromxto` followed by `x` and every captured square (in any order). Scores are in
+//! men (`score=0.25`); a won game in `n` plies scores `100 - n/100`, as pydraughts reads it.
+//! Errors are answered with `error message="..."` and change nothing.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{
+    convert_line, hub_pairs, printable, Catalogue, Finished, Job, Out, Runner, SharedLoader,
+};
+use crate::ai::{Info, Limits, Score, SearchConfig};
+use crate::engine::{MoveList, Position, Rules};
+use crate::notation;
+use crate::play::Game;
+
+/// The longest line the protocol looks at.
+pub const MAX_LINE: usize = 1 << 20;
+/// The most moves a `pos` command may list.
+pub const MAX_MOVES: usize = 100_000;
+
+/// A Hub session.
+pub struct Hub {
+    out: Out,
+    loader: SharedLoader,
+    cat: Catalogue,
+    variant: String,
+    rules: Option<Rules>,
+    game: Option<Game>,
+    limits: Limits,
+    /// `level time=` and `inc=`: a clock for the whole game, not a time per move.
+    clock: Option<(Duration, Duration, Option<u32>)>,
+    runner: Runner,
+}
+
+/// The number a move's square carries (0 where the board gives none).
+fn number(rules: &Rules, sq: u16) -> u32 {
+    rules
+        .def
+        .board
+        .numbers
+        .get(sq as usize)
+        .copied()
+        .unwrap_or(0) as u32
+}
+
+/// The Hub text of the legal move `i`: `32-28`, or `28x17x22` (from, to, then the captured
+/// squares in increasing order).
+pub fn move_text(rules: &Rules, list: &MoveList, i: usize) -> String {
+    let m = &list.moves[i];
+    let path = list.path(m);
+    if m.pass || m.drop != 0 || m.huff != 0 || path.is_empty() {
+        return notation::move_texts(&rules.def, list)[i].clone();
+    }
+    let from = number(rules, path[0]);
+    let to = number(rules, path[path.len() - 1]);
+    if from == 0 || to == 0 {
+        return notation::move_texts(&rules.def, list)[i].clone();
+    }
+    let mut caps: Vec<u32> = list.captured(m).iter().map(|&s| number(rules, s)).collect();
+    if caps.is_empty() {
+        return format!("{from}-{to}");
+    }
+    caps.sort_unstable();
+    let mut s = format!("{from}x{to}");
+    for c in caps {
+        s += &format!("x{c}");
+    }
+    s
+}
+
+/// Finds the legal move a Hub move names. Captured squares may come in any order and may be
+/// left out when the start and end alone name one move; zrf's own move text is accepted too.
+pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, String> {
+    let nums: Option<Vec<u32>> = text
+        .split(['-', 'x', 'X'])
+        .map(|p| p.parse::<u32>().ok())
+        .collect();
+    let Some(nums) = nums.filter(|n| n.len() >= 2) else {
+        return notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string());
+    };
+    let (from, to) = (nums[0], nums[1]);
+    let mut want: Vec<u32> = nums[2..].to_vec();
+    want.sort_unstable();
+    let candidates: Vec<usize> = (0..list.len())
+        .filter(|&i| {
+            let m = &list.moves[i];
+            let path = list.path(m);
+            if m.pass || m.drop != 0 || m.huff != 0 || path.is_empty() {
+                return false;
+            }
+            if number(rules, path[0]) != from || number(rules, path[path.len() - 1]) != to {
+                return false;
+            }
+            if want.is_empty() {
+                return true;
+            }
+            let mut caps: Vec<u32> = list.captured(m).iter().map(|&s| number(rules, s)).collect();
+            caps.sort_unstable();
+            caps == want
+        })
+        .collect();
+    // Moves with the same start, end and captured pieces are one move in draughts, whatever
+    // the squares the piece touched between (zrf lists each path).
+    let same_captures = |i: usize| {
+        let mut c: Vec<u16> = list.captured(&list.moves[i]).to_vec();
+        c.sort_unstable();
+        c
+    };
+    let all_alike = candidates
+        .iter()
+        .all(|&i| same_captures(i) == same_captures(candidates[0]));
+    match candidates.len() {
+        1 => Ok(candidates[0]),
+        n if n > 1 && all_alike => Ok(candidates[0]),
+        0 => Err(format!("`{}` is not a legal move here", printable(text))),
+        _ => Err(format!(
+            "`{}` could be {}; name the captured squares",
+            printable(text),
+            candidates
+                .iter()
+                .map(|&i| move_text(rules, list, i))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Reads a Hub position (`Wbbbb…e…wwww`) as a PDN FEN for zrf's setup reader.
+pub fn position_to_pdn(rules: &Rules, text: &str) -> Result<String, String> {
+    let n = rules.def.board.numbers.iter().copied().max().unwrap_or(0) as usize;
+    if n == 0 {
+        return Err("this game does not number its squares, so it has no Hub positions".into());
+    }
+    let mut chars = text.chars();
+    let side = match chars.next() {
+        Some(c @ ('W' | 'B')) => c,
+        _ => return Err("a Hub position starts with `W` or `B`, the side to move".into()),
+    };
+    let squares: Vec<char> = chars.collect();
+    if squares.len() != n {
+        return Err(format!(
+            "a Hub position for this game has {n} squares after the side to move, not {}",
+            squares.len()
+        ));
+    }
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for (k, c) in squares.iter().enumerate() {
+        let sq = k + 1;
+        match c {
+            'w' => white.push(sq.to_string()),
+            'W' => white.push(format!("K{sq}")),
+            'b' => black.push(sq.to_string()),
+            'B' => black.push(format!("K{sq}")),
+            'e' | '.' | '-' => {}
+            other => {
+                return Err(format!(
+                    "square {sq}: `{}` is not one of w, b, W, B, e",
+                    printable(&other.to_string())
+                ))
+            }
+        }
+    }
+    Ok(format!("{side}:W{}:B{}", white.join(","), black.join(",")))
+}
+
+/// A score in men; wins and losses as pydraughts reads them (`100 - plies/100`).
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(v) => format!("{:.2}", v as f64 / 100.0),
+        Score::Win(n) => format!("{:.2}", (10_000 - n.min(9_000) as i64) as f64 / 100.0),
+        Score::Loss(n) => format!("{:.2}", -((10_000 - n.min(9_000) as i64) as f64) / 100.0),
+    }
+}
+
+fn info_line(rules: &Rules, pos: &Position, i: &Info) -> String {
+    let secs = i.elapsed.as_secs_f64();
+    let nps = if secs > 0.0 {
+        (i.nodes as f64 / secs) as u64
+    } else {
+        0
+    };
+    let pv = convert_line(rules, pos, &i.pv, &move_text).join(" ");
+    format!(
+        "info depth={d} mean-depth={d}.0 score={} nodes={} time={secs:.3} nps={nps} pv=\"{pv}\"",
+        score_text(i.score),
+        i.nodes,
+        d = i.depth.max(1)
+    )
+}
+
+/// Seconds as Hub writes them (`1.5`).
+fn seconds(v: &str) -> Option<Duration> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+        .map(Duration::from_secs_f64)
+}
+
+impl Hub {
+    /// A session over the shipped games, or over the games of `file` when given.
+    pub fn new(out: Out, loader: SharedLoader, file: Option<&str>) -> Hub {
+        let mut hub = Hub {
+            cat: Catalogue::default(),
+            variant: String::new(),
+            out,
+            loader,
+            rules: None,
+            game: None,
+            limits: Limits::default(),
+            clock: None,
+            runner: Runner::default(),
+        };
+        match file {
+            Some(path) => hub.open_file(path),
+            None => hub.use_shipped(),
+        }
+        hub
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, msg: &str) {
+        self.say(&format!("error message=\"{}\"", msg.replace('"', "'")));
+    }
+
+    /// The shipped games whose boards number their squares.
+    fn use_shipped(&mut self) {
+        let all = Catalogue::shipped(self.loader.as_ref());
+        let entries = all
+            .entries
+            .iter()
+            .filter(|e| {
+                all.rules(e, self.loader.as_ref())
+                    .is_ok_and(|r| r.def.board.numbers.iter().any(|&n| n > 0))
+            })
+            .cloned()
+            .collect();
+        self.cat = Catalogue {
+            files: all.files,
+            entries,
+        };
+        self.variant = self
+            .cat
+            .find("normal")
+            .or(self.cat.entries.first())
+            .map(|e| e.name.clone())
+            .unwrap_or_default();
+        self.rules = None;
+        self.game = None;
+    }
+
+    fn open_file(&mut self, path: &str) {
+        match super::catalogue_of_file(path, self.loader.as_ref()) {
+            Ok(cat) => {
+                self.variant = cat.entries[0].name.clone();
+                self.cat = cat;
+                self.rules = None;
+                self.game = None;
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn rules(&mut self) -> Option<&Rules> {
+        if self.rules.is_none() {
+            let Some(entry) = self.cat.find(&self.variant).cloned() else {
+                self.error(&format!("unknown variant {}", self.variant));
+                return None;
+            };
+            match self.cat.rules(&entry, self.loader.as_ref()) {
+                Ok(r) => {
+                    self.runner.prepare(&r);
+                    self.rules = Some(r);
+                }
+                Err(e) => {
+                    self.error(&e);
+                    return None;
+                }
+            }
+        }
+        self.rules.as_ref()
+    }
+
+    /// Waits until the running search, if any, has reported.
+    pub fn wait(&mut self) {
+        self.runner.wait();
+    }
+
+    /// Answers one line; false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        if line.len() > MAX_LINE {
+            self.error(&format!(
+                "line of {} bytes ignored (at most {MAX_LINE})",
+                line.len()
+            ));
+            return true;
+        }
+        let line = line.trim();
+        let (cmd, rest) = line
+            .split_once(char::is_whitespace)
+            .map(|(c, r)| (c, r.trim()))
+            .unwrap_or((line, ""));
+        let args = match hub_pairs(rest) {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(&e);
+                return true;
+            }
+        };
+        let get = |k: &str| {
+            args.iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
+        match cmd {
+            "" => {}
+            "hub" => self.hub(),
+            "init" => {
+                if self.rules().is_some() {
+                    self.say("ready");
+                }
+            }
+            "ping" => self.say("pong"),
+            "set-param" => {
+                let (Some(name), Some(value)) = (get("name"), get("value")) else {
+                    self.error("set-param is written `set-param name=NAME value=VALUE`");
+                    return true;
+                };
+                let (name, value) = (name.to_string(), value.to_string());
+                self.set_param(&name, &value);
+            }
+            "new-game" => {
+                self.runner.clear();
+                self.game = None;
+            }
+            "pos" => {
+                let pos = get("pos").map(str::to_string);
+                let moves = get("moves").unwrap_or("").to_string();
+                let start = args.iter().any(|(k, _)| k == "start");
+                self.pos(pos.as_deref(), start, &moves);
+            }
+            "level" => self.level(&args),
+            "go" => {
+                let mode = args.first().map(|(k, _)| k.as_str()).unwrap_or("think");
+                match mode {
+                    "think" => self.go(false),
+                    "ponder" | "analyze" => self.go(true),
+                    other => self.error(&format!(
+                        "go takes think, ponder or analyze, not {}",
+                        printable(other)
+                    )),
+                }
+            }
+            "ponder-hit" => self.runner.release(),
+            "stop" => self.runner.stop(),
+            "quit" => {
+                self.runner.stop();
+                return false;
+            }
+            _ => self.error(&format!("unknown command {}", printable(cmd))),
+        }
+        true
+    }
+
+    fn hub(&mut self) {
+        self.say(&format!(
+            "id name=zrf version={} author=\"the zrf developers\" country=\"\"",
+            env!("CARGO_PKG_VERSION")
+        ));
+        let names: Vec<&str> = self.cat.entries.iter().map(|e| e.name.as_str()).collect();
+        self.say(&format!(
+            "param name=variant value={} type=enum values=\"{}\"",
+            self.variant,
+            names.join(" ")
+        ));
+        self.say(&format!(
+            "param name=hash value={} type=int min=1 max=4096",
+            self.runner.tt_mb
+        ));
+        self.say("param name=file value=\"\" type=string");
+        self.say("wait");
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) {
+        self.runner.stop();
+        match name {
+            "variant" => match self.cat.find(value) {
+                Some(e) => {
+                    self.variant = e.name.clone();
+                    self.rules = None;
+                    self.game = None;
+                }
+                None => {
+                    let names: Vec<&str> =
+                        self.cat.entries.iter().map(|e| e.name.as_str()).collect();
+                    let hint = crate::diagnostic::nearest(value, names.iter().copied())
+                        .map(|n| format!("; did you mean {n}?"))
+                        .unwrap_or_default();
+                    self.error(&format!("unknown variant {}{hint}", printable(value)));
+                }
+            },
+            "file" => {
+                if value.is_empty() {
+                    self.use_shipped();
+                } else {
+                    self.open_file(value);
+                }
+            }
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=4096).contains(&mb) => {
+                    self.runner.tt_mb = mb;
+                    self.runner.reset();
+                }
+                _ => self.error("hash takes megabytes from 1 to 4096"),
+            },
+            _ => self.error(&format!("unknown parameter {}", printable(name))),
+        }
+    }
+
+    fn pos(&mut self, pos: Option<&str>, start: bool, moves: &str) {
+        self.runner.stop();
+        let Some(rules) = self.rules().cloned() else {
+            return;
+        };
+        let position = match pos {
+            Some(text) if !start => {
+                match position_to_pdn(&rules, text)
+                    .and_then(|pdn| crate::setup::parse(&rules, &pdn))
+                {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.error(&format!("bad position, kept the previous one: {e}"));
+                        return;
+                    }
+                }
+            }
+            _ => rules.initial(),
+        };
+        let mut game = Game::new(rules, position);
+        for (k, mv) in moves.split_whitespace().enumerate() {
+            if k >= MAX_MOVES {
+                self.error(&format!("only the first {MAX_MOVES} moves were played"));
+                break;
+            }
+            let list = game.legal().clone();
+            let played = parse_move(&game.rules, &list, mv).and_then(|i| {
+                let text = notation::move_texts(&game.rules.def, &list)[i].clone();
+                game.play(&text).map_err(|e| e.to_string())
+            });
+            if let Err(e) = played {
+                self.error(&format!(
+                    "move {} {}: {e}; the position stops before it",
+                    k + 1,
+                    printable(mv)
+                ));
+                break;
+            }
+        }
+        self.game = Some(game);
+    }
+
+    fn level(&mut self, args: &[(String, String)]) {
+        let mut limits = Limits::default();
+        let mut clock: (Option<Duration>, Duration, Option<u32>) = (None, Duration::ZERO, None);
+        for (k, v) in args {
+            let bad = || format!("level {k}={}: not a number", printable(v));
+            match k.as_str() {
+                "depth" => match v.parse::<u32>() {
+                    Ok(d) => limits.depth = Some(d.clamp(1, 128)),
+                    Err(_) => return self.error(&bad()),
+                },
+                "nodes" => match v.parse::<u64>() {
+                    Ok(n) => limits.nodes = Some(n.max(1)),
+                    Err(_) => return self.error(&bad()),
+                },
+                "move-time" => match seconds(v) {
+                    Some(t) => limits.time = Some(t.max(Duration::from_millis(1))),
+                    None => return self.error(&bad()),
+                },
+                "time" => match seconds(v) {
+                    Some(t) => clock.0 = Some(t),
+                    None => return self.error(&bad()),
+                },
+                "inc" => match seconds(v) {
+                    Some(t) => clock.1 = t,
+                    None => return self.error(&bad()),
+                },
+                "moves" => match v.parse::<u32>() {
+                    Ok(n) => clock.2 = Some(n),
+                    Err(_) => return self.error(&bad()),
+                },
+                "infinite" => {}
+                "0" => {}
+                _ => return self.error(&format!("unknown level {}", printable(k))),
+            }
+        }
+        self.limits = limits;
+        self.clock = clock.0.map(|t| (t, clock.1, clock.2));
+    }
+
+    fn go(&mut self, hold: bool) {
+        self.runner.stop();
+        if self.game.is_none() {
+            let Some(rules) = self.rules().cloned() else {
+                return;
+            };
+            let pos = rules.initial();
+            self.game = Some(Game::new(rules, pos));
+        }
+        let mut limits = self.limits.clone();
+        if limits == Limits::default() && self.clock.is_none() && !hold {
+            // No `level` yet: a second a move rather than a search that never ends.
+            limits.time = Some(Duration::from_secs(1));
+        }
+        if let Some((time, inc, moves)) = self.clock {
+            if limits.time.is_none() {
+                // Hub engines add the increment before they think.
+                limits.time = Some(super::uci::allot(
+                    time + inc,
+                    inc,
+                    moves,
+                    Duration::from_millis(20),
+                ));
+            }
+        }
+        let game = self.game.as_mut().expect("set above");
+        let job = Job {
+            rules: game.rules.clone(),
+            pos: game.pos.clone(),
+            history: game.hashes.clone(),
+            cfg: SearchConfig {
+                limits,
+                ..SearchConfig::default()
+            },
+            hold,
+        };
+        let out_info = Arc::clone(&self.out);
+        let out_done = Arc::clone(&self.out);
+        self.runner.start(
+            job,
+            move |rules, pos, i| out_info(&info_line(rules, pos, i)),
+            move |rules, pos, f: Finished| match f.result {
+                Some(r) => {
+                    let best =
+                        convert_line(rules, pos, std::slice::from_ref(&r.best_text), &move_text);
+                    let best = best.first().cloned().unwrap_or(r.best_text.clone());
+                    let line = convert_line(rules, pos, &r.info.pv, &move_text);
+                    match line.get(1) {
+                        Some(p) if line.first() == Some(&best) => {
+                            out_done(&format!("done move={best} ponder={p}"))
+                        }
+                        _ => out_done(&format!("done move={best}")),
+                    }
+                }
+                None => out_done("done"),
+            },
+        );
+    }
+}

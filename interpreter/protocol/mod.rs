@@ -1,0 +1,433 @@
+//! Engine protocols: zrf as an engine behind a GUI or a match runner.
+//!
+//! `uci` speaks UCI (chess GUIs, cutechess, python-chess), `hub` speaks the Hub protocol,
+//! version 2 (draughts GUIs, pydraughts). Both are line-in, lines-out state machines: the front
+//! end feeds each line it reads to `handle` and prints what the protocol sends to its [`Out`].
+//! A search runs on its own thread ([`Runner`]), so reading never waits for it: `stop`,
+//! `isready` and `quit` are answered while the engine thinks.
+//!
+//! What both share lives here: the catalogue of games a protocol can select, loading a game,
+//! and the search runner. Nothing here reads files: rules files come through an
+//! [`expand::Loader`](crate::expand::Loader).
+
+pub mod hub;
+pub mod uci;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::ai::{Engine, Info, SearchConfig, SearchResult};
+use crate::diagnostic::has_errors;
+use crate::engine::{Move, MoveList, Position, Rules, UndoLog};
+use crate::expand::Loader;
+
+/// Where a protocol writes its lines (one call per line, without the newline).
+pub type Out = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// A rules loader a protocol may keep and use from its thread.
+pub type SharedLoader = Arc<dyn Loader + Send + Sync>;
+
+/// One game or variant a protocol can select by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The protocol's name for it (`chess`, `crazyhouse`, `international-draughts`).
+    pub name: String,
+    /// The rules file it comes from (index into [`Catalogue::files`]).
+    pub file: usize,
+    /// The game or variant within that file (`expand::assemble` order).
+    pub variant: usize,
+    /// Its title as the rules file gives it.
+    pub title: String,
+}
+
+/// Rules files (name and text) and the games and variants they define, by name.
+#[derive(Clone, Debug, Default)]
+pub struct Catalogue {
+    /// `(file name, bytes)` of each rules file.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Every selectable game, in file order.
+    pub entries: Vec<Entry>,
+}
+
+/// The names Fairy-Stockfish and pydraughts give games that zrf ships, by zrf title.
+const WELL_KNOWN: &[(&str, &str)] = &[
+    ("Chess", "chess"),
+    ("Crazyhouse", "crazyhouse"),
+    ("Loop", "loop"),
+    ("Chessgi", "chessgi"),
+    ("International Draughts", "normal"),
+    ("Frisian Draughts", "frisian"),
+    ("Russian Draughts", "russian"),
+    ("Brazilian", "brazilian"),
+    ("Checkers", "english"),
+];
+
+/// A title as a protocol token: lower case, runs of other characters as one `-`.
+pub fn slug(title: &str) -> String {
+    let mut s = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    while s.ends_with('-') {
+        s.pop();
+    }
+    if s.is_empty() {
+        s.push_str("game");
+    }
+    s
+}
+
+impl Catalogue {
+    /// A catalogue of rules files; `known_names` gives well-known games their usual names.
+    pub fn new(files: Vec<(String, Vec<u8>)>, loader: &dyn Loader, known_names: bool) -> Catalogue {
+        let mut entries: Vec<Entry> = Vec::new();
+        for (fi, (name, bytes)) in files.iter().enumerate() {
+            let loaded = crate::load(name, bytes, loader);
+            let stem = std::path::Path::new(name)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            for (vi, g) in loaded.games.iter().enumerate() {
+                let known = WELL_KNOWN
+                    .iter()
+                    .find(|(t, _)| known_names && *t == g.title)
+                    .map(|(_, n)| n.to_string());
+                let mut name = known.unwrap_or_else(|| slug(&g.title));
+                if entries.iter().any(|e| e.name == name) {
+                    name = format!("{}-{name}", slug(&stem));
+                }
+                let mut k = 2;
+                let base = name.clone();
+                while entries.iter().any(|e| e.name == name) {
+                    name = format!("{base}-{k}");
+                    k += 1;
+                }
+                entries.push(Entry {
+                    name,
+                    file: fi,
+                    variant: vi,
+                    title: g.title.clone(),
+                });
+            }
+        }
+        Catalogue { files, entries }
+    }
+
+    /// The games zrf ships (`games/*.zrf`), chess first.
+    pub fn shipped(loader: &dyn Loader) -> Catalogue {
+        let files = crate::shipped::GAMES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        Catalogue::new(files, loader, true)
+    }
+
+    /// The entry of a name (case-insensitive), else of a title.
+    pub fn find(&self, name: &str) -> Option<&Entry> {
+        let name = name.trim();
+        self.entries
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name))
+            .or_else(|| {
+                self.entries
+                    .iter()
+                    .find(|e| e.title.eq_ignore_ascii_case(name))
+            })
+    }
+
+    /// Resolves an entry into rules; an error says what is wrong with the file.
+    pub fn rules(&self, entry: &Entry, loader: &dyn Loader) -> Result<Rules, String> {
+        let (name, bytes) = &self.files[entry.file];
+        let loaded = crate::load(name, bytes, loader);
+        let Some(game) = loaded.games.get(entry.variant) else {
+            return Err(format!("{name} no longer defines `{}`", entry.title));
+        };
+        let (def, mut diags) = crate::resolve_game(game);
+        diags.extend(loaded.diags.iter().cloned());
+        match def {
+            Some(def) if !has_errors(&diags) => Ok(Rules::new(def)),
+            _ => {
+                let first = diags
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map(|d| d.message.clone())
+                    .unwrap_or_else(|| "it does not resolve".into());
+                Err(format!("{name}: `{}` does not load: {first}", entry.title))
+            }
+        }
+    }
+}
+
+/// Reads a rules file through a loader into a catalogue of its games and variants.
+pub fn catalogue_of_file(path: &str, loader: &dyn Loader) -> Result<Catalogue, String> {
+    let bytes = loader
+        .load(path)
+        .ok_or_else(|| format!("cannot read the rules file {path}"))?;
+    let cat = Catalogue::new(vec![(path.to_string(), bytes)], loader, false);
+    if cat.entries.is_empty() {
+        return Err(format!("{path} defines no game"));
+    }
+    Ok(cat)
+}
+
+/// Text from outside as it may be echoed: control characters written as `\u{..}` escapes, and
+/// at most 200 characters.
+pub fn printable(s: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == 200 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out += &c.escape_unicode().to_string();
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Finds the legal move that `pick` accepts; `None` when none or several do.
+pub fn find_move(list: &MoveList, mut pick: impl FnMut(&Move) -> bool) -> Option<usize> {
+    let mut found = None;
+    for (i, m) in list.moves.iter().enumerate() {
+        if pick(m) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// Plays canonical move texts (a principal variation) from a position, writing each as
+/// `write` does; stops at the first text that is not legal.
+pub fn convert_line(
+    rules: &Rules,
+    pos: &Position,
+    texts: &[String],
+    write: &dyn Fn(&Rules, &MoveList, usize) -> String,
+) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut list = MoveList::new();
+    let mut log = UndoLog::new();
+    let mut out = Vec::new();
+    for t in texts {
+        rules.legal_moves(&mut pos, &mut list);
+        let Ok(i) = crate::notation::parse_move(&rules.def, &list, t) else {
+            break;
+        };
+        let m = list.moves[i];
+        out.push(write(rules, &list, i));
+        rules.make(&mut pos, &list, &m, &mut log);
+    }
+    out
+}
+
+/// What a finished search reports to its protocol.
+pub struct Finished {
+    /// The chosen move, `None` when there was none to choose.
+    pub result: Option<SearchResult>,
+}
+
+/// One search at a time on its own thread, with a stop flag and an engine kept between
+/// searches (its transposition table and learnt ordering survive from move to move).
+pub struct Runner {
+    engine: Arc<Mutex<Option<Engine>>>,
+    stop: Arc<AtomicBool>,
+    hold: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    /// Transposition table size in megabytes for the next engine built.
+    pub tt_mb: usize,
+}
+
+impl Default for Runner {
+    fn default() -> Self {
+        Runner {
+            engine: Arc::new(Mutex::new(None)),
+            stop: Arc::new(AtomicBool::new(false)),
+            hold: Arc::new(AtomicBool::new(false)),
+            thread: None,
+            tt_mb: crate::ai::DEFAULT_TT_MB,
+        }
+    }
+}
+
+/// A position to search, with the repetition keys of the game that led to it.
+pub struct Job {
+    /// The rules.
+    pub rules: Rules,
+    /// The position.
+    pub pos: Position,
+    /// Repetition keys of the game so far, this position last.
+    pub history: Vec<u64>,
+    /// Engine setting and limits.
+    pub cfg: SearchConfig,
+    /// Report nothing until `stop` even after the search ends (`go infinite`, `go ponder`).
+    pub hold: bool,
+}
+
+impl Runner {
+    /// True while a search runs (or holds its result until `stop`).
+    pub fn busy(&self) -> bool {
+        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+    }
+
+    /// Builds the engine for `rules` now (its tables take time), so the next search's clock
+    /// starts with the tables ready.
+    pub fn prepare(&mut self, rules: &Rules) {
+        self.stop();
+        let mut e = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        *e = Some(Engine::with_tt_size(rules, self.tt_mb));
+    }
+
+    /// Forgets what the engine learnt (a new game).
+    pub fn clear(&mut self) {
+        self.stop();
+        let mut e = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = e.as_mut() {
+            e.clear();
+        }
+    }
+
+    /// Drops the engine, so the next search builds one with the current `tt_mb`.
+    pub fn reset(&mut self) {
+        self.stop();
+        *self.engine.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    /// Starts a search. `info` hears each iteration, `done` the result (once, on the search's
+    /// thread). A search already running is stopped first (its result still reported).
+    pub fn start(
+        &mut self,
+        job: Job,
+        mut info: impl FnMut(&Rules, &Position, &Info) + Send + 'static,
+        done: impl FnOnce(&Rules, &Position, Finished) + Send + 'static,
+    ) {
+        self.stop();
+        self.stop.store(false, Ordering::SeqCst);
+        self.hold.store(job.hold, Ordering::SeqCst);
+        let engine = Arc::clone(&self.engine);
+        let stop = Arc::clone(&self.stop);
+        let hold = Arc::clone(&self.hold);
+        let tt_mb = self.tt_mb;
+        let spawned = std::thread::Builder::new()
+            .name("zrf-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let Job {
+                    rules,
+                    pos,
+                    history,
+                    cfg,
+                    ..
+                } = job;
+                let mut guard = engine.lock().unwrap_or_else(|p| p.into_inner());
+                let e = guard.get_or_insert_with(|| Engine::with_tt_size(&rules, tt_mb));
+                let result = e.search(&rules, &pos, &history, &cfg, &stop, &mut |i: &Info| {
+                    info(&rules, &pos, i)
+                });
+                drop(guard);
+                // `go infinite` and pondering report only when told to stop.
+                while hold.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                done(&rules, &pos, Finished { result });
+            });
+        self.thread = spawned.ok();
+    }
+
+    /// Lets a held search report as soon as it ends (`ponderhit`).
+    pub fn release(&self) {
+        self.hold.store(false, Ordering::SeqCst);
+    }
+
+    /// Stops the search, if any, and waits until it has reported.
+    pub fn stop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Waits for the running search to end by itself (tests, `quit` after `go depth`).
+    pub fn wait(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Splits `key=value` words as Hub writes them (`pv="32-28 19-23"` keeps its spaces), and
+/// UCI-style `name ... value ...` phrases are left to the caller.
+pub fn hub_pairs(args: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let b = args.trim();
+    let mut rest = b;
+    while !rest.is_empty() {
+        let Some(eq) = rest.find('=') else {
+            // A bare word (`go think`): a key without value.
+            let (w, r) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            out.push((w.to_string(), String::new()));
+            rest = r.trim_start();
+            continue;
+        };
+        let key_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        if key_end < eq {
+            let (w, r) = rest.split_at(key_end);
+            out.push((w.to_string(), String::new()));
+            rest = r.trim_start();
+            continue;
+        }
+        let key = rest[..eq].to_string();
+        let after = &rest[eq + 1..];
+        if let Some(q) = after.strip_prefix('"') {
+            let end = q
+                .find('"')
+                .ok_or_else(|| format!("unclosed quote in `{key}=`"))?;
+            out.push((key, q[..end].to_string()));
+            rest = q[end + 1..].trim_start();
+        } else {
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            out.push((key, after[..end].to_string()));
+            rest = after[end..].trim_start();
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_and_pairs() {
+        assert_eq!(slug("English Draughts (1902)"), "english-draughts-1902");
+        assert_eq!(slug("8x8"), "8x8");
+        assert_eq!(slug("!!"), "game");
+        let p = hub_pairs(r#"pos=Wbbb moves="32-28 19-23" think"#).unwrap();
+        assert_eq!(
+            p,
+            vec![
+                ("pos".into(), "Wbbb".into()),
+                ("moves".into(), "32-28 19-23".into()),
+                ("think".into(), String::new())
+            ]
+        );
+        assert!(hub_pairs(r#"pv="32-28"#).is_err());
+    }
+}

@@ -1,0 +1,556 @@
+//! UCI, as chess GUIs and match runners speak it, for any game zrf loads.
+//!
+//! Moves are written the UCI way (`e2e4`, `e7e8q`, `P@e4`, castling as the king's move
+//! `e1g1`) in games whose squares are named like chess squares; in other games zrf's own
+//! canonical move text is used. `UCI_Variant` selects a shipped game or variant (chess,
+//! crazyhouse, loop, chessgi, ... as Fairy-Stockfish names them), or, after `RulesFile`, a game
+//! or variant of that file. Errors never end the session: they are reported as
+//! `info string` lines and the engine stays usable.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{convert_line, Catalogue, Finished, Job, Out, Runner, SharedLoader};
+use crate::ai::{Info, Limits, Score, SearchConfig};
+use crate::engine::{MoveList, Position, Rules};
+use crate::notation;
+use crate::play::Game;
+
+/// The longest line the protocol looks at; longer input is refused (a GUI never sends one).
+pub const MAX_LINE: usize = 1 << 20;
+/// The most moves a `position` command may list.
+pub const MAX_MOVES: usize = 100_000;
+
+/// A UCI session.
+pub struct Uci {
+    out: Out,
+    loader: SharedLoader,
+    shipped: Catalogue,
+    file: Option<Catalogue>,
+    /// The name of the selected game (an entry of the active catalogue).
+    variant: String,
+    rules: Option<Rules>,
+    game: Option<Game>,
+    runner: Runner,
+    overhead: Duration,
+}
+
+/// How a game writes moves for UCI.
+fn chess_like(rules: &Rules) -> bool {
+    let b = &rules.def.board;
+    !b.positions.is_empty()
+        && b.numbers.iter().all(|&n| n == 0)
+        && b.positions.iter().all(|p| {
+            let s = p.name.as_bytes();
+            s.len() >= 2
+                && s[0].is_ascii_lowercase()
+                && s[1..].iter().all(u8::is_ascii_digit)
+                && s[1] != b'0'
+        })
+}
+
+/// The UCI text of the legal move `i`: `e2e4`, `e7e8q`, `P@e4` where squares are chess-like,
+/// else zrf's canonical text (unique among the legal moves).
+pub fn move_text(rules: &Rules, list: &MoveList, i: usize) -> String {
+    let def = &rules.def;
+    let m = &list.moves[i];
+    let canonical = || notation::move_texts(def, list)[i].clone();
+    if !chess_like(rules) || m.pass || m.huff != 0 {
+        return canonical();
+    }
+    let one = |m: &crate::engine::Move| -> String {
+        let path = list.path(m);
+        if m.drop != 0 {
+            let letter = notation::piece_letter(def, m.drop - 1).to_uppercase();
+            return format!("{letter}@{}", notation::square(def, path[path.len() - 1]));
+        }
+        let mut s = notation::square(def, path[0]);
+        s += &notation::square(def, path[path.len() - 1]);
+        if m.promote != 0 && m.promote_choice {
+            s += &notation::piece_letter(def, m.promote - 1).to_lowercase();
+        }
+        s
+    };
+    let text = one(m);
+    if list.moves.iter().filter(|o| one(o) == text).count() > 1 {
+        return canonical();
+    }
+    text
+}
+
+/// Finds the legal move a UCI move names (zrf's own move forms are accepted too).
+pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, String> {
+    if chess_like(rules) {
+        if let Some(i) = (0..list.len()).find(|&i| move_text(rules, list, i) == text) {
+            return Ok(i);
+        }
+    }
+    notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string())
+}
+
+/// The time to spend on one move: a share of the clock plus most of the increment, never
+/// more than the clock less the overhead allows.
+pub fn allot(
+    time: Duration,
+    inc: Duration,
+    moves_to_go: Option<u32>,
+    overhead: Duration,
+) -> Duration {
+    let left = time.saturating_sub(overhead);
+    let n = moves_to_go.unwrap_or(30).clamp(1, 50);
+    let share = left / n + inc * 3 / 4;
+    // Keep a reserve: never more than 40% of what is left, unless it is the last move.
+    let cap = if moves_to_go == Some(1) {
+        left
+    } else {
+        left * 2 / 5
+    };
+    share.min(cap).max(Duration::from_millis(1))
+}
+
+/// `score cp 31`, `score mate 3`, `score mate -2`.
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(v) => format!("cp {v}"),
+        Score::Win(n) => format!("mate {}", n.div_ceil(2).max(1)),
+        Score::Loss(n) => format!("mate -{}", n.div_ceil(2)),
+    }
+}
+
+fn info_line(rules: &Rules, pos: &Position, i: &Info) -> String {
+    let ms = i.elapsed.as_millis().max(1) as u64;
+    let nps = i.nodes.saturating_mul(1000) / ms;
+    let pv = convert_line(rules, pos, &i.pv, &move_text).join(" ");
+    format!(
+        "info depth {d} seldepth {d} multipv 1 score {} nodes {} nps {nps} time {} pv {pv}",
+        score_text(i.score),
+        i.nodes,
+        i.elapsed.as_millis(),
+        d = i.depth.max(1)
+    )
+    .trim_end()
+    .to_string()
+}
+
+impl Uci {
+    /// A session over the shipped games; `file` is a rules file to open at once (its games
+    /// become the `UCI_Variant` values).
+    pub fn new(out: Out, loader: SharedLoader, file: Option<&str>) -> Uci {
+        let shipped = Catalogue::shipped(loader.as_ref());
+        let mut uci = Uci {
+            variant: shipped
+                .entries
+                .first()
+                .map(|e| e.name.clone())
+                .unwrap_or_default(),
+            out,
+            loader,
+            shipped,
+            file: None,
+            rules: None,
+            game: None,
+            runner: Runner::default(),
+            overhead: Duration::from_millis(20),
+        };
+        if let Some(path) = file {
+            uci.open_file(path);
+        }
+        uci
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn tell(&self, msg: &str) {
+        for l in msg.lines() {
+            self.say(&format!("info string {l}"));
+        }
+    }
+
+    fn catalogue(&self) -> &Catalogue {
+        self.file.as_ref().unwrap_or(&self.shipped)
+    }
+
+    fn open_file(&mut self, path: &str) {
+        if path.is_empty() || path == "<empty>" {
+            self.file = None;
+            self.variant = self.shipped.entries[0].name.clone();
+        } else {
+            match super::catalogue_of_file(path, self.loader.as_ref()) {
+                Ok(cat) => {
+                    let d = crate::summary::default_index(
+                        &crate::load(&cat.files[0].0, &cat.files[0].1, self.loader.as_ref()).games,
+                    );
+                    self.variant = cat.entries[d.min(cat.entries.len() - 1)].name.clone();
+                    self.file = Some(cat);
+                }
+                Err(e) => {
+                    self.tell(&e);
+                    return;
+                }
+            }
+        }
+        self.rules = None;
+        self.game = None;
+    }
+
+    /// The rules of the selected game, loaded on first use.
+    fn rules(&mut self) -> Option<&Rules> {
+        if self.rules.is_none() {
+            let cat = self.catalogue();
+            let Some(entry) = cat.find(&self.variant).cloned() else {
+                self.tell(&format!("unknown variant `{}`", self.variant));
+                return None;
+            };
+            match cat.rules(&entry, self.loader.as_ref()) {
+                Ok(r) => {
+                    self.runner.prepare(&r);
+                    self.rules = Some(r);
+                }
+                Err(e) => {
+                    self.tell(&e);
+                    return None;
+                }
+            }
+        }
+        self.rules.as_ref()
+    }
+
+    /// Answers one line; false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        if line.len() > MAX_LINE {
+            self.tell(&format!(
+                "line of {} bytes ignored (at most {MAX_LINE})",
+                line.len()
+            ));
+            return true;
+        }
+        let line = line.trim();
+        let (cmd, rest) = line
+            .split_once(char::is_whitespace)
+            .map(|(c, r)| (c, r.trim()))
+            .unwrap_or((line, ""));
+        match cmd {
+            "" => {}
+            "uci" => self.uci(),
+            "isready" => {
+                self.rules();
+                self.say("readyok");
+            }
+            "setoption" => self.setoption(rest),
+            "ucinewgame" => {
+                self.runner.clear();
+                self.game = None;
+            }
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "stop" => self.runner.stop(),
+            "ponderhit" => self.runner.release(),
+            "quit" => {
+                self.runner.stop();
+                return false;
+            }
+            "d" => self.show(),
+            "debug" | "register" => {}
+            _ => self.tell(&format!("unknown command `{}`", super::printable(cmd))),
+        }
+        true
+    }
+
+    /// Waits until the running search, if any, has reported (for tests and scripts).
+    pub fn wait(&mut self) {
+        self.runner.wait();
+    }
+
+    fn uci(&mut self) {
+        self.say(&format!("id name zrf {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the zrf developers");
+        let names: Vec<&str> = self
+            .catalogue()
+            .entries
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        let mut combo = format!(
+            "option name UCI_Variant type combo default {}",
+            self.variant
+        );
+        for n in names {
+            combo += " var ";
+            combo += n;
+        }
+        self.say(&combo);
+        let file = self
+            .file
+            .as_ref()
+            .map(|c| c.files[0].0.clone())
+            .unwrap_or_else(|| "<empty>".into());
+        self.say(&format!("option name RulesFile type string default {file}"));
+        self.say(&format!(
+            "option name Hash type spin default {} min 1 max 4096",
+            crate::ai::DEFAULT_TT_MB
+        ));
+        self.say("option name Clear Hash type button");
+        self.say("option name Threads type spin default 1 min 1 max 1");
+        self.say("option name MultiPV type spin default 1 min 1 max 1");
+        self.say("option name Move Overhead type spin default 20 min 0 max 5000");
+        self.say("uciok");
+    }
+
+    fn setoption(&mut self, rest: &str) {
+        let Some(rest) = rest.strip_prefix("name") else {
+            self.tell("setoption is written `setoption name NAME [value VALUE]`");
+            return;
+        };
+        let (name, value) = match rest.find(" value") {
+            Some(i) => (rest[..i].trim(), rest[i + 6..].trim()),
+            None => (rest.trim(), ""),
+        };
+        self.runner.stop();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                if self.catalogue().find(value).is_some() {
+                    self.variant = self
+                        .catalogue()
+                        .find(value)
+                        .map(|e| e.name.clone())
+                        .unwrap_or_default();
+                    self.rules = None;
+                    self.game = None;
+                } else {
+                    let names: Vec<&str> = self
+                        .catalogue()
+                        .entries
+                        .iter()
+                        .map(|e| e.name.as_str())
+                        .collect();
+                    let hint = crate::diagnostic::nearest(value, names.iter().copied())
+                        .map(|n| format!("; did you mean `{n}`?"))
+                        .unwrap_or_default();
+                    self.tell(&format!(
+                        "unknown variant `{}`{hint}",
+                        super::printable(value)
+                    ));
+                }
+            }
+            "rulesfile" => self.open_file(value),
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=4096).contains(&mb) => {
+                    self.runner.tt_mb = mb;
+                    self.runner.reset();
+                    if let Some(r) = self.rules.clone() {
+                        self.runner.prepare(&r);
+                    }
+                }
+                _ => self.tell("Hash takes megabytes from 1 to 4096"),
+            },
+            "clear hash" => self.runner.clear(),
+            "threads" | "multipv" => {
+                if value != "1" {
+                    self.tell(&format!("{name} is 1 in this engine"));
+                }
+            }
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
+                _ => self.tell("Move Overhead takes milliseconds from 0 to 5000"),
+            },
+            "uci_chess960" | "ponder" | "uci_analysemode" | "uci_showwdl" => {}
+            _ => self.tell(&format!("unknown option `{}`", super::printable(name))),
+        }
+    }
+
+    fn position(&mut self, rest: &str) {
+        self.runner.stop();
+        let Some(rules) = self.rules().cloned() else {
+            return;
+        };
+        let (setup, moves) = match rest.find("moves") {
+            Some(i) => (rest[..i].trim(), rest[i + 5..].trim()),
+            None => (rest.trim(), ""),
+        };
+        let pos = if setup == "startpos" {
+            rules.initial()
+        } else if let Some(fen) = setup.strip_prefix("fen") {
+            match crate::setup::parse(&rules, fen.trim()) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.tell(&format!("bad position, kept the previous one: {e}"));
+                    return;
+                }
+            }
+        } else {
+            self.tell("position is written `position startpos|fen FEN [moves M1 M2 ...]`");
+            return;
+        };
+        let mut game = Game::new(rules, pos);
+        for (k, mv) in moves.split_whitespace().enumerate() {
+            if k >= MAX_MOVES {
+                self.tell(&format!("only the first {MAX_MOVES} moves were played"));
+                break;
+            }
+            let list = game.legal().clone();
+            match parse_move(&game.rules, &list, mv) {
+                Ok(i) => {
+                    let text = notation::move_texts(&game.rules.def, &list)[i].clone();
+                    if let Err(e) = game.play(&text) {
+                        self.tell(&format!(
+                            "move {} `{mv}`: {e}; the position stops before it",
+                            k + 1
+                        ));
+                        break;
+                    }
+                }
+                Err(e) => {
+                    self.tell(&format!(
+                        "move {}: {}; the position stops before it",
+                        k + 1,
+                        super::printable(&e)
+                    ));
+                    break;
+                }
+            }
+        }
+        self.game = Some(game);
+    }
+
+    fn go(&mut self, rest: &str) {
+        self.runner.stop();
+        if self.game.is_none() {
+            let Some(rules) = self.rules().cloned() else {
+                self.say("bestmove (none)");
+                return;
+            };
+            let pos = rules.initial();
+            self.game = Some(Game::new(rules, pos));
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut limits = Limits::default();
+        let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, None, None, None);
+        let mut hold = false;
+        let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<i64>().ok());
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let mut i = 0;
+        let mut bad = Vec::new();
+        while i < words.len() {
+            let w = words[i];
+            let v = num(i);
+            let takes = matches!(
+                w,
+                "wtime"
+                    | "btime"
+                    | "winc"
+                    | "binc"
+                    | "movestogo"
+                    | "depth"
+                    | "nodes"
+                    | "movetime"
+                    | "mate"
+            );
+            match (w, v) {
+                ("wtime", Some(v)) => wtime = Some(ms(v)),
+                ("btime", Some(v)) => btime = Some(ms(v)),
+                ("winc", Some(v)) => winc = Some(ms(v)),
+                ("binc", Some(v)) => binc = Some(ms(v)),
+                ("movestogo", Some(v)) => mtg = Some(v.clamp(0, 1000) as u32),
+                ("depth", Some(v)) => limits.depth = Some(v.clamp(1, 128) as u32),
+                ("mate", Some(v)) => limits.depth = Some((v.clamp(1, 64) * 2) as u32),
+                ("nodes", Some(v)) => limits.nodes = Some(v.max(1) as u64),
+                ("movetime", Some(v)) => {
+                    limits.time = Some(
+                        ms(v)
+                            .saturating_sub(self.overhead)
+                            .max(Duration::from_millis(1)),
+                    )
+                }
+                ("infinite", _) | ("ponder", _) => hold = true,
+                ("searchmoves", _) => {
+                    // Restricting the root moves is not supported; the words are skipped.
+                    while i + 1 < words.len()
+                        && !words[i + 1].chars().all(|c| c.is_ascii_lowercase())
+                    {
+                        i += 1;
+                    }
+                }
+                _ => bad.push(w),
+            }
+            i += if takes { 2 } else { 1 };
+        }
+        if !bad.is_empty() {
+            self.tell(&format!(
+                "ignored in go: {}",
+                super::printable(&bad.join(" "))
+            ));
+        }
+        let game = self.game.as_mut().expect("set above");
+        let first = game.rules.entry(game.pos.turn).mover.idx() == 0;
+        let (time, inc) = if first { (wtime, winc) } else { (btime, binc) };
+        if let Some(t) = time {
+            if limits.time.is_none() {
+                limits.time = Some(allot(t, inc.unwrap_or_default(), mtg, self.overhead));
+            }
+        }
+        let cfg = SearchConfig {
+            limits,
+            ..SearchConfig::default()
+        };
+        let job = Job {
+            rules: game.rules.clone(),
+            pos: game.pos.clone(),
+            history: game.hashes.clone(),
+            cfg,
+            hold,
+        };
+        let outcome = game.outcome().map(|o| o.describe(&game.rules.def));
+        let out_info = Arc::clone(&self.out);
+        let out_done = Arc::clone(&self.out);
+        self.runner.start(
+            job,
+            move |rules, pos, i| out_info(&info_line(rules, pos, i)),
+            move |rules, pos, f: Finished| match f.result {
+                Some(r) => {
+                    let line = convert_line(rules, pos, &r.info.pv, &move_text);
+                    let best =
+                        convert_line(rules, pos, std::slice::from_ref(&r.best_text), &move_text);
+                    let best = best.first().cloned().unwrap_or(r.best_text.clone());
+                    match line.get(1) {
+                        Some(p) if line.first() == Some(&best) => {
+                            out_done(&format!("bestmove {best} ponder {p}"))
+                        }
+                        _ => out_done(&format!("bestmove {best}")),
+                    }
+                }
+                None => {
+                    if let Some(o) = &outcome {
+                        out_done(&format!("info string the game is over: {o}"));
+                    }
+                    out_done("bestmove (none)");
+                }
+            },
+        );
+    }
+
+    fn show(&mut self) {
+        let Some(rules) = self.rules().cloned() else {
+            return;
+        };
+        let game = self
+            .game
+            .get_or_insert_with(|| Game::new(rules.clone(), rules.initial()));
+        let text = crate::setup::native(&game.rules, &game.pos);
+        let fen = crate::repl::fen::fen(&game.rules, &game.pos, 1).ok();
+        let legal = {
+            let list = game.legal().clone();
+            (0..list.len())
+                .map(|i| move_text(&game.rules, &list, i))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut msg = format!("variant {}\nposition {text}", self.variant);
+        if let Some(f) = fen {
+            msg += &format!("\nfen {f}");
+        }
+        msg += &format!("\nlegal {legal}");
+        self.tell(&msg);
+    }
+}

@@ -1,0 +1,481 @@
+//! The engine protocols (`zrf uci`, `zrf hub`): scripted sessions, whole games played
+//! through them, and a game against Stockfish, an engine no one here wrote.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use zrf::expand::NoFiles;
+use zrf::play::Game;
+use zrf::protocol::{hub::Hub, uci::Uci, Out, SharedLoader};
+
+/// A protocol's output, collected.
+#[derive(Clone, Default)]
+struct Lines(Arc<Mutex<Vec<String>>>);
+
+impl Lines {
+    fn out(&self) -> Out {
+        let me = self.clone();
+        Arc::new(move |l: &str| me.0.lock().unwrap().push(l.to_string()))
+    }
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+fn loader() -> SharedLoader {
+    Arc::new(NoFiles)
+}
+
+/// Times and speeds vary from run to run; everything else must not.
+fn redact(lines: &[String]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        let mut words: Vec<String> = l.split(' ').map(String::from).collect();
+        for i in 0..words.len() {
+            if i > 0 && (words[i - 1] == "time" || words[i - 1] == "nps") {
+                words[i] = "_".into();
+            }
+            for key in ["time=", "nps="] {
+                if words[i].starts_with(key) {
+                    words[i] = format!("{key}_");
+                }
+            }
+        }
+        out += &words.join(" ");
+        out.push('\n');
+    }
+    out
+}
+
+/// Feeds lines to a UCI session, waiting for each search to end.
+fn uci_script(uci: &mut Uci, lines: &Lines, script: &[&str]) -> Vec<String> {
+    let mut all = Vec::new();
+    for l in script {
+        all.push(format!("> {l}"));
+        assert!(uci.handle(l) || *l == "quit");
+        if l.starts_with("go") {
+            uci.wait();
+        }
+        all.extend(lines.take());
+    }
+    all
+}
+
+#[test]
+fn uci_session() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    let got = uci_script(
+        &mut uci,
+        &lines,
+        &[
+            "uci",
+            "isready",
+            "ucinewgame",
+            "position startpos moves e2e4 e7e5 g1f3",
+            "go depth 3",
+            "position startpos moves e2e4 e7e5 e1e3 d2d4",
+            "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+            "go depth 2",
+            "setoption name UCI_Variant value crazyhouse",
+            "position fen rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3 moves P@e4",
+            "d",
+            "setoption name UCI_Variant value crazyhose",
+            "setoption name Hash value 0",
+            "setoption name Nonsense value 3",
+            "position fen not a fen",
+            "frobnicate",
+            "go depth 1 wibble",
+            "setoption name UCI_Variant value chess",
+            "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "go depth 2",
+            "quit",
+        ],
+    );
+    insta::assert_snapshot!(redact(&got));
+}
+
+#[test]
+fn uci_promotion_and_castling_texts() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    uci.handle("position fen r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1");
+    uci.handle("d");
+    let shown = lines.take().join("\n");
+    let legal = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("info string legal "))
+        .expect("legal moves shown");
+    let legal: Vec<&str> = legal.split(' ').collect();
+    for m in ["b7b8q", "b7b8n", "b7a8q", "b7a8r", "e1g1", "h1h8"] {
+        assert!(legal.contains(&m), "{m} in {legal:?}");
+    }
+    // Castling and a promotion, typed the UCI way, are played.
+    uci.handle("position fen r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1 moves e1g1 a8d8 b7b8n");
+    uci.handle("d");
+    let shown = lines.take().join("\n");
+    assert!(
+        shown.contains("fen 1N1rk3/8/8/8/8/8/8/5RK1 b - - 0 1"),
+        "{shown}"
+    );
+}
+
+/// One protocol as a self-play loop drives it.
+struct Driver<'a> {
+    handle: &'a mut dyn FnMut(&str) -> bool,
+    wait: &'a mut dyn FnMut(),
+    /// The zrf text of a protocol move in the game's position.
+    to_zrf: &'a dyn Fn(&mut Game, &str) -> String,
+    /// The command that sets up the game after these moves.
+    position: &'a dyn Fn(&[String]) -> String,
+    go: &'a str,
+    /// `Some(Some(move))` for the line with the best move, `Some(None)` for "no move".
+    best: &'a dyn Fn(&str) -> Option<Option<String>>,
+}
+
+/// Plays one whole game through a protocol against itself, checking every move it gives
+/// with an independent `Game`.
+fn self_play(d: Driver, lines: &Lines, game: &mut Game, max_plies: usize) -> usize {
+    let mut played: Vec<String> = Vec::new();
+    for _ in 0..max_plies {
+        (d.handle)(&(d.position)(&played));
+        (d.handle)(d.go);
+        (d.wait)();
+        let out = lines.take();
+        let answer = out
+            .iter()
+            .find_map(|l| (d.best)(l))
+            .unwrap_or_else(|| panic!("no best move in {out:?}"));
+        let Some(mv) = answer else {
+            assert!(
+                game.outcome().is_some(),
+                "no move although the game goes on"
+            );
+            return played.len();
+        };
+        let text = (d.to_zrf)(game, &mv);
+        game.play(&text)
+            .unwrap_or_else(|e| panic!("{mv} after {played:?}: {e}"));
+        played.push(mv);
+        if game.outcome().is_some() {
+            return played.len();
+        }
+    }
+    panic!("no result within {max_plies} plies: {played:?}");
+}
+
+#[test]
+fn uci_plays_a_whole_game_against_itself() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    uci.handle("setoption name UCI_Variant value tic-tac-toe");
+    uci.handle("isready");
+    assert_eq!(lines.take(), vec!["readyok"]);
+    let rules = common::rules("games/tic-tac-toe.zrf", None);
+    let mut game = Game::new(rules.clone(), rules.initial());
+    let uci = std::cell::RefCell::new(uci);
+    let plies = self_play(
+        Driver {
+            handle: &mut |l| uci.borrow_mut().handle(l),
+            wait: &mut || uci.borrow_mut().wait(),
+            to_zrf: &|g, mv| {
+                let list = g.legal().clone();
+                let i = zrf::protocol::uci::parse_move(&g.rules, &list, mv).expect("legal");
+                zrf::notation::move_texts(&g.rules.def, &list)[i].clone()
+            },
+            position: &|moves| format!("position startpos moves {}", moves.join(" ")),
+            go: "go depth 9",
+            best: &|l| {
+                l.strip_prefix("bestmove ").map(|b| {
+                    let b = b.split(' ').next().unwrap_or("");
+                    (b != "(none)").then(|| b.to_string())
+                })
+            },
+        },
+        &lines,
+        &mut game,
+        10,
+    );
+    // Perfect play on both sides fills the board: a draw after nine marks.
+    assert_eq!(plies, 9);
+    let o = game.outcome().expect("over");
+    assert!(o.winners.is_empty(), "{}", o.describe(&game.rules.def));
+}
+
+#[test]
+fn uci_chess_game_against_itself_ends() {
+    // Chess through UCI from a bare endgame: king and queen against king, both sides at
+    // depth 3, must end in mate for White (or a draw rule) with every move legal.
+    let lines = Lines::default();
+    let uci = Uci::new(lines.out(), loader(), None);
+    let fen = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
+    let rules = common::rules("games/chess.zrf", None);
+    let pos = zrf::setup::parse(&rules, fen).expect("fen");
+    let mut game = Game::new(rules, pos);
+    let uci = std::cell::RefCell::new(uci);
+    let plies = self_play(
+        Driver {
+            handle: &mut |l| uci.borrow_mut().handle(l),
+            wait: &mut || uci.borrow_mut().wait(),
+            to_zrf: &|g, mv| {
+                let list = g.legal().clone();
+                let i = zrf::protocol::uci::parse_move(&g.rules, &list, mv).expect("legal");
+                zrf::notation::move_texts(&g.rules.def, &list)[i].clone()
+            },
+            position: &|moves| format!("position fen {fen} moves {}", moves.join(" ")),
+            go: "go depth 3",
+            best: &|l| {
+                l.strip_prefix("bestmove ").map(|b| {
+                    let b = b.split(' ').next().unwrap_or("");
+                    (b != "(none)").then(|| b.to_string())
+                })
+            },
+        },
+        &lines,
+        &mut game,
+        200,
+    );
+    let o = game.outcome().expect("over");
+    assert!(plies > 2);
+    assert_eq!(o.describe(&game.rules.def), "White wins (checkmated)");
+}
+
+#[test]
+fn hub_session() {
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    let start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    let mut squares = ['e'; 50];
+    (squares[22], squares[40], squares[45]) = ('b', 'b', 'W');
+    let king = format!("W{}", squares.iter().collect::<String>());
+    let script = [
+        "hub".to_string(),
+        "init".into(),
+        "new-game".into(),
+        format!("pos pos={start} moves=\"32-28 19-23 28x19\""),
+        "level depth=3".into(),
+        "go think".into(),
+        // A king on 46 with two men to take: both orders of the captured squares are one move.
+        format!("pos pos={king} moves=\"46x5x23x41\""),
+        format!("pos pos={king} moves=\"46x5x41x23\""),
+        "go think".into(),
+        "level depth=1".into(),
+        "go think".into(),
+        "pos pos=Wxyz".into(),
+        format!("pos pos={start} moves=\"31-26 19-23 26-17\""),
+        "set-param name=variant value=frysian".into(),
+        "set-param name=colour value=red".into(),
+        "level depth=lots".into(),
+        "go sideways".into(),
+        "launch".into(),
+        "ping".into(),
+        "quit".into(),
+    ];
+    let mut got = Vec::new();
+    for l in &script {
+        got.push(format!("> {l}"));
+        hub.handle(l);
+        if l.starts_with("go") {
+            hub.wait();
+        }
+        got.extend(lines.take());
+    }
+    insta::assert_snapshot!(redact(&got));
+}
+
+#[test]
+fn hub_plays_a_whole_game_against_itself() {
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    hub.handle("set-param name=variant value=english-draughts-1902");
+    hub.handle("init");
+    hub.handle("level depth=3");
+    assert_eq!(lines.take(), vec!["ready"]);
+    let rules = common::rules("games/english-draughts.zrf", None);
+    let mut game = Game::new(rules.clone(), rules.initial());
+    let hub = std::cell::RefCell::new(hub);
+    let plies = self_play(
+        Driver {
+            handle: &mut |l| hub.borrow_mut().handle(l),
+            wait: &mut || hub.borrow_mut().wait(),
+            to_zrf: &|g, mv| {
+                let list = g.legal().clone();
+                let i = zrf::protocol::hub::parse_move(&g.rules, &list, mv).expect("legal");
+                zrf::notation::move_texts(&g.rules.def, &list)[i].clone()
+            },
+            position: &|moves| format!("pos start moves=\"{}\"", moves.join(" ")),
+            go: "go think",
+            best: &|l| {
+                l.strip_prefix("done").map(|b| {
+                    b.split_whitespace()
+                        .find_map(|w| w.strip_prefix("move="))
+                        .map(String::from)
+                })
+            },
+        },
+        &lines,
+        &mut game,
+        400,
+    );
+    assert!(plies > 10, "{plies}");
+    assert!(game.outcome().is_some());
+}
+
+#[test]
+fn time_allotment() {
+    use zrf::protocol::uci::allot;
+    let ms = Duration::from_millis;
+    // 10 s + 0.1 s: a thirtieth of the clock plus three quarters of the increment.
+    assert_eq!(
+        allot(ms(10_000), ms(100), None, ms(20)),
+        ms(9_980) / 30 + ms(75)
+    );
+    // Almost no time left: never more than 40% of what remains after the overhead.
+    assert_eq!(allot(ms(100), ms(1_000), None, ms(20)), ms(32));
+    // The last move before the time control may use what is left.
+    assert_eq!(allot(ms(1_000), ms(0), Some(1), ms(20)), ms(980));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Against Stockfish (the Debian package; `.ci/run` installs it).
+
+fn stockfish() -> Option<String> {
+    for p in ["/usr/games/stockfish", "/usr/bin/stockfish"] {
+        if std::path::Path::new(p).is_file() {
+            return Some(p.to_string());
+        }
+    }
+    None
+}
+
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(cmd: &str, args: &[&str]) -> Engine {
+        let mut child = Command::new(cmd)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {cmd}: {e}"));
+        let input = child.stdin.take().expect("stdin");
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        Engine {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("write to engine");
+        self.input.flush().expect("flush");
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it.
+    fn until(&mut self, prefix: &str) -> String {
+        let mut line = String::new();
+        for _ in 0..100_000 {
+            line.clear();
+            let n = self.output.read_line(&mut line).expect("read from engine");
+            assert!(n > 0, "engine closed before `{prefix}`");
+            if line.starts_with(prefix) {
+                return line.trim_end().to_string();
+            }
+        }
+        panic!("no `{prefix}` line");
+    }
+
+    /// The FEN the engine has after a `position` command (both engines print it for `d`).
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let l = self.until_any(&["Fen: ", "info string fen "]);
+        l.trim_start_matches("Fen: ")
+            .trim_start_matches("info string fen ")
+            .to_string()
+    }
+
+    fn until_any(&mut self, prefixes: &[&str]) -> String {
+        let mut line = String::new();
+        for _ in 0..100_000 {
+            line.clear();
+            let n = self.output.read_line(&mut line).expect("read from engine");
+            assert!(n > 0, "engine closed");
+            if prefixes.iter().any(|p| line.starts_with(p)) {
+                return line.trim_end().to_string();
+            }
+        }
+        panic!("none of {prefixes:?}");
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Board, side and castling fields: the clocks differ (zrf's `d` numbers moves from the
+/// position it was given) and so may the en passant field (Stockfish writes it only when an
+/// en passant capture is legal).
+fn placement(fen: &str) -> String {
+    fen.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_game_against_stockfish_with_every_move_legal_both_ways() {
+    let Some(sf) = stockfish() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Stockfish (.ci/run installs the Debian package)"
+        );
+        eprintln!("note: Stockfish is not installed; skipping the game against it");
+        return;
+    };
+    let mut zrf = Engine::start(env!("CARGO_BIN_EXE_zrf"), &["uci"]);
+    let mut fish = Engine::start(&sf, &[]);
+    for e in [&mut zrf, &mut fish] {
+        e.send("uci");
+        e.until("uciok");
+        e.send("isready");
+        e.until("readyok");
+        e.send("ucinewgame");
+    }
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..24 {
+        let position = format!("position startpos moves {}", moves.join(" "));
+        let (mover, go) = if ply % 2 == 0 {
+            (&mut zrf, "go depth 2")
+        } else {
+            (&mut fish, "go depth 1")
+        };
+        mover.send(&position);
+        mover.send(go);
+        let best = mover.until("bestmove");
+        let mv = best.split_whitespace().nth(1).expect("a move").to_string();
+        if mv == "(none)" {
+            break;
+        }
+        moves.push(mv);
+        // Both engines must take the whole line and reach the same position: a move one of
+        // them found illegal would stop its line short.
+        let position = format!("position startpos moves {}", moves.join(" "));
+        zrf.send(&position);
+        fish.send(&position);
+        let (a, b) = (zrf.fen(), fish.fen());
+        assert_eq!(placement(&a), placement(&b), "after {moves:?}");
+    }
+    assert!(moves.len() >= 20, "{moves:?}");
+    zrf.send("quit");
+    fish.send("quit");
+}

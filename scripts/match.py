@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Matches between engines through their protocols, with an Elo estimate.
+
+Chess and Crazyhouse go through UCI with python-chess (which also judges the games, so a
+move either engine got wrong ends the match with an error); international draughts goes
+through Hub with pydraughts. Each opening is played twice, the engines swapping colours.
+
+    scripts/match.py chess --a "target/release/zrf uci" --b /usr/games/stockfish \
+        --b-option "Skill Level=5" --movetime 0.5 --games 20
+    scripts/match.py chess --a "target/release/zrf uci" --b /usr/games/stockfish \
+        --ladder 0-8 --movetime 0.5 --games 10
+    scripts/match.py crazyhouse --a "target/release/zrf uci" --b "/tmp/zrf-old uci" --movetime 0.5
+    scripts/match.py draughts --a "target/release/zrf hub" --b "/tmp/zrf-old hub" --movetime 0.5
+
+Prints one line per game and a summary: W/D/L from A's side, the score, and the Elo
+difference of A over B with its 95% interval (normal approximation over game results).
+`scripts/match.sh` installs the Python packages first.
+"""
+
+import argparse
+import math
+import shlex
+import sys
+import time
+
+# Openings: move sequences played before the engines take over, each from both sides.
+CHESS_OPENINGS = [
+    "e2e4 e7e5 g1f3 b8c6 f1b5",  # Spanish
+    "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5",  # Italian
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3",  # Sicilian, open
+    "e2e4 e7e6 d2d4 d7d5",  # French
+    "e2e4 c7c6 d2d4 d7d5",  # Caro-Kann
+    "d2d4 d7d5 c2c4 e7e6",  # Queen's Gambit Declined
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7",  # King's Indian
+    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",  # Nimzo-Indian
+    "c2c4 e7e5",  # English
+    "g1f3 d7d5 g2g3",  # Reti
+]
+CRAZYHOUSE_OPENINGS = [
+    "e2e4 e7e5 g1f3 b8c6",
+    "e2e4 e7e6 d2d4 d7d5",
+    "e2e4 b8c6 g1f3 g8f6",
+    "d2d4 d7d5 g1f3 g8f6",
+    "e2e4 c7c6 d2d4 d7d5",
+    "e2e4 d7d5 e4d5 d8d5",
+]
+DRAUGHTS_OPENINGS = [
+    "32-28 18-23",
+    "32-28 19-23",
+    "33-28 18-22",
+    "31-27 19-23",
+    "34-29 17-21",
+    "32-27 16-21",
+    "33-29 20-24",
+    "35-30 19-24",
+]
+
+
+def elo(wins, draws, losses):
+    """Elo difference with a 95% interval, from A's results."""
+    n = wins + draws + losses
+    if n == 0:
+        return None
+    s = (wins + 0.5 * draws) / n
+    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / n
+    err = 1.96 * math.sqrt(var / n)
+
+    def to_elo(p):
+        p = min(max(p, 1e-3), 1 - 1e-3)
+        return -400 * math.log10(1 / p - 1)
+
+    return s, to_elo(s), to_elo(s - err), to_elo(s + err)
+
+
+def summary(label, w, d, l):
+    r = elo(w, d, l)
+    if r is None:
+        return f"{label}: no games"
+    s, e, lo, hi = r
+    return f"{label}: +{w} ={d} -{l}  score {100 * s:.1f}%  Elo {e:+.0f} [{lo:+.0f}, {hi:+.0f}]"
+
+
+def options(pairs):
+    out = {}
+    for p in pairs or []:
+        k, _, v = p.partition("=")
+        out[k.strip()] = int(v) if v.strip().lstrip("-").isdigit() else v.strip()
+    return out
+
+
+def chess_match(args, b_options):
+    import chess
+    import chess.engine
+    import chess.variant
+
+    board_class = chess.variant.CrazyhouseBoard if args.game == "crazyhouse" else chess.Board
+    openings = CRAZYHOUSE_OPENINGS if args.game == "crazyhouse" else CHESS_OPENINGS
+    limit = chess.engine.Limit(time=args.movetime) if args.depth is None else chess.engine.Limit(depth=args.depth)
+    a = chess.engine.SimpleEngine.popen_uci(shlex.split(args.a))
+    b = chess.engine.SimpleEngine.popen_uci(shlex.split(args.b))
+    try:
+        if b_options:
+            b.configure(b_options)
+        w = d = l = 0
+        for g in range(args.games):
+            opening = openings[(g // 2) % len(openings)].split()
+            a_white = g % 2 == 0
+            board = board_class()
+            for m in opening:
+                board.push_uci(m)
+            while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
+                engine = a if (board.turn == chess.WHITE) == a_white else b
+                result = engine.play(board, limit, game=g)
+                if result.move is None or result.move not in board.legal_moves:
+                    raise SystemExit(f"game {g + 1}: illegal move {result.move} in {board.fen()}")
+                board.push(result.move)
+            outcome = board.outcome(claim_draw=True)
+            winner = outcome.winner if outcome else None
+            if winner is None:
+                d += 1
+                res = "1/2-1/2"
+            elif (winner == chess.WHITE) == a_white:
+                w += 1
+                res = "A wins"
+            else:
+                l += 1
+                res = "B wins"
+            why = outcome.termination.name.lower() if outcome else "ply limit"
+            print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies)", flush=True)
+        return w, d, l
+    finally:
+        a.quit()
+        b.quit()
+
+
+def draughts_match(args, b_options):
+    from draughts import Board
+    from draughts.engine import HubEngine, Limit
+
+    limit = Limit(movetime=args.movetime) if args.depth is None else Limit(depth=args.depth)
+    a = HubEngine(shlex.split(args.a))
+    b = HubEngine(shlex.split(args.b))
+    for e in (a, b):
+        e.configure({"variant": "normal"})
+    if b_options:
+        b.configure(b_options)
+    a.init()
+    b.init()
+    try:
+        w = d = l = 0
+        for g in range(args.games):
+            opening = DRAUGHTS_OPENINGS[(g // 2) % len(DRAUGHTS_OPENINGS)].split()
+            a_white = g % 2 == 0
+            board = Board(variant="standard")
+            from draughts import Move
+
+            for m in opening:
+                board.push(Move(board, pdn_move=m))
+            plies = len(opening)
+            while not board.is_over() and plies < args.max_plies:
+                white_to_move = board.turn == 2  # pydraughts: 2 is White
+                engine = a if white_to_move == a_white else b
+                result = engine.play(board, limit, False)
+                board.push(result.move)
+                plies += 1
+            winner = board.winner() if board.is_over() else None
+            if not winner:
+                d += 1
+                res = "draw"
+            elif (winner == 2) == a_white:
+                w += 1
+                res = "A wins"
+            else:
+                l += 1
+                res = "B wins"
+            print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({plies} plies)", flush=True)
+        return w, d, l
+    finally:
+        a.quit()
+        b.quit()
+        a.kill_process()
+        b.kill_process()
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", choices=["chess", "crazyhouse", "draughts"])
+    p.add_argument("--a", required=True, help="command of engine A")
+    p.add_argument("--b", required=True, help="command of engine B")
+    p.add_argument("--b-option", action="append", help="NAME=VALUE for engine B (repeatable)")
+    p.add_argument("--ladder", help="Stockfish skill levels LO-HI, one match each")
+    p.add_argument("--movetime", type=float, default=0.5, help="seconds per move")
+    p.add_argument("--depth", type=int, help="fixed depth instead of a time per move")
+    p.add_argument("--games", type=int, default=20, help="games per match (even: both colours)")
+    p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
+    args = p.parse_args()
+    run = draughts_match if args.game == "draughts" else chess_match
+    started = time.time()
+    if args.ladder:
+        lo, _, hi = args.ladder.partition("-")
+        rows = []
+        for level in range(int(lo), int(hi or lo) + 1):
+            opts = options(args.b_option)
+            opts["Skill Level"] = level
+            print(f"-- Skill Level {level}", flush=True)
+            rows.append(summary(f"Skill Level {level}", *run(args, opts)))
+        print("\n".join(rows))
+    else:
+        print(summary(f"{args.game}", *run(args, options(args.b_option))))
+    print(f"({time.time() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -11,6 +11,11 @@ through Hub with pydraughts. Each opening is played twice, the engines swapping 
         --ladder 0-8 --movetime 0.5 --games 10
     scripts/match.py crazyhouse --a "target/release/zrf uci" --b "/tmp/zrf-old uci" --movetime 0.5
     scripts/match.py draughts --a "target/release/zrf hub" --b "/tmp/zrf-old hub" --movetime 0.5
+    scripts/match.py nodes --a "target/release/zrf uci" --b /usr/games/stockfish \
+        --b-option "Use NNUE=false" --depth 7
+
+`nodes` prints, for four chess positions, the nodes each engine searches to complete the
+given depth (Stockfish with `Use NNUE=false` searches as its classical engine did).
 
 Prints one line per game and a summary: W/D/L from A's side, the score, and the Elo
 difference of A over B with its 95% interval (normal approximation over game results).
@@ -182,9 +187,42 @@ def draughts_match(args, b_options):
         b.kill_process()
 
 
+NODE_POSITIONS = [
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ("Kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    ("Italian", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 b - - 0 6"),
+    ("rook ending", "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1"),
+]
+
+
+def nodes(args, b_options):
+    import chess
+    import chess.engine
+
+    depth = args.depth or 7
+    engines = [chess.engine.SimpleEngine.popen_uci(shlex.split(c)) for c in (args.a, args.b)]
+    try:
+        if b_options:
+            engines[1].configure(b_options)
+        print(f"| position | A nodes to depth {depth} | B nodes | A / B |")
+        print("|---|---|---|---|")
+        for name, fen in NODE_POSITIONS:
+            counts = []
+            for e in engines:
+                e.configure({"Clear Hash": None}) if "Clear Hash" in e.options else None
+                info = e.analyse(chess.Board(fen), chess.engine.Limit(depth=depth))
+                counts.append(info.get("nodes", 0))
+            ratio = counts[0] / counts[1] if counts[1] else float("inf")
+            print(f"| {name} | {counts[0]} | {counts[1]} | {ratio:.1f} |", flush=True)
+    finally:
+        for e in engines:
+            e.quit()
+    return None
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", choices=["chess", "crazyhouse", "draughts"])
+    p.add_argument("game", choices=["chess", "crazyhouse", "draughts", "nodes"])
     p.add_argument("--a", required=True, help="command of engine A")
     p.add_argument("--b", required=True, help="command of engine B")
     p.add_argument("--b-option", action="append", help="NAME=VALUE for engine B (repeatable)")
@@ -196,6 +234,9 @@ def main():
     args = p.parse_args()
     run = draughts_match if args.game == "draughts" else chess_match
     started = time.time()
+    if args.game == "nodes":
+        nodes(args, options(args.b_option))
+        return
     if args.ladder:
         lo, _, hi = args.ladder.partition("-")
         rows = []

@@ -113,6 +113,12 @@ struct Search<'a> {
     /// Captures may be compulsory: quiescence generates before standing pat.
     gen_first: bool,
     has_royal: bool,
+    /// Null moves are tried (two sides taking turns, kings to keep safe, no chance).
+    null_ok: bool,
+    /// The ply just after the last null move on the path (no two in a row).
+    last_null: usize,
+    /// Least average worth of a piece type that is not royal (for "a piece worth more").
+    min_base: i32,
 }
 
 impl<'a> Search<'a> {
@@ -178,6 +184,15 @@ impl<'a> Search<'a> {
             rep_draw,
             gen_first,
             has_royal: rules.royal.iter().any(|&r| r),
+            null_ok: rules.royal.iter().any(|&r| r)
+                && engine.eval.n_active == 2
+                && !def.players.iter().any(|p| p.random),
+            last_null: usize::MAX,
+            min_base: (0..def.pieces.len())
+                .filter(|&p| !rules.royal[p] && engine.eval.base[p] > 0)
+                .map(|p| engine.eval.base[p])
+                .min()
+                .unwrap_or(0),
         }
     }
 
@@ -444,6 +459,18 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether the side to move owns a piece that is not royal and is worth at least twice
+    /// the least piece (so that passing is rarely its best move).
+    fn has_big_piece(&self) -> bool {
+        let owner = self.rules.entry(self.pos.turn).owner;
+        self.pos.cells.iter().any(|c| {
+            !c.is_empty()
+                && c.owner == owner.0
+                && !self.rules.royal[c.piece as usize - 1]
+                && self.ev.base[c.piece as usize - 1] >= 2 * self.min_base
+        })
+    }
+
     fn in_check(&self) -> bool {
         self.has_royal
             && self
@@ -523,6 +550,50 @@ impl<'a> Search<'a> {
         if self.rules.def.players[mover.idx()].random {
             return self.chance(depth, ply, me);
         }
+        // Pruning by the static evaluation, away from the principal variation, never in
+        // check and never near a mate score.
+        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
+        let static_eval = if prunable { self.evaluate() } else { -INF };
+        if prunable {
+            // Reverse futility: far above beta with little depth left, a move will not fall
+            // below it.
+            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still holds beta, a real move will (not in zugzwang-prone
+            // positions: only where kings must be kept safe and the mover has a piece worth
+            // more than the least one).
+            if depth >= 3
+                && static_eval >= beta
+                && self.null_ok
+                && self.last_null != ply
+                && self.has_big_piece()
+            {
+                let r = 2 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let next = self.rules.next_turn(self.pos.turn);
+                if self.rules.entry(next).mover != mover {
+                    crate::engine::apply(
+                        &mut self.pos,
+                        &[],
+                        next,
+                        crate::def::NONE,
+                        crate::def::NONE,
+                        &mut self.log,
+                    );
+                    let saved = self.last_null;
+                    self.last_null = ply + 1;
+                    let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
+                    self.last_null = saved;
+                    revert(&mut self.pos, &mut self.log);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return if v >= MATE_BOUND { beta } else { v };
+                    }
+                }
+            }
+        }
         self.score_moves(ply, tt_fp);
         let alpha0 = alpha;
         let mut best = -INF;
@@ -533,14 +604,25 @@ impl<'a> Search<'a> {
             let m = self.lists[ply].moves[idx as usize];
             let quiet = m.n_captures() == 0 && m.promote == 0;
             let key = self.keys[ply][k].0;
+            let late_quiet = k > 0 && quiet && key < KILLER && best > -MATE_BOUND;
+            if prunable && late_quiet {
+                // Late move pruning and futility pruning of quiet moves near the horizon.
+                if depth <= 3 && k >= LMP_BASE + (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= 2 && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             let v = if k == 0 {
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
-                // Late quiet moves are searched less deep first.
-                let reduce = if depth >= 3 && k >= 3 && quiet && !in_check && key < KILLER {
-                    1 + (depth >= 6 && k >= 8) as i32
+                // Late quiet moves are searched less deep first, the later the less deep.
+                let reduce = if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
+                    let r = lmr(depth, k) - pv_node as i32;
+                    r.clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -674,6 +756,20 @@ impl<'a> Search<'a> {
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
+            if !forced && m.promote == 0 && best > -MATE_BOUND {
+                // Delta pruning: even winning the captured pieces outright leaves the side
+                // below alpha.
+                let gain: i32 = self.lists[ply]
+                    .captured(&m)
+                    .iter()
+                    .map(|&sq| self.pos.cells[sq as usize])
+                    .filter(|c| !c.is_empty())
+                    .map(|c| self.ev.base[c.piece as usize - 1].abs())
+                    .sum();
+                if best + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             let v = self.qchild(alpha, beta, ply, qply, me);
@@ -793,6 +889,21 @@ impl<'a> Search<'a> {
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
+/// Reverse futility pruning: up to this depth, by this margin a ply.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 90;
+/// Futility pruning of quiet moves: this margin a ply.
+const FUTILITY_MARGIN: i32 = 150;
+/// Delta pruning in quiescence: the margin over the captured material.
+const DELTA_MARGIN: i32 = 200;
+/// Late move pruning: quiet moves searched at depth d before the rest are dropped.
+const LMP_BASE: usize = 4;
+
+/// Late move reduction of the `k`-th move at `depth`: grows with the log of both.
+fn lmr(depth: i32, k: usize) -> i32 {
+    let v = 0.5 + (depth as f64).ln() * ((k + 1) as f64).ln() / 2.0;
+    v as i32
+}
 
 fn hist_index(list: &MoveList, m: &Move, team: bool) -> usize {
     let path = list.path(m);

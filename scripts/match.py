@@ -14,6 +14,10 @@ through Hub with pydraughts. Each opening is played twice, the engines swapping 
     scripts/match.py nodes --a "target/release/zrf uci" --b /usr/games/stockfish \
         --b-option "Use NNUE=false" --depth 7
 
+`timing` plays engine A alone from the start with `go movetime` 100, 500 and 1000 ms in
+turn (chess and crazyhouse, a fresh process each game so first moves count) and reports the
+moves that took more than 110% of the time plus 20 ms (`--b` is required but unused).
+
 `nodes` prints, for four chess positions, the nodes each engine searches to complete the
 given depth (Stockfish with `Use NNUE=false` searches as its classical engine did).
 
@@ -220,9 +224,56 @@ def nodes(args, b_options):
     return None
 
 
+def timing(args, b_options):
+    """Time from `go movetime T` to `bestmove` for engine A, first move of each game included."""
+    import subprocess
+
+    worst = 0.0
+    over = 0
+    total = 0
+    for variant in ["chess", "crazyhouse"]:
+        for _ in range(max(1, args.games // 2)):
+            p = subprocess.Popen(shlex.split(args.a), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+            def send(line):
+                p.stdin.write(line + "\n")
+                p.stdin.flush()
+
+            def until(prefix):
+                while True:
+                    line = p.stdout.readline()
+                    if not line or line.startswith(prefix):
+                        return line
+
+            send("uci")
+            until("uciok")
+            send(f"setoption name UCI_Variant value {variant}")
+            moves = []
+            for ply in range(20):
+                mt = [100, 500, 1000][ply % 3] if args.depth is None else int(args.movetime * 1000)
+                send("position startpos moves " + " ".join(moves))
+                t = time.time()
+                send(f"go movetime {mt}")
+                line = until("bestmove")
+                ms = (time.time() - t) * 1000
+                total += 1
+                limit = mt * 1.1 + 20
+                if ms > limit:
+                    over += 1
+                    print(f"{variant} ply {ply}: {ms:.0f} ms for movetime {mt}", flush=True)
+                worst = max(worst, ms - mt)
+                best = line.split()[1] if line else "(none)"
+                if best == "(none)":
+                    break
+                moves.append(best)
+            send("quit")
+            p.wait()
+    print(f"{total} moves, {over} over 110% + 20 ms, worst overrun {worst:.0f} ms")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", choices=["chess", "crazyhouse", "draughts", "nodes"])
+    p.add_argument("game", choices=["chess", "crazyhouse", "draughts", "nodes", "timing"])
     p.add_argument("--a", required=True, help="command of engine A")
     p.add_argument("--b", required=True, help="command of engine B")
     p.add_argument("--b-option", action="append", help="NAME=VALUE for engine B (repeatable)")
@@ -236,6 +287,9 @@ def main():
     started = time.time()
     if args.game == "nodes":
         nodes(args, options(args.b_option))
+        return
+    if args.game == "timing":
+        timing(args, None)
         return
     if args.ladder:
         lo, _, hi = args.ladder.partition("-")

@@ -447,7 +447,7 @@ impl<'a> Search<'a> {
                 self.aborted = true;
             }
         }
-        if self.nodes & 127 == 0 {
+        if self.nodes & 15 == 0 {
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }

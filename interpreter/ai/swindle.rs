@@ -100,6 +100,9 @@ impl Probe<'_> {
 
     /// The probe's score of `pos` for the player to move there.
     fn score(&mut self, pos: &Position) -> Option<Score> {
+        // Each probe also stops at the deadline, so the pass never overruns the move's time.
+        let left = self.deadline.checked_duration_since(Instant::now())?;
+        self.cfg.limits.time = Some(left);
         let r = self.engine.search(
             self.rules,
             pos,
@@ -149,6 +152,10 @@ impl Probe<'_> {
 pub(super) fn deadline(cfg: &SearchConfig, started: Instant) -> Option<Instant> {
     let t: Duration = cfg.limits.time?;
     let deadline = started + t;
-    (cfg.kind == EngineKind::AlphaBeta && cfg.limits.depth.is_none() && Instant::now() < deadline)
+    // Never for node-limited searches (the pass's own probes are, so it cannot nest).
+    (cfg.kind == EngineKind::AlphaBeta
+        && cfg.limits.depth.is_none()
+        && cfg.limits.nodes.is_none()
+        && Instant::now() < deadline)
         .then_some(deadline)
 }

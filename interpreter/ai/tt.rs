@@ -68,8 +68,12 @@ impl Table {
         while buckets * 2 * per_bucket <= bytes {
             buckets *= 2;
         }
+        // Written element by element (not zeroed lazily by the allocator), so the memory is
+        // committed now and the first search's clock does not pay the page faults.
+        let mut entries = Vec::with_capacity(buckets * BUCKET);
+        entries.resize(buckets * BUCKET, Entry::default());
         Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            entries,
             mask: buckets - 1,
             age: 0,
         }

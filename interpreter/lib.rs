@@ -16,6 +16,7 @@ pub mod play;
 pub mod records;
 pub mod repl;
 pub mod resolve;
+pub mod san;
 pub mod setup;
 pub mod source;
 pub mod stdlib;

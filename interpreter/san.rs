@@ -1,8 +1,10 @@
 //! Standard algebraic notation (SAN), as PGN and chess programs write moves: `Nf3`, `exd5`,
 //! `O-O`, `e8=Q`, `N@f3`, with `+` for check and `#` for mate.
 //!
-//! SAN applies to a game whose squares are named file then rank (`e4`) and whose pieces all
-//! have a one-letter `notation`; the piece lettered `P` is the pawn, whose letter is left out.
+//! SAN applies to a chess-like game: one with a royal piece (a `checkmated` goal), whose
+//! squares are named file then rank (`e4`) and whose pieces all have a one-letter `notation`
+//! (draughts, whose men have letters too, have no royal piece). The piece lettered `P` is the
+//! pawn, whose letter is left out.
 //! A king's move along its rank of two squares or more is castling (`O-O` towards the higher
 //! files, `O-O-O` towards the lower). A piece's move names its origin only when another piece
 //! of its type can reach the same square: by file, else by rank, else by both, as the PGN
@@ -46,8 +48,20 @@ pub fn applies(def: &GameDef) -> bool {
         }
     }
     !letters.is_empty()
+        && def.goals.iter().any(|g| checkmate(&g.cond))
         && !def.board.numbers.iter().any(|&n| n > 0)
         && def.board.positions.iter().all(|p| split(&p.name).is_some())
+}
+
+/// Whether a goal condition names a royal piece (`checkmated`).
+fn checkmate(c: &crate::def::GoalCond) -> bool {
+    use crate::def::GoalCond;
+    match c {
+        GoalCond::Checkmated(_) => true,
+        GoalCond::Not(x) => checkmate(x),
+        GoalCond::And(xs) | GoalCond::Or(xs) => xs.iter().any(checkmate),
+        _ => false,
+    }
 }
 
 /// A piece type's SAN letter (upper case); `None` for the pawn.
@@ -354,7 +368,7 @@ pub fn parse(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, MoveE
         0 if list.is_empty() => Err(MoveError::Illegal(
             "there are no legal moves in this position".into(),
         )),
-        0 => Err(MoveError::Illegal(format!("`{input}` is not a legal move here"))),
+        0 => Err(MoveError::Illegal(why_not(def, &p, input))),
         _ => {
             let all = texts(def, list);
             Err(MoveError::Ambiguous(
@@ -362,4 +376,34 @@ pub fn parse(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, MoveE
             ))
         }
     }
+}
+
+/// Why a SAN text names no legal move.
+fn why_not(def: &GameDef, p: &Parsed, input: &str) -> String {
+    let base = format!("`{input}` is not a legal move here");
+    if let Some(high) = p.castle {
+        let side = if high { "kingside" } else { "queenside" };
+        return format!("{base}: castling {side} is not allowed now");
+    }
+    let letter_of = |c: char| {
+        def.pieces
+            .iter()
+            .position(|q| !q.dummy && q.notation.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&c.to_string())))
+    };
+    let piece = p.piece.unwrap_or('P');
+    match letter_of(piece) {
+        None => format!("{base}: no piece is lettered `{piece}` in this game"),
+        Some(i) if p.drop => format!("{base}: no {} can be dropped on {}", def.pieces[i].name, p.to),
+        Some(i) => format!("{base}: no {} can go to {}", def.pieces[i].name, p.to),
+    }
+}
+
+/// Whether a text looks like SAN rather than zrf's own notation: it names a piece by its
+/// letter (`Nf3`, `N@f3`), castles, or is a pawn's capture or promotion (`exd5`, `e8=Q`).
+pub fn looks_like_san(input: &str) -> bool {
+    let t = input.trim();
+    t.starts_with(|c: char| c.is_ascii_uppercase() || c == '@')
+        || matches!(t.trim_end_matches(['+', '#', '!', '?']), "0-0" | "0-0-0" | "o-o" | "o-o-o")
+        || t.contains('=')
+        || t.ends_with(['+', '#'])
 }

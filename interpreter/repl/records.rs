@@ -273,11 +273,14 @@ impl Session {
         if format == Format::Pdn && self.game.has_san {
             return Err("PDN is for draughts; save a game with algebraic notation as .pgn".into());
         }
-        // A setup is written as FEN (PDN FEN on numbered boards), whatever form it was given in.
+        // A setup is written as FEN (PDN FEN in PDN), whatever form it was given in.
         let setup = match &self.setup {
             Some(_) => {
                 let start = self.start();
-                Some(crate::repl::fen::write(&start.rules, &start.pos, self.first_number)?)
+                Some(match format {
+                    Format::Pdn => crate::repl::fen::pdn(&start.rules, &start.pos)?,
+                    _ => crate::repl::fen::fen(&start.rules, &start.pos, self.first_number)?,
+                })
             }
             None => None,
         };

@@ -84,13 +84,7 @@ impl Game {
         self.legal();
         let i = match notation::parse_move(&self.rules.def, &self.legal, text) {
             Ok(i) => i,
-            Err(MoveError::Illegal(why)) if self.has_san => {
-                crate::san::parse(&self.rules.def, &self.legal, text).map_err(|e| match e {
-                    // Not algebraic notation either: the canonical reader's reason is the better one.
-                    MoveError::Illegal(s) if s.contains("neither") => MoveError::Illegal(why),
-                    e => e,
-                })?
-            }
+            Err(MoveError::Illegal(why)) if self.has_san => self.san_move(text, why)?,
             Err(e) => return Err(e),
         };
         let canonical = notation::move_texts(&self.rules.def, &self.legal)[i].clone();
@@ -114,6 +108,28 @@ impl Game {
             self.redo.clear();
         }
         Ok(canonical)
+    }
+
+    /// The legal move a SAN text names, once zrf's own notation has failed with `why`. A text
+    /// that does not look like SAN (`e5-e4`, `a7a8`) keeps the canonical reason and candidates.
+    fn san_move(&self, text: &str, why: String) -> Result<usize, MoveError> {
+        let def = &self.rules.def;
+        let san = crate::san::looks_like_san(text);
+        match crate::san::find(def, &self.legal, text) {
+            Ok(found) if found.len() == 1 => Ok(found[0]),
+            Ok(found) => {
+                let names = if san {
+                    crate::san::texts(def, &self.legal)
+                } else {
+                    notation::move_texts(def, &self.legal)
+                };
+                Err(MoveError::Ambiguous(
+                    found.iter().map(|&i| names[i].clone()).collect(),
+                ))
+            }
+            Err(e) if san => Err(e),
+            Err(_) => Err(MoveError::Illegal(why)),
+        }
     }
 
     /// Takes back the last move, keeping it for [`Game::redo`]; false when there is none.

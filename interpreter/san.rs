@@ -307,6 +307,19 @@ fn parse_text(s: &str, is_square: impl Fn(&str) -> bool) -> Option<Parsed> {
 /// Finds the legal move a SAN text names. Check marks, `!` and `?` are ignored, and so is a
 /// missing or extra `x`; a fuller origin than needed (`Ng1f3`) is accepted.
 pub fn parse(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, MoveError> {
+    let found = find(def, list, input)?;
+    if found.len() == 1 {
+        return Ok(found[0]);
+    }
+    let all = texts(def, list);
+    Err(MoveError::Ambiguous(
+        found.iter().map(|&i| all[i].clone()).collect(),
+    ))
+}
+
+/// The legal moves a SAN text may name (one, or several when it is ambiguous); an error when
+/// none.
+pub fn find(def: &GameDef, list: &MoveList, input: &str) -> Result<Vec<usize>, MoveError> {
     let input = input.trim();
     let is_square = |t: &str| def.board.positions.iter().any(|p| p.name == t);
     let Some(p) = parse_text(input, is_square) else {
@@ -364,17 +377,11 @@ pub fn parse(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, MoveE
         })
         .collect();
     match found.len() {
-        1 => Ok(found[0]),
         0 if list.is_empty() => Err(MoveError::Illegal(
             "there are no legal moves in this position".into(),
         )),
         0 => Err(MoveError::Illegal(why_not(def, &p, input))),
-        _ => {
-            let all = texts(def, list);
-            Err(MoveError::Ambiguous(
-                found.iter().map(|&i| all[i].clone()).collect(),
-            ))
-        }
+        _ => Ok(found),
     }
 }
 

@@ -261,23 +261,53 @@ fn piped(args: &[&str], input: &str) -> (Option<i32>, String, String) {
 #[test]
 fn the_binary_plays_a_piped_script_without_prompts_or_colour() {
     let script = "e2e4\ne7e5\nnonsense\nhistory\nfen\nquit\nboard\n";
-    for args in [&["play", "games/chess.zrf"][..], &["games/chess.zrf"][..]] {
+    let keep_going = ["play", "games/chess.zrf", "--keep-going"];
+    for args in [&keep_going[..], &["games/chess.zrf", "--keep-going"][..]] {
         let (code, out, err) = piped(args, script);
         assert_eq!(code, Some(0), "stderr: {err}");
         assert!(!out.contains('\x1b'), "no colour on a pipe:\n{out}");
         assert!(!out.contains("> "), "no prompt on a pipe:\n{out}");
         assert!(out.starts_with("Chess: type a move"), "{out}");
-        assert!(out.contains("Last move: e7-e5."), "{out}");
+        assert!(out.contains("Last move: e5 (e7-e5)."), "{out}");
         assert!(
             out.contains("error: `nonsense` is neither a command nor a move"),
             "{out}"
         );
-        assert!(out.contains("\n1. e2-e4 e7-e5\n"), "{out}");
+        assert!(out.contains("\n1. e4 e5\n"), "{out}");
         assert!(
             out.ends_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
             "`quit` ends the session:\n{out}"
         );
     }
+}
+
+#[test]
+fn a_piped_script_stops_at_the_first_refused_command_with_exit_1() {
+    let (code, out, _) = piped(&["play", "games/chess.zrf"], "e4\nNd4\nhistory\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error: `Nd4` is not a legal move here: no Knight can go to d4"),
+        "{out}"
+    );
+    assert!(!out.contains("1. e4"), "nothing runs after the refused line:\n{out}");
+}
+
+#[test]
+fn moves_given_on_the_command_line_are_played_before_the_script() {
+    let (code, out, err) = piped(
+        &["play", "games/chess.zrf", "--moves", "e2-e4 e5 Nf3"],
+        "history\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.ends_with("1. e4 e5\n2. Nf3\n"), "{out}");
+    // Nothing on standard input: the session ends after the moves.
+    let (code, out, _) = piped(&["play", "games/chess.zrf", "--moves", "d4"], "");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Last move: d4 (d2-d4)."), "{out}");
+    // A bad move is refused before anything is read.
+    let (code, _, err) = piped(&["play", "games/chess.zrf", "--moves", "e4 e4"], "history\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("--moves"), "{err}");
 }
 
 #[test]
@@ -358,7 +388,7 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
         .expect("the candidates listed");
     p.send("f3\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("Last move: g1-f3.").expect("the move played");
+    p.exp_string("Last move: Nf3 (g1-f3).").expect("the move played");
     // Input sent before the editor is back in raw mode may be flushed: wait for the prompt.
     p.exp_string("Black 1> ").expect("the prompt");
     // A command name completes too.
@@ -367,7 +397,7 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
     p.exp_string("history").expect("`hist` completed");
     p.send("\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("1. g1-f3").expect("the history printed");
+    p.exp_string("1. Nf3").expect("the history printed");
     p.exp_string("Black 1> ").expect("the prompt");
     p.send_control('d').unwrap();
     p.exp_eof().expect("Ctrl-D quits");
@@ -386,7 +416,7 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
     p.exp_string("White 1> ").expect("a fresh prompt");
     p.send("e2e4\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("Last move: e2-e4.").expect("the move played");
+    p.exp_string("Last move: e4 (e2-e4).").expect("the move played");
     p.exp_string("Black 1> ").expect("the prompt");
     p.send("quit\r").unwrap();
     p.flush().unwrap();

@@ -194,7 +194,7 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "load",
         args: "FILE [N]",
-        summary: "load a game record (.game, .pgn, .pdn) and replay its moves; N: game N of the file",
+        summary: "load a record (.game, .pgn, .pdn) and replay it; N: game N of a file",
         detail: "The record may name another rules file or variant; they are loaded too. A PGN or\n\
                  PDN record that names no rules file is played with these rules when they have\n\
                  its variant, else with the shipped game its [Variant] or [GameType] names.\n\
@@ -542,6 +542,10 @@ impl Session {
         words.push("exit".into());
         if self.game.outcome().is_none() {
             words.extend(self.game.legal_texts());
+            if self.game.has_san {
+                let list = self.game.legal().clone();
+                words.extend(crate::san::texts(&self.game.rules.def, &list));
+            }
         }
         words
     }

@@ -294,7 +294,10 @@ fn parse_text(s: &str, is_square: impl Fn(&str) -> bool) -> Option<Parsed> {
         head = &head[1..];
     }
     // What is left names the origin: file, rank or both.
-    let f = head.len() - head.trim_start_matches(|c: char| c.is_ascii_lowercase()).len();
+    let f = head.len()
+        - head
+            .trim_start_matches(|c: char| c.is_ascii_lowercase())
+            .len();
     let (file, rank) = head.split_at(f);
     if !rank.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -353,7 +356,8 @@ pub fn find(def: &GameDef, list: &MoveList, input: &str) -> Result<Vec<usize>, M
                 return false;
             }
             if p.drop {
-                return m.drop != 0 && letter(def, m.drop - 1).unwrap_or('P') == p.piece.unwrap_or('P');
+                return m.drop != 0
+                    && letter(def, m.drop - 1).unwrap_or('P') == p.piece.unwrap_or('P');
             }
             if m.drop != 0 || m.piece == 0 || !piece_ok(m.piece - 1) {
                 return false;
@@ -393,14 +397,20 @@ fn why_not(def: &GameDef, p: &Parsed, input: &str) -> String {
         return format!("{base}: castling {side} is not allowed now");
     }
     let letter_of = |c: char| {
-        def.pieces
-            .iter()
-            .position(|q| !q.dummy && q.notation.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&c.to_string())))
+        def.pieces.iter().position(|q| {
+            !q.dummy
+                && q.notation
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&c.to_string()))
+        })
     };
     let piece = p.piece.unwrap_or('P');
     match letter_of(piece) {
         None => format!("{base}: no piece is lettered `{piece}` in this game"),
-        Some(i) if p.drop => format!("{base}: no {} can be dropped on {}", def.pieces[i].name, p.to),
+        Some(i) if p.drop => format!(
+            "{base}: no {} can be dropped on {}",
+            def.pieces[i].name, p.to
+        ),
         Some(i) => format!("{base}: no {} can go to {}", def.pieces[i].name, p.to),
     }
 }
@@ -410,7 +420,10 @@ fn why_not(def: &GameDef, p: &Parsed, input: &str) -> String {
 pub fn looks_like_san(input: &str) -> bool {
     let t = input.trim();
     t.starts_with(|c: char| c.is_ascii_uppercase() || c == '@')
-        || matches!(t.trim_end_matches(['+', '#', '!', '?']), "0-0" | "0-0-0" | "o-o" | "o-o-o")
+        || matches!(
+            t.trim_end_matches(['+', '#', '!', '?']),
+            "0-0" | "0-0-0" | "o-o" | "o-o-o"
+        )
         || t.contains('=')
         || t.ends_with(['+', '#'])
 }

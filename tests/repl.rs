@@ -289,7 +289,10 @@ fn a_piped_script_stops_at_the_first_refused_command_with_exit_1() {
         out.contains("error: `Nd4` is not a legal move here: no Knight can go to d4"),
         "{out}"
     );
-    assert!(!out.contains("1. e4"), "nothing runs after the refused line:\n{out}");
+    assert!(
+        !out.contains("1. e4"),
+        "nothing runs after the refused line:\n{out}"
+    );
 }
 
 #[test]
@@ -305,7 +308,10 @@ fn moves_given_on_the_command_line_are_played_before_the_script() {
     assert_eq!(code, Some(0));
     assert!(out.contains("Last move: d4 (d2-d4)."), "{out}");
     // A bad move is refused before anything is read.
-    let (code, _, err) = piped(&["play", "games/chess.zrf", "--moves", "e4 e4"], "history\n");
+    let (code, _, err) = piped(
+        &["play", "games/chess.zrf", "--moves", "e4 e4"],
+        "history\n",
+    );
     assert_eq!(code, Some(1));
     assert!(err.contains("--moves"), "{err}");
 }
@@ -388,7 +394,8 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
         .expect("the candidates listed");
     p.send("f3\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("Last move: Nf3 (g1-f3).").expect("the move played");
+    p.exp_string("Last move: Nf3 (g1-f3).")
+        .expect("the move played");
     // Input sent before the editor is back in raw mode may be flushed: wait for the prompt.
     p.exp_string("Black 1> ").expect("the prompt");
     // A command name completes too.
@@ -416,7 +423,8 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
     p.exp_string("White 1> ").expect("a fresh prompt");
     p.send("e2e4\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("Last move: e4 (e2-e4).").expect("the move played");
+    p.exp_string("Last move: e4 (e2-e4).")
+        .expect("the move played");
     p.exp_string("Black 1> ").expect("the prompt");
     p.send("quit\r").unwrap();
     p.flush().unwrap();

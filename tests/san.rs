@@ -81,12 +81,7 @@ fn san_of_every_legal_move_matches_fairy_stockfish() {
 #[test]
 fn a_game_in_san_records_its_san_with_check_and_mate() {
     // The moves as Fairy-Stockfish's get_san_moves writes them.
-    let g = game(
-        "games/chess.zrf",
-        None,
-        None,
-        "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#",
-    );
+    let g = game("games/chess.zrf", None, None, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
     assert_eq!(g.sans, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
     assert_eq!(g.played[6], "h5xf7");
 }
@@ -107,12 +102,22 @@ fn san_input_is_lenient_with_marks_castling_zeros_and_full_origins() {
 
 #[test]
 fn an_ambiguous_san_names_the_candidates() {
-    let mut g = game("games/chess.zrf", None, Some("3k4/8/8/2N1N3/8/2N1N3/8/R3K2R w - - 0 1"), "");
+    let mut g = game(
+        "games/chess.zrf",
+        None,
+        Some("3k4/8/8/2N1N3/8/2N1N3/8/R3K2R w - - 0 1"),
+        "",
+    );
     let e = g.play("Nd5").unwrap_err().to_string();
     assert_eq!(e, "ambiguous: it could be Ncd5, Ned5");
     let e = g.play("b8").unwrap_err().to_string();
     assert!(e.contains("not a legal move"), "{e}");
-    let mut g = game("games/chess.zrf", None, Some("4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1"), "");
+    let mut g = game(
+        "games/chess.zrf",
+        None,
+        Some("4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1"),
+        "",
+    );
     let e = g.play("b8").unwrap_err().to_string();
     assert_eq!(e, "ambiguous: it could be b8=Q, b8=R, b8=B, b8=N");
     g.play("b8=N").expect("an underpromotion");

@@ -54,9 +54,8 @@ pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
                 rest = &rest[1..];
             }
             '[' if depth == 0 => {
-                let end = tag_end(rest).ok_or_else(|| {
-                    format!("line {line_no}: a tag is written `[Key \"value\"]`")
-                })?;
+                let end = tag_end(rest)
+                    .ok_or_else(|| format!("line {line_no}: a tag is written `[Key \"value\"]`"))?;
                 let (k, v) = tag(&rest[..=end]).ok_or_else(|| {
                     format!(
                         "line {line_no}: a tag is written `[Key \"value\"]`, found `{}`",
@@ -197,7 +196,8 @@ mod tests {
 
     #[test]
     fn comments_nags_variations_and_several_games() {
-        let text = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 {best} e5 $1 2. Nf3 (2. f4 exf4 (2... d5)) \
+        let text =
+            "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 {best} e5 $1 2. Nf3 (2. f4 exf4 (2... d5)) \
                     Nc6?! ; rest\n% escaped\n3.Bb5 1-0\n\n[Event \"b\"]\n1. d4 *\n";
         let games = parse(text, PGN).unwrap();
         assert_eq!(games.len(), 2);
@@ -218,7 +218,9 @@ mod tests {
 
     #[test]
     fn unclosed_brackets_are_errors() {
-        assert!(parse("1. e4 {oops", PGN).unwrap_err().contains("not closed"));
+        assert!(parse("1. e4 {oops", PGN)
+            .unwrap_err()
+            .contains("not closed"));
         assert!(parse("1. e4 (e5", PGN).unwrap_err().contains("not closed"));
         assert!(parse("1. e4 )", PGN).unwrap_err().contains("closes no"));
     }

@@ -14,7 +14,12 @@ pub const RESULTS: &[&str] = &["2-0", "1-1", "0-2", "1-0", "0-1", "1/2-1/2", "0-
 /// `[GameType]` numbers of the PDN standard with the shipped rules file and the title of its
 /// game or variant they mean, and the colour that moves first (`W` or `B`).
 pub const GAME_TYPES: &[(u32, &str, &str, char)] = &[
-    (20, "international-draughts.zrf", "International Draughts", 'W'),
+    (
+        20,
+        "international-draughts.zrf",
+        "International Draughts",
+        'W',
+    ),
     (21, "english-draughts.zrf", "English Draughts (1902)", 'B'),
     (25, "russian-draughts.zrf", "Russian Draughts", 'W'),
     (26, "international-draughts.zrf", "Brazilian", 'W'),

@@ -27,6 +27,13 @@ pub struct Computer {
     pub thinking: Arc<AtomicBool>,
     /// Where progress lines go while thinking.
     pub progress: Option<Progress>,
+    /// Where the moves the computer plays by itself (`play-as`) go as soon as they are
+    /// played, so that a game played out shows move by move; without it they are part of the
+    /// command's answer.
+    pub said: Option<Progress>,
+    /// Something can set `stop` (the terminal does, on Ctrl-C): `analyse` without limits then
+    /// searches until stopped, rather than with the setting's limits.
+    pub stoppable: bool,
 }
 
 impl Computer {
@@ -47,6 +54,8 @@ impl Computer {
             stop: Arc::new(AtomicBool::new(false)),
             thinking: Arc::new(AtomicBool::new(false)),
             progress: None,
+            said: None,
+            stoppable: false,
         }
     }
 
@@ -90,9 +99,9 @@ impl Session {
             }
             lines.push(line);
         };
-        c.thinking.store(true, Ordering::Relaxed);
+        let was = c.thinking.swap(true, Ordering::Relaxed);
         let r = self.game.think(engine, cfg, &c.stop, &mut report);
-        c.thinking.store(false, Ordering::Relaxed);
+        c.thinking.store(was, Ordering::Relaxed);
         if let Some(p) = sink.as_mut() {
             p("");
         }
@@ -189,6 +198,14 @@ impl Session {
     /// `analyse [LIMITS]`: search without playing; shows the best line and its score.
     pub(super) fn analyse(&mut self, rest: &str) -> Output {
         let cfg = match self.setting(rest) {
+            // No limit given and Ctrl-C at hand: search until stopped.
+            Ok(mut c) if rest.trim().is_empty() && self.computer.stoppable => {
+                c.limits = Limits {
+                    nodes: (c.kind == EngineKind::Mcts).then_some(u64::MAX),
+                    ..Limits::default()
+                };
+                c
+            }
             Ok(c) => c,
             Err(e) => return self.error(e),
         };
@@ -280,6 +297,9 @@ impl Session {
     pub(super) fn auto_replies(&mut self) -> String {
         let mut out = String::new();
         let mut plies = 0;
+        // Ctrl-C between two searches stops the game too, rather than the program.
+        let was = self.computer.thinking.swap(true, Ordering::Relaxed);
+        self.computer.stop.store(false, Ordering::Relaxed);
         while plies < AUTO_PLY_LIMIT && !self.computer.stop.load(Ordering::Relaxed) {
             if self.game.rules.turns.is_empty() || self.game.outcome().is_some() {
                 break;
@@ -290,10 +310,13 @@ impl Session {
             }
             let cfg = self.computer.config.clone();
             match self.computer_move(&cfg) {
-                Ok(said) => {
-                    out += &said;
-                    out.push('\n');
-                }
+                Ok(said) => match self.computer.said.as_mut() {
+                    Some(show) => show(&said),
+                    None => {
+                        out += &said;
+                        out.push('\n');
+                    }
+                },
                 Err(e) => {
                     out += &format!("The computer could not move: {e}\n");
                     break;
@@ -301,6 +324,7 @@ impl Session {
             }
             plies += 1;
         }
+        self.computer.thinking.store(was, Ordering::Relaxed);
         out
     }
 }

@@ -158,6 +158,12 @@ const COMMANDS: &[Command] = &[
         detail: "",
     },
     Command {
+        name: "flip",
+        args: "",
+        summary: "turn the board round (and back): the other side at the bottom",
+        detail: "",
+    },
+    Command {
         name: "setup",
         args: "POSITION",
         summary: "start from a position: FEN, PDN FEN or zrf's native text",
@@ -256,7 +262,8 @@ const COMMANDS: &[Command] = &[
         summary: "search without moving: the best line and its score, depth by depth",
         detail: "A progress line shows the search as it goes. Scores are from the point of view of\n\
                  the side to move: +1.00 is about a pawn (or a man) ahead; `win in 3` counts plies.\n\
-                 Ctrl-C stops the search and keeps what it found.",
+                 Without limits, on a terminal, it searches until Ctrl-C (elsewhere it uses the\n\
+                 `engine` setting); Ctrl-C stops the search and keeps what it found.",
     },
     Command {
         name: "engine",
@@ -303,6 +310,8 @@ pub struct Session {
     first_number: u32,
     /// Answer with ANSI colours.
     pub color: bool,
+    /// Draw the board turned half round (`flip`).
+    pub flipped: bool,
     /// Today's date (`YYYY-MM-DD`) for the records `save` writes; the caller supplies it.
     pub today: Option<String>,
     /// The computer player.
@@ -463,6 +472,7 @@ impl Session {
             setup,
             first_number,
             color: false,
+            flipped: false,
             today: None,
             computer: computer::Computer::new(n_players),
         })
@@ -615,9 +625,16 @@ impl Session {
                 self.game.reset(pos);
                 self.setup = None;
                 self.first_number = 1;
-                Output::text(format!("New game.\n{}", self.show()))
+                // The computer moves at once if it plays the side to move (`play-as both`
+                // plays the new game out).
+                let replies = self.auto_replies();
+                Output::text(format!("New game.\n{replies}{}", self.show()))
             }
             "board" => Output::text(self.show()),
+            "flip" => {
+                self.flipped = !self.flipped;
+                Output::text(self.show())
+            }
             "setup" => self.setup(rest),
             "position" => Output::text(crate::setup::native(&self.game.rules, &self.game.pos)),
             "fen" => match fen::write(&self.game.rules, &self.game.pos, self.number_of_next()) {
@@ -680,9 +697,7 @@ impl Session {
                     Err(_) => records::split_game_number(path),
                 };
                 match files.read(path) {
-                    Ok(bytes) => {
-                        self.load_game(path, n, &String::from_utf8_lossy(&bytes), files)
-                    }
+                    Ok(bytes) => self.load_game(path, n, &String::from_utf8_lossy(&bytes), files),
                     Err(e) => self.error(format!("cannot read {path}: {e}")),
                 }
             }
@@ -718,6 +733,7 @@ impl Session {
         match Session::from_records(text, path, n, &hint, files).map(|(s, _)| s) {
             Ok(mut s) => {
                 s.color = self.color;
+                s.flipped = self.flipped;
                 s.today = self.today.clone();
                 let n = s.game.rules.def.players.len();
                 std::mem::swap(&mut s.computer, &mut self.computer);
@@ -918,17 +934,16 @@ impl Session {
     }
 
     fn moves(&mut self, arg: &str) -> Output {
-        let san = match arg.to_lowercase().as_str() {
-            "" => false,
-            "san" if self.game.has_san => true,
-            "san" => {
-                return self.error(
+        let san =
+            match arg.to_lowercase().as_str() {
+                "" => false,
+                "san" if self.game.has_san => true,
+                "san" => return self.error(
                     "this game has no algebraic notation: its pieces need one-letter notations \
                      and its squares names of file and rank",
-                )
-            }
-            _ => return self.error(format!("`moves` takes nothing or `san`, not `{arg}`")),
-        };
+                ),
+                _ => return self.error(format!("`moves` takes nothing or `san`, not `{arg}`")),
+            };
         if let Some(o) = self.game.outcome() {
             return Output::text(format!(
                 "The game is over: {}.",
@@ -1274,7 +1289,8 @@ impl Session {
     /// The board and the state of the game: whose turn, move number, last move, pieces in
     /// hand, counters, and the result once the game is over.
     pub fn show(&mut self) -> String {
-        let mut out = diagram::diagram(&self.game.rules, &self.game.pos, self.color);
+        let mut out =
+            diagram::diagram_turned(&self.game.rules, &self.game.pos, self.color, self.flipped);
         let outcome = self.game.outcome();
         let n = self.number_of_next();
         let g = &self.game;

@@ -237,6 +237,17 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
             let _ = err.flush();
         }));
     }
+    // Ctrl-C stops a search, so `analyse` alone may run until then.
+    session.computer.stoppable = true;
+    // The computer's moves in `play-as` are shown as they are played.
+    session.computer.said = Some(Box::new(|line: &str| {
+        if std::io::stderr().is_terminal() {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+        }
+        out(&format!("{line}\n"));
+    }));
     out(&session.banner());
     loop {
         *words.borrow_mut() = session.completions();

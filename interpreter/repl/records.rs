@@ -137,9 +137,13 @@ fn rules_of(
     }
     Err(OpenError::Record(
         match wanted {
-            Some(w) => format!("the record's variant `{w}` is not one zrf ships: name the rules file"),
-            None => "the record names no game ([Game], [Variant] or [GameType]): name the rules file"
-                .into(),
+            Some(w) => {
+                format!("the record's variant `{w}` is not one zrf ships: name the rules file")
+            }
+            None => {
+                "the record names no game ([Game], [Variant] or [GameType]): name the rules file"
+                    .into()
+            }
         },
         None,
     ))
@@ -160,9 +164,7 @@ impl Session {
         files: &dyn Files,
     ) -> Result<(Session, Record), OpenError> {
         let format = Format::of(record_path);
-        let games = format
-            .parse(text)
-            .map_err(|e| OpenError::Record(e, None))?;
+        let games = format.parse(text).map_err(|e| OpenError::Record(e, None))?;
         let rec = pick(games, n).map_err(|e| OpenError::Record(e, None))?;
         if format == Format::Native {
             if rec.get("Game").is_some() || hint.path.is_none() {
@@ -231,7 +233,8 @@ impl Session {
         let first = crate::def::PlayerId(0);
         Some(if o.is_draw() {
             Result2::Draw
-        } else if o.winners.contains(&first) || (o.winners.is_empty() && !o.losers.contains(&first)) {
+        } else if o.winners.contains(&first) || (o.winners.is_empty() && !o.losers.contains(&first))
+        {
             Result2::First
         } else {
             Result2::Second
@@ -266,9 +269,11 @@ impl Session {
             ));
         }
         if format == Format::Pgn && !self.game.has_san {
-            return Err("PGN writes moves in algebraic notation, which needs pieces with one-letter \
+            return Err(
+                "PGN writes moves in algebraic notation, which needs pieces with one-letter \
                         notations and squares named file and rank; save as .pdn or .game"
-                .into());
+                    .into(),
+            );
         }
         if format == Format::Pdn && self.game.has_san {
             return Err("PDN is for draughts; save a game with algebraic notation as .pgn".into());

@@ -117,7 +117,11 @@ fn goal_cond(cx: &mut Cx, node: &Sexp) -> Option<GoalCond> {
         "captured" => GoalCond::Captured(pieces(cx, args)),
         "only-pieces" => {
             if args.is_empty() {
-                cx.missing(node, "sets of pieces", "(only-pieces (KING KING) (KING KING BISHOP) ...)");
+                cx.missing(
+                    node,
+                    "sets of pieces",
+                    "(only-pieces (KING KING) (KING KING BISHOP) ...)",
+                );
                 return None;
             }
             let mut sets = Vec::new();

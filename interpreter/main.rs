@@ -373,10 +373,7 @@ fn moves(file: &Path, at: &At, print_position: bool, san: bool) -> ExitCode {
                 }
             }
             None => {
-                eprintln!(
-                    "error: this game has no algebraic notation (its pieces need one-letter \
-                     notations and its squares names of file and rank)"
-                );
+                eprintln!("error: {}", zrf::san::NOT_APPLICABLE);
                 return ExitCode::from(2);
             }
         },

@@ -31,6 +31,11 @@ fn file_index(file: &str) -> usize {
         .fold(0, |n, b| n * 26 + (b - b'a') as usize + 1)
 }
 
+/// Why a game has no SAN, for messages.
+pub const NOT_APPLICABLE: &str =
+    "this game has no algebraic notation (SAN is for chess-like games: \
+     a royal piece, one-letter piece notations, squares named file and rank)";
+
 /// Whether SAN applies to the game (see the module documentation).
 pub fn applies(def: &GameDef) -> bool {
     let mut letters = Vec::new();
@@ -326,6 +331,15 @@ pub fn find(def: &GameDef, list: &MoveList, input: &str) -> Result<Vec<usize>, M
     let input = input.trim();
     let is_square = |t: &str| def.board.positions.iter().any(|p| p.name == t);
     let Some(p) = parse_text(input, is_square) else {
+        // `Nz3`: a piece letter, then something that is no square.
+        let tail = input.trim_end_matches(['+', '#', '!', '?']);
+        let sq = tail.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '@');
+        let sq = sq.rsplit(['x', '-', '@', ':']).next().unwrap_or(sq);
+        if sq.ends_with(|c: char| c.is_ascii_digit()) && !sq.is_empty() {
+            return Err(MoveError::Illegal(format!(
+                "there is no square `{sq}` on this board"
+            )));
+        }
         return Err(MoveError::Illegal(format!(
             "`{input}` is neither a legal move here nor algebraic notation"
         )));

@@ -533,3 +533,65 @@ fn random_games_survive_every_command_and_round_trip_through_records() {
         }
     }
 }
+
+/// `play-as both` hands each move to the front end as it is played, and plays a new game
+/// out after `new`.
+#[test]
+fn play_as_both_shows_each_move_as_played_and_goes_on_after_new() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let (dir, mut s) = session("games/tic-tac-toe.zrf");
+    let files = TestFiles(&dir.0);
+    let seen = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = Rc::clone(&seen);
+    s.computer.said = Some(Box::new(move |line: &str| {
+        sink.borrow_mut().push(line.into())
+    }));
+    s.run_line("engine depth 2", &files);
+    let o = s.run_line("play-as both", &files);
+    let first = seen.borrow().len();
+    assert!(
+        first >= 5,
+        "a game of tic-tac-toe has at least five moves: {:?}",
+        seen.borrow()
+    );
+    assert!(
+        seen.borrow()[0].starts_with("X plays "),
+        "{:?}",
+        seen.borrow()
+    );
+    assert!(
+        !o.text.contains("X plays"),
+        "the moves went to the front end: {}",
+        o.text
+    );
+    assert!(o.text.contains("Game over"), "{}", o.text);
+    let o = s.run_line("new", &files);
+    assert!(seen.borrow().len() >= first + 5, "{:?}", seen.borrow());
+    assert!(
+        o.text.contains("Game over"),
+        "the new game is played out: {}",
+        o.text
+    );
+}
+
+/// `analyse` with no limit searches until the stop flag is set (Ctrl-C on a terminal).
+#[test]
+fn analyse_without_limits_runs_until_stopped() {
+    let (dir, mut s) = session("games/chess.zrf");
+    let files = TestFiles(&dir.0);
+    s.computer.stoppable = true;
+    let stop = std::sync::Arc::clone(&s.computer.stop);
+    let started = std::time::Instant::now();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let o = s.run_line("analyse", &files);
+    stopper.join().unwrap();
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(1400),
+        "the search ran past the engine's one second, until stopped"
+    );
+    assert!(o.text.contains("best "), "{}", o.text);
+}

@@ -285,8 +285,9 @@ impl Session {
         } else {
             format!("The computer plays {}.", who.join(" and "))
         };
+        let before = self.game.played.len();
         let more = self.auto_replies();
-        if more.is_empty() {
+        if self.game.played.len() == before {
             Output::text(said)
         } else {
             Output::text(format!("{said}\n{more}{}", self.show()))

@@ -934,16 +934,12 @@ impl Session {
     }
 
     fn moves(&mut self, arg: &str) -> Output {
-        let san =
-            match arg.to_lowercase().as_str() {
-                "" => false,
-                "san" if self.game.has_san => true,
-                "san" => return self.error(
-                    "this game has no algebraic notation: its pieces need one-letter notations \
-                     and its squares names of file and rank",
-                ),
-                _ => return self.error(format!("`moves` takes nothing or `san`, not `{arg}`")),
-            };
+        let san = match arg.to_lowercase().as_str() {
+            "" => false,
+            "san" if self.game.has_san => true,
+            "san" => return self.error(crate::san::NOT_APPLICABLE),
+            _ => return self.error(format!("`moves` takes nothing or `san`, not `{arg}`")),
+        };
         if let Some(o) = self.game.outcome() {
             return Output::text(format!(
                 "The game is over: {}.",

@@ -86,8 +86,9 @@ fn rules_of(
 ) -> Result<(String, Option<String>), OpenError> {
     // The variant: zrf's own title, else the name the format's table knows.
     let (table, raw) = match format {
+        // PGN without `[Variant]` is orthodox chess.
         Format::Pgn => (
-            rec.get("Variant").and_then(pgn::variant),
+            pgn::variant(rec.get("Variant").unwrap_or("Standard")),
             rec.get("Variant"),
         ),
         Format::Pdn => (
@@ -117,7 +118,14 @@ fn rules_of(
             (Some(w), Some(ts)) => has(ts, w),
         };
         if fits {
-            let title = wanted.or_else(|| hint.variant.clone());
+            // Rules given without their titles (`--rules`) and a PGN that names no variant:
+            // the file's default game.
+            let implicit = format == Format::Pgn && raw.is_none() && hint.titles.is_none();
+            let title = if implicit {
+                None
+            } else {
+                wanted.or_else(|| hint.variant.clone())
+            };
             return Ok((path.to_string(), title));
         }
     }
@@ -269,11 +277,10 @@ impl Session {
             ));
         }
         if format == Format::Pgn && !self.game.has_san {
-            return Err(
-                "PGN writes moves in algebraic notation, which needs pieces with one-letter \
-                        notations and squares named file and rank; save as .pdn or .game"
-                    .into(),
-            );
+            return Err(format!(
+                "PGN writes moves in algebraic notation, and {}; save as .pdn or .game",
+                crate::san::NOT_APPLICABLE
+            ));
         }
         if format == Format::Pdn && self.game.has_san {
             return Err("PDN is for draughts; save a game with algebraic notation as .pgn".into());

@@ -295,7 +295,7 @@ impl Rules {
             }
         }
         have.sort();
-        sets.iter().any(|s| *s == have)
+        sets.contains(&have)
     }
 
     fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: super::Cell) -> bool {

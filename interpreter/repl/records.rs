@@ -174,10 +174,8 @@ impl Session {
         let format = Format::of(record_path);
         let games = format.parse(text).map_err(|e| OpenError::Record(e, None))?;
         let rec = pick(games, n).map_err(|e| OpenError::Record(e, None))?;
-        if format == Format::Native {
-            if rec.get("Game").is_some() || hint.path.is_none() {
-                return Ok((Session::from_record(text, record_path, files)?, rec));
-            }
+        if format == Format::Native && (rec.get("Game").is_some() || hint.path.is_none()) {
+            return Ok((Session::from_record(text, record_path, files)?, rec));
         }
         let (path, title) = rules_of(format, &rec, record_path, hint, files)?;
         let setup = match format {

@@ -429,15 +429,26 @@ fn why_not(def: &GameDef, p: &Parsed, input: &str) -> String {
     }
 }
 
-/// Whether a text looks like SAN rather than zrf's own notation: it names a piece by its
-/// letter (`Nf3`, `N@f3`), castles, or is a pawn's capture or promotion (`exd5`, `e8=Q`).
+/// Whether a text looks like SAN rather than zrf's own notation, which names the square a
+/// move starts from and the one it ends on (`e2-e4`, `e2e4`, `a7a8`): SAN names a piece
+/// (`Nf3`, `N@f3`), castles, or names one square, perhaps after a file (`e4`, `exd5`, `e8=Q`).
 pub fn looks_like_san(input: &str) -> bool {
-    let t = input.trim();
-    t.starts_with(|c: char| c.is_ascii_uppercase() || c == '@')
-        || matches!(
-            t.trim_end_matches(['+', '#', '!', '?']),
-            "0-0" | "0-0-0" | "o-o" | "o-o-o"
-        )
-        || t.contains('=')
-        || t.ends_with(['+', '#'])
+    let t = input.trim().trim_end_matches(['+', '#', '!', '?']);
+    if t.starts_with(|c: char| c.is_ascii_uppercase() || c == '@')
+        || matches!(t, "0-0" | "0-0-0" | "o-o" | "o-o-o")
+    {
+        return true;
+    }
+    // A square: letters then digits; returns the rest.
+    let square = |s: &str| -> Option<usize> {
+        let letters = s.len() - s.trim_start_matches(|c: char| c.is_ascii_lowercase()).len();
+        let rest = &s[letters..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        (letters > 0 && digits > 0).then_some(letters + digits)
+    };
+    let Some(n) = square(t) else {
+        return true;
+    };
+    let rest = t[n..].trim_start_matches(['-', 'x', ':']);
+    square(rest).is_none()
 }

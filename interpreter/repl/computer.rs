@@ -122,14 +122,17 @@ impl Session {
         };
         self.play_one(&r.best_text)
             .map_err(|e| format!("the engine chose `{}`: {e}", r.best_text))?;
+        let shown = match self.game.sans.last() {
+            Some(san) if self.game.has_san => san.clone(),
+            _ => r.best_text.clone(),
+        };
         let stopped = if self.computer.stop.load(Ordering::Relaxed) {
             ", stopped"
         } else {
             ""
         };
         Ok(format!(
-            "{mover} plays {} (depth {}, {}, {:.2} s{stopped}).",
-            r.best_text,
+            "{mover} plays {shown} (depth {}, {}, {:.2} s{stopped}).",
             r.info.depth,
             r.info.score,
             r.info.elapsed.as_secs_f64()
@@ -286,11 +289,24 @@ impl Session {
             format!("The computer plays {}.", who.join(" and "))
         };
         let before = self.game.played.len();
+        // A front end that shows the computer's moves as they come shows this line first.
+        let said = match self.computer.said.as_mut() {
+            Some(show) => {
+                show(&said);
+                None
+            }
+            None => Some(said),
+        };
         let more = self.auto_replies();
-        if self.game.played.len() == before {
-            Output::text(said)
+        let board = if self.game.played.len() == before {
+            String::new()
         } else {
-            Output::text(format!("{said}\n{more}{}", self.show()))
+            self.show()
+        };
+        match said {
+            Some(said) if board.is_empty() => Output::text(said),
+            Some(said) => Output::text(format!("{said}\n{more}{board}")),
+            None => Output::text(board),
         }
     }
 

@@ -551,12 +551,13 @@ fn play_as_both_shows_each_move_as_played_and_goes_on_after_new() {
     let o = s.run_line("play-as both", &files);
     let first = seen.borrow().len();
     assert!(
-        first >= 5,
+        first >= 6,
         "a game of tic-tac-toe has at least five moves: {:?}",
         seen.borrow()
     );
+    assert_eq!(seen.borrow()[0], "The computer plays X and O.");
     assert!(
-        seen.borrow()[0].starts_with("X plays "),
+        seen.borrow()[1].starts_with("X plays "),
         "{:?}",
         seen.borrow()
     );

@@ -1,6 +1,8 @@
 //! Standard algebraic notation against Fairy-Stockfish: the SAN of every legal move in a few
 //! positions, as pyffish 0.0.90 wrote them (`get_san`, run outside the tests with
-//! `../shared/oracles`), then SAN read back, ambiguity and games played in SAN.
+//! `../shared/oracles`): start, Kiwipete, knights, rooks and queens that need their file,
+//! rank or both, a pinned knight that needs nothing, promotion, en passant, mate and
+//! crazyhouse drops; then SAN read back, ambiguity and games played in SAN.
 
 mod common;
 
@@ -42,6 +44,21 @@ const CASES: &[(&str, &str, &str)] = &[
         "Chess",
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
         "e1d1:Kd1 e1d2:Kd2 e1e2:Ke2 e1f1:Kf1 e1f2:Kf2 e5d6:exd6 e5e6:e6",
+    ),
+    (
+        "Chess",
+        "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1",
+        "a1a2:R1a2 a1a3:R1a3 a1a4:R1a4 a1b1:Rb1 a1c1:Rc1 a1d1:Rd1 a5a2:R5a2 a5a3:R5a3 a5a4:R5a4 a5a6:Ra6 a5a7:Ra7 a5a8:Ra8+ a5b5:Rb5 a5c5:Rc5 a5d5:Rd5 a5e5:Re5+ a5f5:Rf5 a5g5:Rg5 a5h5:Rh5 e1d1:Kd1 e1d2:Kd2 e1e2:Ke2 e1f1:Kf1 e1f2:Kf2",
+    ),
+    (
+        "Chess",
+        "4k3/8/8/8/8/1Q1Q4/8/1Q2K3 w - - 0 1",
+        "b1a1:Qa1 b1a2:Q1a2 b1b2:Q1b2 b1c1:Qc1 b1c2:Q1c2 b1d1:Q1d1 b3a2:Q3a2 b3a3:Qa3 b3a4:Qa4+ b3b2:Q3b2 b3b4:Qb4 b3b5:Qbb5+ b3b6:Qb6 b3b7:Qb7 b3b8:Qb8+ b3c2:Qb3c2 b3c3:Qbc3 b3c4:Qbc4 b3d1:Qb3d1 b3d5:Qbd5 b3e6:Qe6+ b3f7:Qf7+ b3g8:Qg8+ d3a6:Qa6 d3b5:Qdb5+ d3c2:Qdc2 d3c3:Qdc3 d3c4:Qdc4 d3d1:Qdd1 d3d2:Qd2 d3d4:Qd4 d3d5:Qdd5 d3d6:Qd6 d3d7:Qd7+ d3d8:Qd8+ d3e2:Qe2+ d3e3:Qe3+ d3e4:Qe4+ d3f1:Qf1 d3f3:Qf3 d3f5:Qf5 d3g3:Qg3 d3g6:Qg6+ d3h3:Qh3 d3h7:Qh7 e1d1:Kd1 e1d2:Kd2 e1e2:Ke2 e1f1:Kf1 e1f2:Kf2",
+    ),
+    (
+        "Chess",
+        "4k3/8/8/8/1b6/8/3N4/1N2K3 w - - 0 1",
+        "b1a3:Na3 b1c3:Nc3 e1d1:Kd1 e1e2:Ke2 e1f1:Kf1 e1f2:Kf2",
     ),
     (
         "Crazyhouse",

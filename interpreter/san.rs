@@ -452,3 +452,24 @@ pub fn looks_like_san(input: &str) -> bool {
     let rest = t[n..].trim_start_matches(['-', 'x', ':']);
     square(rest).is_none()
 }
+
+/// A line of moves in canonical text, played from `pos`, in SAN with check marks; a move that
+/// does not read (which a line from the engine never has) and the rest stay as they are.
+pub fn line(rules: &Rules, pos: &Position, moves: &[String]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut list = MoveList::new();
+    let mut log = UndoLog::new();
+    let mut out = Vec::with_capacity(moves.len());
+    for (k, mv) in moves.iter().enumerate() {
+        rules.legal_moves(&mut pos, &mut list);
+        let Ok(i) = notation::parse_move(&rules.def, &list, mv) else {
+            out.extend(moves[k..].iter().cloned());
+            break;
+        };
+        let text = texts(&rules.def, &list)[i].clone();
+        let m = list.moves[i];
+        rules.make(&mut pos, &list, &m, &mut log);
+        out.push(text + after_move(rules, &mut pos));
+    }
+    out
+}

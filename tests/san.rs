@@ -140,3 +140,16 @@ fn an_ambiguous_san_names_the_candidates() {
     g.play("b8=N").expect("an underpromotion");
     assert_eq!(g.sans, ["b8=N"]);
 }
+
+#[test]
+fn an_engine_line_reads_in_san() {
+    let g = game("games/chess.zrf", None, None, "");
+    let pv: Vec<String> = "e2-e4 e7-e5 d1-h5 b8-c6 f1-c4 g8-f6 h5xf7 nonsense"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        zrf::san::line(&g.rules, &g.pos, &pv),
+        ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#", "nonsense"]
+    );
+}

@@ -92,15 +92,30 @@ impl Session {
             .engine
             .get_or_insert_with(|| Engine::new(&self.game.rules));
         let sink = &mut c.progress;
+        let game = &self.game;
         let mut report = |info: &Info| {
-            let line = info_line(info);
+            // The line in SAN where the game has it.
+            let line = if game.has_san {
+                let mut info = info.clone();
+                info.pv = crate::san::line(&game.rules, &game.pos, &info.pv);
+                info_line(&info)
+            } else {
+                info_line(info)
+            };
             if let Some(p) = sink.as_mut() {
                 p(&line);
             }
             lines.push(line);
         };
         let was = c.thinking.swap(true, Ordering::Relaxed);
-        let r = self.game.think(engine, cfg, &c.stop, &mut report);
+        let r = engine.search(
+            &game.rules,
+            &game.pos,
+            &game.hashes,
+            cfg,
+            &c.stop,
+            &mut report,
+        );
         c.thinking.store(was, Ordering::Relaxed);
         if let Some(p) = sink.as_mut() {
             p("");
@@ -226,9 +241,14 @@ impl Session {
                     text += l;
                     text.push('\n');
                 }
+                let best = if self.game.has_san {
+                    let g = &self.game;
+                    crate::san::line(&g.rules, &g.pos, std::slice::from_ref(&r.best_text)).remove(0)
+                } else {
+                    r.best_text.clone()
+                };
                 text += &format!(
-                    "best {} ({}, depth {}, {} nodes, {:.2} s)",
-                    r.best_text,
+                    "best {best} ({}, depth {}, {} nodes, {:.2} s)",
                     r.info.score,
                     r.info.depth,
                     r.info.nodes,

@@ -655,6 +655,10 @@ pub enum GoalCond {
     Checkmated(Vec<PieceId>),
     /// The same position for the third time.
     Repetition,
+    /// `(only-pieces (T...) ...)` (zrf extension): the pieces on the board and in hand, of all
+    /// players together, are exactly one of these multisets of types (each sorted), as in
+    /// chess's draw by insufficient material.
+    OnlyPieces(Vec<Vec<PieceId>>),
     /// Exactly N of the player's pieces (of these types, or any) remain.
     PiecesRemaining(u32, Vec<PieceId>),
     /// Exactly N pieces of these types (or any) are on the board, all players together.

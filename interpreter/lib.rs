@@ -17,6 +17,7 @@ pub mod protocol;
 pub mod records;
 pub mod repl;
 pub mod resolve;
+pub mod san;
 pub mod setup;
 pub mod shipped;
 pub mod source;

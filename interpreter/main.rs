@@ -59,6 +59,10 @@ enum Command {
         /// on one line (for comparing with other engines).
         #[arg(long)]
         stdin: bool,
+        /// Print the moves in standard algebraic notation (`Nf3`, `O-O`, `Qxf7#`), for games
+        /// whose pieces have one-letter notations.
+        #[arg(long)]
+        san: bool,
     },
     /// Count the leaf nodes of the move tree to a depth (every leaf move is made).
     Perft {
@@ -80,9 +84,10 @@ enum Command {
     },
     /// Play a game by typed moves and commands (`zrf FILE` does the same); `help` lists them.
     ///
-    /// FILE may also be a game record (`.game`), which is replayed before play goes on.
-    /// With standard input not a terminal, commands are read one per line and the answers
-    /// printed without prompts or colour.
+    /// FILE may also be a game record (`.game`, `.pgn`, `.pdn`), which is replayed before play
+    /// goes on. With standard input not a terminal, commands are read one per line and the
+    /// answers printed without prompts or colour; the first command refused ends the run with
+    /// exit code 1, unless `--keep-going`.
     Play {
         /// The rules file, or a game record.
         file: PathBuf,
@@ -92,6 +97,13 @@ enum Command {
         /// The starting position: a FEN, a PDN FEN or zrf's native position text.
         #[arg(long)]
         setup: Option<String>,
+        /// Moves to play first, separated by spaces (any notation `play` reads); then play goes
+        /// on from standard input as usual (an empty or closed input ends at once).
+        #[arg(long)]
+        moves: Option<String>,
+        /// With a script on standard input: go on after a refused command and exit 0.
+        #[arg(long)]
+        keep_going: bool,
     },
     /// Play computer players against each other and print a results table.
     ///
@@ -128,11 +140,19 @@ enum Command {
     },
     /// Replay a game record: print the final position and the result.
     ///
-    /// Exits 1 when a move of the record is not legal (the message gives its number) or the
-    /// rules have errors, 2 when a file cannot be read.
+    /// The record may be zrf's own (`.game`), PGN (`.pgn`) or PDN (`.pdn`). Exits 1 when a move
+    /// of the record is not legal (the message gives its number) or the rules have errors, 2
+    /// when a file cannot be read.
     Replay {
         /// The game record.
         file: PathBuf,
+        /// The number of the game to replay in a file of several (from 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The rules file, for a PGN or PDN record that names none (no `[Game]` tag); by
+        /// default the shipped game its `[Variant]` or `[GameType]` names, looked for in games/.
+        #[arg(long)]
+        rules: Option<PathBuf>,
     },
 }
 
@@ -354,7 +374,7 @@ fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
     Ok(game)
 }
 
-fn moves(file: &Path, at: &At, print_position: bool) -> ExitCode {
+fn moves(file: &Path, at: &At, print_position: bool, san: bool) -> ExitCode {
     let mut game = match prepare(file, at) {
         Ok(g) => g,
         Err(code) => return code,
@@ -364,6 +384,17 @@ fn moves(file: &Path, at: &At, print_position: bool) -> ExitCode {
     }
     match game.outcome() {
         Some(o) => say!("result: {}", o.describe(&game.rules.def)),
+        None if san => match game.legal_sans() {
+            Some(texts) => {
+                for text in texts {
+                    say!("{text}");
+                }
+            }
+            None => {
+                eprintln!("error: {}", zrf::san::NOT_APPLICABLE);
+                return ExitCode::from(2);
+            }
+        },
         None => {
             for text in game.legal_texts() {
                 say!("{text}");
@@ -497,10 +528,13 @@ fn today() -> Option<String> {
     Some(format!("{y:04}-{m:02}-{d:02}"))
 }
 
-/// A game record rather than a rules file: named `.game`.
+/// A game record rather than a rules file: named `.game`, `.pgn` or `.pdn`.
 fn is_record(file: &Path) -> bool {
-    file.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("game"))
+    file.extension().is_some_and(|e| {
+        ["game", "pgn", "pdn"]
+            .iter()
+            .any(|r| e.eq_ignore_ascii_case(r))
+    })
 }
 
 /// Reports a failure to start a session; returns the exit code.
@@ -524,15 +558,36 @@ fn open_failed(e: zrf::repl::OpenError) -> ExitCode {
     }
 }
 
-fn open_record(file: &Path) -> Result<zrf::repl::Session, ExitCode> {
+/// Opens a record (game `n` of the file) and replays it; also returns the record read.
+fn open_record(
+    file: &Path,
+    n: Option<usize>,
+    rules: Option<&Path>,
+) -> Result<(zrf::repl::Session, zrf::records::native::Record), ExitCode> {
     let bytes = read(file)?;
     let text = String::from_utf8_lossy(&bytes);
-    zrf::repl::Session::from_record(&text, &file.to_string_lossy(), &FsFiles).map_err(open_failed)
+    let rules = rules.map(|r| r.to_string_lossy().into_owned());
+    let hint = zrf::repl::records::RulesHint {
+        path: rules.as_deref(),
+        titles: None,
+        variant: None,
+    };
+    zrf::repl::Session::from_records(&text, &file.to_string_lossy(), n, &hint, &FsFiles)
+        .map_err(open_failed)
 }
 
-fn play(file: &Path, variant: Option<&str>, setup: Option<&str>) -> ExitCode {
+/// The options of `zrf play`.
+struct PlayOptions<'a> {
+    variant: Option<&'a str>,
+    setup: Option<&'a str>,
+    moves: Option<&'a str>,
+    keep_going: bool,
+}
+
+fn play(file: &Path, o: &PlayOptions) -> ExitCode {
+    let (variant, setup) = (o.variant, o.setup);
     let session = if is_record(file) && variant.is_none() && setup.is_none() {
-        open_record(file)
+        open_record(file, None, None).map(|(s, _)| s)
     } else {
         zrf::repl::Session::open(&file.to_string_lossy(), &FsFiles, variant, setup)
             .map_err(open_failed)
@@ -542,12 +597,22 @@ fn play(file: &Path, variant: Option<&str>, setup: Option<&str>) -> ExitCode {
         Err(code) => return code,
     };
     session.today = today();
-    readline::run(session, &FsFiles);
-    ExitCode::SUCCESS
+    if let Some(moves) = o.moves.filter(|m| !m.trim().is_empty()) {
+        let out = session.eval_line(moves);
+        if out.error {
+            eprint!("{}", out.text.replace("error: ", "error: --moves: "));
+            return ExitCode::from(1);
+        }
+    }
+    if readline::run(session, &FsFiles, o.keep_going) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
-fn replay(file: &Path) -> ExitCode {
-    let mut session = match open_record(file) {
+fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> ExitCode {
+    let (mut session, rec) = match open_record(file, n, rules) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -557,17 +622,13 @@ fn replay(file: &Path) -> ExitCode {
         "result: {}",
         result.as_deref().unwrap_or("* (the game is not over)")
     );
-    let bytes = std::fs::read(file).unwrap_or_default();
-    if let Ok(rec) = zrf::records::native::Record::parse(&String::from_utf8_lossy(&bytes)) {
-        let said = rec
-            .get("Result")
-            .unwrap_or(zrf::records::native::UNFINISHED);
-        let got = result
-            .as_deref()
-            .unwrap_or(zrf::records::native::UNFINISHED);
-        if said != got {
-            eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
-        }
+    let format = zrf::repl::records::Format::of(&file.to_string_lossy());
+    let said = rec
+        .get("Result")
+        .unwrap_or(zrf::records::native::UNFINISHED);
+    let got = session.result_token(format);
+    if said != got {
+        eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
     }
     ExitCode::SUCCESS
 }
@@ -741,7 +802,7 @@ fn args() -> Vec<std::ffi::OsString> {
         let looks_like_file = path.is_file()
             || path
                 .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("zrf") || e.eq_ignore_ascii_case("game"));
+                .is_some_and(|e| e.eq_ignore_ascii_case("zrf") || is_record(path));
         if !s.starts_with('-') && !sub.contains(&s.as_ref()) && looks_like_file {
             args.insert(1, "play".into());
         }
@@ -769,8 +830,9 @@ fn run() -> ExitCode {
             file,
             at,
             print_position,
+            san,
             ..
-        } => moves(&file, &at, print_position),
+        } => moves(&file, &at, print_position, san),
         Command::Perft {
             file,
             depth,
@@ -789,8 +851,18 @@ fn run() -> ExitCode {
             file,
             variant,
             setup,
-        } => play(&file, variant.as_deref(), setup.as_deref()),
-        Command::Replay { file } => replay(&file),
+            moves,
+            keep_going,
+        } => play(
+            &file,
+            &PlayOptions {
+                variant: variant.as_deref(),
+                setup: setup.as_deref(),
+                moves: moves.as_deref(),
+                keep_going,
+            },
+        ),
+        Command::Replay { file, game, rules } => replay(&file, game, rules.as_deref()),
         Command::Uci { file } => engine_protocol(Protocol::Uci, file.as_deref()),
         Command::Hub { file } => engine_protocol(Protocol::Hub, file.as_deref()),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),

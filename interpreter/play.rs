@@ -17,6 +17,10 @@ pub struct Game {
     pub turns: Vec<u32>,
     /// Moves taken back, the next one to redo last; playing another move clears it.
     pub redo: Vec<String>,
+    /// The SAN of every move played (`Nf3`, `Qxf7#`), when the game has SAN (`san::applies`).
+    pub sans: Vec<String>,
+    /// Whether the game has SAN: moves are also read in it, and `sans` is kept.
+    pub has_san: bool,
     log: UndoLog,
     legal: MoveList,
     legal_for: Option<u64>,
@@ -26,6 +30,7 @@ impl Game {
     /// A game from a position.
     pub fn new(rules: Rules, pos: Position) -> Game {
         let hashes = vec![pos.repetition_key()];
+        let has_san = crate::san::applies(&rules.def);
         Game {
             rules,
             pos,
@@ -33,6 +38,8 @@ impl Game {
             played: Vec::new(),
             turns: Vec::new(),
             redo: Vec::new(),
+            sans: Vec::new(),
+            has_san,
             log: UndoLog::new(),
             legal: MoveList::new(),
             legal_for: None,
@@ -44,6 +51,7 @@ impl Game {
         self.hashes = vec![pos.repetition_key()];
         self.pos = pos;
         self.played.clear();
+        self.sans.clear();
         self.turns.clear();
         self.redo.clear();
         self.log = UndoLog::new();
@@ -74,14 +82,25 @@ impl Game {
             )));
         }
         self.legal();
-        let i = notation::parse_move(&self.rules.def, &self.legal, text)?;
+        let i = match notation::parse_move(&self.rules.def, &self.legal, text) {
+            Ok(i) => i,
+            Err(MoveError::Illegal(why)) if self.has_san => self.san_move(text, why)?,
+            Err(e) => return Err(e),
+        };
         let canonical = notation::move_texts(&self.rules.def, &self.legal)[i].clone();
+        let san = self
+            .has_san
+            .then(|| crate::san::texts(&self.rules.def, &self.legal)[i].clone());
         let m = self.legal.moves[i];
         self.turns.push(self.pos.turn);
         self.rules
             .make(&mut self.pos, &self.legal, &m, &mut self.log);
         self.hashes.push(self.pos.repetition_key());
         self.played.push(canonical.clone());
+        if let Some(mut san) = san {
+            san += self.check_mark();
+            self.sans.push(san);
+        }
         // Replaying the move that was taken back keeps the rest of the redo stack.
         if self.redo.last() == Some(&canonical) {
             self.redo.pop();
@@ -89,6 +108,28 @@ impl Game {
             self.redo.clear();
         }
         Ok(canonical)
+    }
+
+    /// The legal move a SAN text names, once zrf's own notation has failed with `why`. A text
+    /// that does not look like SAN (`e5-e4`, `a7a8`) keeps the canonical reason and candidates.
+    fn san_move(&self, text: &str, why: String) -> Result<usize, MoveError> {
+        let def = &self.rules.def;
+        let san = crate::san::looks_like_san(text);
+        match crate::san::find(def, &self.legal, text) {
+            Ok(found) if found.len() == 1 => Ok(found[0]),
+            Ok(found) => {
+                let names = if san {
+                    crate::san::texts(def, &self.legal)
+                } else {
+                    notation::move_texts(def, &self.legal)
+                };
+                Err(MoveError::Ambiguous(
+                    found.iter().map(|&i| names[i].clone()).collect(),
+                ))
+            }
+            Err(e) if san => Err(e),
+            Err(_) => Err(MoveError::Illegal(why)),
+        }
     }
 
     /// Takes back the last move, keeping it for [`Game::redo`]; false when there is none.
@@ -99,6 +140,7 @@ impl Game {
         revert(&mut self.pos, &mut self.log);
         self.hashes.pop();
         self.turns.pop();
+        self.sans.pop();
         if let Some(m) = self.played.pop() {
             self.redo.push(m);
         }
@@ -110,6 +152,35 @@ impl Game {
         let text = self.redo.last()?.clone();
         // The move was legal here when it was taken back, so this cannot fail.
         self.play(&text).ok()
+    }
+
+    /// `+` when the side to move is in check, `#` when it is mated, else nothing.
+    pub fn check_mark(&mut self) -> &'static str {
+        let side = match self.rules.turns.is_empty() {
+            true => return "",
+            false => self.rules.entry(self.pos.turn).owner,
+        };
+        if !self.rules.royal.iter().any(|&r| r) || !self.rules.royal_attacked(&self.pos, side) {
+            return "";
+        }
+        if self.legal().is_empty() {
+            "#"
+        } else {
+            "+"
+        }
+    }
+
+    /// The legal moves in SAN with check marks, in engine order (`None` without SAN).
+    pub fn legal_sans(&mut self) -> Option<Vec<String>> {
+        if !self.has_san {
+            return None;
+        }
+        self.legal();
+        Some(crate::san::texts_marked(
+            &self.rules,
+            &mut self.pos,
+            &self.legal,
+        ))
     }
 
     /// The outcome, if the game is over.

@@ -239,6 +239,13 @@ fn goal_text(def: &GameDef, c: &GoalCond) -> String {
         GoalCond::Stalemated => "stalemated".into(),
         GoalCond::Checkmated(ps) => format!("checkmated {}", names(ps)),
         GoalCond::Repetition => "repetition".into(),
+        GoalCond::OnlyPieces(sets) => format!(
+            "only-pieces {}",
+            sets.iter()
+                .map(|s| format!("({})", names(s)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
         GoalCond::PiecesRemaining(n, ps) => format!("pieces-remaining {n}{}", opt_names(ps)),
         GoalCond::TotalPieceCount(n, ps) => format!("total-piece-count {n}{}", opt_names(ps)),
         GoalCond::Captured(ps) => format!("captured {}", names(ps)),

@@ -424,3 +424,68 @@ fn selfplay_tells_an_engine_facing_the_random_mover_unless_told_otherwise() {
     assert!(!ok);
     assert!(err.contains("`opponent` needs `random`"), "{err}");
 }
+
+#[test]
+fn moves_san_lists_algebraic_notation_with_check_marks() {
+    let r = zrf(&[
+        "moves",
+        "games/chess.zrf",
+        "--san",
+        "--setup",
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let moves: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(moves.len(), 30);
+    assert!(moves.contains(&"Qh4#"), "{moves:?}");
+    assert!(moves.contains(&"Nc6"), "{moves:?}");
+    let r = zrf(&["moves", "games/checkers.zrf", "--san"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("no algebraic notation"), "{}", r.stderr);
+}
+
+#[test]
+fn replay_reads_pgn_and_pdn_and_picks_a_game_of_several() {
+    let dir = TempDir::new("cli-records");
+    let pgn = dir.write(
+        "two.pgn",
+        "[Event \"a\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+         [Event \"b\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n1. e4 d5 2. exd5 Qxd5 *\n",
+    );
+    let p = pgn.to_str().expect("UTF-8");
+    // The record names no rules file: the variant's shipped game is found in games/.
+    let r = zrf(&["replay", p]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("result: Black wins (checkmated)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r
+        .stderr
+        .contains("the record says the result is `1-0`; its moves give `0-1`"));
+    let r = zrf(&["replay", p, "--game", "2"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("In hand: White 1 Pawn; Black 1 Pawn."),
+        "{}",
+        r.stdout
+    );
+    let r = zrf(&["replay", p, "--game", "3"]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("there is no game 3"), "{}", r.stderr);
+    // A PDN without tags plays the rules given.
+    let pdn = dir.write("plain.pdn", "1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n");
+    let p = pdn.to_str().expect("UTF-8");
+    let r = zrf(&["replay", p]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("names no game"), "{}", r.stderr);
+    let r = zrf(&["replay", p, "--rules", "games/russian-draughts.zrf"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("Last move: g7xe5."), "{}", r.stdout);
+    // A bad move names its number.
+    let bad = dir.write("bad.pgn", "[Variant \"Standard\"]\n1. e4 e5 2. Ke3 *\n");
+    let r = zrf(&["replay", bad.to_str().expect("UTF-8")]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("move 3 (2. Ke3)"), "{}", r.stderr);
+}

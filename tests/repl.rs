@@ -261,23 +261,59 @@ fn piped(args: &[&str], input: &str) -> (Option<i32>, String, String) {
 #[test]
 fn the_binary_plays_a_piped_script_without_prompts_or_colour() {
     let script = "e2e4\ne7e5\nnonsense\nhistory\nfen\nquit\nboard\n";
-    for args in [&["play", "games/chess.zrf"][..], &["games/chess.zrf"][..]] {
+    let keep_going = ["play", "games/chess.zrf", "--keep-going"];
+    for args in [&keep_going[..], &["games/chess.zrf", "--keep-going"][..]] {
         let (code, out, err) = piped(args, script);
         assert_eq!(code, Some(0), "stderr: {err}");
         assert!(!out.contains('\x1b'), "no colour on a pipe:\n{out}");
         assert!(!out.contains("> "), "no prompt on a pipe:\n{out}");
         assert!(out.starts_with("Chess: type a move"), "{out}");
-        assert!(out.contains("Last move: e7-e5."), "{out}");
+        assert!(out.contains("Last move: e5 (e7-e5)."), "{out}");
         assert!(
             out.contains("error: `nonsense` is neither a command nor a move"),
             "{out}"
         );
-        assert!(out.contains("\n1. e2-e4 e7-e5\n"), "{out}");
+        assert!(out.contains("\n1. e4 e5\n"), "{out}");
         assert!(
             out.ends_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
             "`quit` ends the session:\n{out}"
         );
     }
+}
+
+#[test]
+fn a_piped_script_stops_at_the_first_refused_command_with_exit_1() {
+    let (code, out, _) = piped(&["play", "games/chess.zrf"], "e4\nNd4\nhistory\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("error: `Nd4` is not a legal move here: no Knight can go to d4"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("1. e4"),
+        "nothing runs after the refused line:\n{out}"
+    );
+}
+
+#[test]
+fn moves_given_on_the_command_line_are_played_before_the_script() {
+    let (code, out, err) = piped(
+        &["play", "games/chess.zrf", "--moves", "e2-e4 e5 Nf3"],
+        "history\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.ends_with("1. e4 e5\n2. Nf3\n"), "{out}");
+    // Nothing on standard input: the session ends after the moves.
+    let (code, out, _) = piped(&["play", "games/chess.zrf", "--moves", "d4"], "");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Last move: d4 (d2-d4)."), "{out}");
+    // A bad move is refused before anything is read.
+    let (code, _, err) = piped(
+        &["play", "games/chess.zrf", "--moves", "e4 e4"],
+        "history\n",
+    );
+    assert_eq!(code, Some(1));
+    assert!(err.contains("--moves"), "{err}");
 }
 
 #[test]
@@ -358,7 +394,8 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
         .expect("the candidates listed");
     p.send("f3\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("Last move: g1-f3.").expect("the move played");
+    p.exp_string("Last move: Nf3 (g1-f3).")
+        .expect("the move played");
     // Input sent before the editor is back in raw mode may be flushed: wait for the prompt.
     p.exp_string("Black 1> ").expect("the prompt");
     // A command name completes too.
@@ -367,7 +404,7 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
     p.exp_string("history").expect("`hist` completed");
     p.send("\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("1. g1-f3").expect("the history printed");
+    p.exp_string("1. Nf3").expect("the history printed");
     p.exp_string("Black 1> ").expect("the prompt");
     p.send_control('d').unwrap();
     p.exp_eof().expect("Ctrl-D quits");
@@ -386,7 +423,8 @@ fn the_terminal_interface_completes_moves_and_keeps_history() {
     p.exp_string("White 1> ").expect("a fresh prompt");
     p.send("e2e4\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("Last move: e2-e4.").expect("the move played");
+    p.exp_string("Last move: e4 (e2-e4).")
+        .expect("the move played");
     p.exp_string("Black 1> ").expect("the prompt");
     p.send("quit\r").unwrap();
     p.flush().unwrap();
@@ -494,4 +532,67 @@ fn random_games_survive_every_command_and_round_trip_through_records() {
             assert_eq!(native(&s), end, "{game} v{v}: redo all");
         }
     }
+}
+
+/// `play-as both` hands each move to the front end as it is played, and plays a new game
+/// out after `new`.
+#[test]
+fn play_as_both_shows_each_move_as_played_and_goes_on_after_new() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let (dir, mut s) = session("games/tic-tac-toe.zrf");
+    let files = TestFiles(&dir.0);
+    let seen = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = Rc::clone(&seen);
+    s.computer.said = Some(Box::new(move |line: &str| {
+        sink.borrow_mut().push(line.into())
+    }));
+    s.run_line("engine depth 2", &files);
+    let o = s.run_line("play-as both", &files);
+    let first = seen.borrow().len();
+    assert!(
+        first >= 6,
+        "a game of tic-tac-toe has at least five moves: {:?}",
+        seen.borrow()
+    );
+    assert_eq!(seen.borrow()[0], "The computer plays X and O.");
+    assert!(
+        seen.borrow()[1].starts_with("X plays "),
+        "{:?}",
+        seen.borrow()
+    );
+    assert!(
+        !o.text.contains("X plays"),
+        "the moves went to the front end: {}",
+        o.text
+    );
+    assert!(o.text.contains("Game over"), "{}", o.text);
+    let o = s.run_line("new", &files);
+    assert!(seen.borrow().len() >= first + 5, "{:?}", seen.borrow());
+    assert!(
+        o.text.contains("Game over"),
+        "the new game is played out: {}",
+        o.text
+    );
+}
+
+/// `analyse` with no limit searches until the stop flag is set (Ctrl-C on a terminal).
+#[test]
+fn analyse_without_limits_runs_until_stopped() {
+    let (dir, mut s) = session("games/chess.zrf");
+    let files = TestFiles(&dir.0);
+    s.computer.stoppable = true;
+    let stop = std::sync::Arc::clone(&s.computer.stop);
+    let started = std::time::Instant::now();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let o = s.run_line("analyse", &files);
+    stopper.join().unwrap();
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(1400),
+        "the search ran past the engine's one second, until stopped"
+    );
+    assert!(o.text.contains("best "), "{}", o.text);
 }

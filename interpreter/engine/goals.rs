@@ -1,9 +1,9 @@
 //! Goals: after each move, decide whether the game is over and who won.
 //!
 //! Every goal is evaluated for every player it lists. When several fire at once, the one whose
-//! condition comes first in this order decides: checkmated, stalemated, repetition,
-//! pieces-remaining, total-piece-count, captured, absolute-config, relative-config, then
-//! count-condition goals; between goals of the same kind, file order.
+//! condition comes first in this order decides: pieces-remaining, total-piece-count, captured,
+//! absolute-config, relative-config, checkmated, stalemated, repetition, only-pieces, then
+//! counter conditions and count-condition goals; between goals of the same kind, file order.
 
 use super::{MoveList, Position, Rules, DEAD};
 use crate::def::*;
@@ -69,12 +69,13 @@ fn rank(c: &GoalCond) -> (u8, &'static str) {
         GoalCond::Checkmated(_) => (5, "checkmated"),
         GoalCond::Stalemated => (6, "stalemated"),
         GoalCond::Repetition => (7, "repetition"),
+        GoalCond::OnlyPieces(_) => (8, "insufficient material"),
         GoalCond::Not(x) => rank(x),
         GoalCond::And(xs) | GoalCond::Or(xs) => {
-            xs.iter().map(rank).min().unwrap_or((8, "condition"))
+            xs.iter().map(rank).min().unwrap_or((9, "condition"))
         }
-        GoalCond::Const(_) => (8, "condition"),
-        GoalCond::Compare(..) => (8, "counter condition"),
+        GoalCond::Const(_) => (9, "condition"),
+        GoalCond::Compare(..) => (9, "counter condition"),
     }
 }
 
@@ -231,6 +232,7 @@ impl Rules {
                     })
             }
             GoalCond::Repetition => cx.repetitions >= 3,
+            GoalCond::OnlyPieces(sets) => self.only_pieces(pos, sets),
             GoalCond::PiecesRemaining(n, types) => self.count(pos, p, types) == *n as usize,
             GoalCond::TotalPieceCount(n, types) => {
                 (0..self.def.players.len())
@@ -268,6 +270,32 @@ impl Rules {
                 fitted == pieces.len()
             }),
         }
+    }
+
+    /// Whether the pieces on the board and in hand, all players together, are exactly one of
+    /// the multisets `sets` (sorted piece types).
+    fn only_pieces(&self, pos: &Position, sets: &[Vec<PieceId>]) -> bool {
+        let most = sets.iter().map(Vec::len).max().unwrap_or(0);
+        let mut have: Vec<PieceId> = Vec::with_capacity(most + 1);
+        for c in &pos.cells {
+            if !c.is_empty() && c.marks & DEAD == 0 {
+                if have.len() == most {
+                    return false;
+                }
+                have.push(PieceId(c.piece - 1));
+            }
+        }
+        let np = self.def.pieces.len();
+        for (i, &k) in pos.store.iter().enumerate() {
+            for _ in 0..k {
+                if have.len() == most {
+                    return false;
+                }
+                have.push(PieceId((i % np) as u16));
+            }
+        }
+        have.sort();
+        sets.contains(&have)
     }
 
     fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: super::Cell) -> bool {

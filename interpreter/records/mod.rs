@@ -1,6 +1,51 @@
-//! Game records, side by side: zrf's native `.game` format (`native`), and the readers and
-//! writers of other programs' formats as they are added. Each format turns text into moves
-//! and headers, or back; replaying the moves against the rules is the caller's job, so this
-//! module does no I/O.
+//! Game records, side by side: zrf's native `.game` format (`native`), PGN for chess-like
+//! games (`pgn`) and PDN for draughts (`pdn`), which share their tag and movetext reader
+//! (`movetext`). Each format turns text into moves and headers, or back; replaying the moves
+//! against the rules is the caller's job, so this module does no I/O.
 
+pub mod movetext;
 pub mod native;
+pub mod pdn;
+pub mod pgn;
+
+/// How a finished two-player game ended, for the result tokens of PGN and PDN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result2 {
+    /// The rules' first player won (`1-0`, `2-0`): White in chess, Black in checkers.
+    First,
+    /// The second player won (`0-1`, `0-2`).
+    Second,
+    /// A draw (`1/2-1/2`, `1-1`).
+    Draw,
+}
+
+/// What PGN and PDN writers need to know of a game.
+#[derive(Clone, Debug, Default)]
+pub struct Export {
+    /// The rules file, as the session was given it (written as zrf's own `Game` tag).
+    pub rules_path: String,
+    /// The title of the game or variant played.
+    pub title: String,
+    /// The starting position as given, when not the rules' own.
+    pub setup: Option<String>,
+    /// `YYYY-MM-DD`, when known.
+    pub date: Option<String>,
+    /// The players' names, in the rules' order.
+    pub players: Vec<String>,
+    /// The result, `None` while the game goes on (or when it has no two-player result).
+    pub result: Option<Result2>,
+    /// The moves in the format's notation.
+    pub moves: Vec<String>,
+    /// The number of the first move.
+    pub first_number: u32,
+    /// Whether the first move is the second player's (`1... e5`).
+    pub second_first: bool,
+}
+
+/// Upper case, without spaces, hyphens or underscores: how variant names are compared.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}

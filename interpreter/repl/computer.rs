@@ -27,6 +27,13 @@ pub struct Computer {
     pub thinking: Arc<AtomicBool>,
     /// Where progress lines go while thinking.
     pub progress: Option<Progress>,
+    /// Where the moves the computer plays by itself (`play-as`) go as soon as they are
+    /// played, so that a game played out shows move by move; without it they are part of the
+    /// command's answer.
+    pub said: Option<Progress>,
+    /// Something can set `stop` (the terminal does, on Ctrl-C): `analyse` without limits then
+    /// searches until stopped, rather than with the setting's limits.
+    pub stoppable: bool,
 }
 
 impl Computer {
@@ -47,6 +54,8 @@ impl Computer {
             stop: Arc::new(AtomicBool::new(false)),
             thinking: Arc::new(AtomicBool::new(false)),
             progress: None,
+            said: None,
+            stoppable: false,
         }
     }
 
@@ -83,16 +92,31 @@ impl Session {
             .engine
             .get_or_insert_with(|| Engine::new(&self.game.rules));
         let sink = &mut c.progress;
+        let game = &self.game;
         let mut report = |info: &Info| {
-            let line = info_line(info);
+            // The line in SAN where the game has it.
+            let line = if game.has_san {
+                let mut info = info.clone();
+                info.pv = crate::san::line(&game.rules, &game.pos, &info.pv);
+                info_line(&info)
+            } else {
+                info_line(info)
+            };
             if let Some(p) = sink.as_mut() {
                 p(&line);
             }
             lines.push(line);
         };
-        c.thinking.store(true, Ordering::Relaxed);
-        let r = self.game.think(engine, cfg, &c.stop, &mut report);
-        c.thinking.store(false, Ordering::Relaxed);
+        let was = c.thinking.swap(true, Ordering::Relaxed);
+        let r = engine.search(
+            &game.rules,
+            &game.pos,
+            &game.hashes,
+            cfg,
+            &c.stop,
+            &mut report,
+        );
+        c.thinking.store(was, Ordering::Relaxed);
         if let Some(p) = sink.as_mut() {
             p("");
         }
@@ -113,14 +137,17 @@ impl Session {
         };
         self.play_one(&r.best_text)
             .map_err(|e| format!("the engine chose `{}`: {e}", r.best_text))?;
+        let shown = match self.game.sans.last() {
+            Some(san) if self.game.has_san => san.clone(),
+            _ => r.best_text.clone(),
+        };
         let stopped = if self.computer.stop.load(Ordering::Relaxed) {
             ", stopped"
         } else {
             ""
         };
         Ok(format!(
-            "{mover} plays {} (depth {}, {}, {:.2} s{stopped}).",
-            r.best_text,
+            "{mover} plays {shown} (depth {}, {}, {:.2} s{stopped}).",
             r.info.depth,
             r.info.score,
             r.info.elapsed.as_secs_f64()
@@ -189,6 +216,14 @@ impl Session {
     /// `analyse [LIMITS]`: search without playing; shows the best line and its score.
     pub(super) fn analyse(&mut self, rest: &str) -> Output {
         let cfg = match self.setting(rest) {
+            // No limit given and Ctrl-C at hand: search until stopped.
+            Ok(mut c) if rest.trim().is_empty() && self.computer.stoppable => {
+                c.limits = Limits {
+                    nodes: (c.kind == EngineKind::Mcts).then_some(u64::MAX),
+                    ..Limits::default()
+                };
+                c
+            }
             Ok(c) => c,
             Err(e) => return self.error(e),
         };
@@ -206,9 +241,14 @@ impl Session {
                     text += l;
                     text.push('\n');
                 }
+                let best = if self.game.has_san {
+                    let g = &self.game;
+                    crate::san::line(&g.rules, &g.pos, std::slice::from_ref(&r.best_text)).remove(0)
+                } else {
+                    r.best_text.clone()
+                };
                 text += &format!(
-                    "best {} ({}, depth {}, {} nodes, {:.2} s)",
-                    r.best_text,
+                    "best {best} ({}, depth {}, {} nodes, {:.2} s)",
                     r.info.score,
                     r.info.depth,
                     r.info.nodes,
@@ -268,11 +308,25 @@ impl Session {
         } else {
             format!("The computer plays {}.", who.join(" and "))
         };
+        let before = self.game.played.len();
+        // A front end that shows the computer's moves as they come shows this line first.
+        let said = match self.computer.said.as_mut() {
+            Some(show) => {
+                show(&said);
+                None
+            }
+            None => Some(said),
+        };
         let more = self.auto_replies();
-        if more.is_empty() {
-            Output::text(said)
+        let board = if self.game.played.len() == before {
+            String::new()
         } else {
-            Output::text(format!("{said}\n{more}{}", self.show()))
+            self.show()
+        };
+        match said {
+            Some(said) if board.is_empty() => Output::text(said),
+            Some(said) => Output::text(format!("{said}\n{more}{board}")),
+            None => Output::text(board),
         }
     }
 
@@ -280,6 +334,9 @@ impl Session {
     pub(super) fn auto_replies(&mut self) -> String {
         let mut out = String::new();
         let mut plies = 0;
+        // Ctrl-C between two searches stops the game too, rather than the program.
+        let was = self.computer.thinking.swap(true, Ordering::Relaxed);
+        self.computer.stop.store(false, Ordering::Relaxed);
         while plies < AUTO_PLY_LIMIT && !self.computer.stop.load(Ordering::Relaxed) {
             if self.game.rules.turns.is_empty() || self.game.outcome().is_some() {
                 break;
@@ -290,10 +347,13 @@ impl Session {
             }
             let cfg = self.computer.config.clone();
             match self.computer_move(&cfg) {
-                Ok(said) => {
-                    out += &said;
-                    out.push('\n');
-                }
+                Ok(said) => match self.computer.said.as_mut() {
+                    Some(show) => show(&said),
+                    None => {
+                        out += &said;
+                        out.push('\n');
+                    }
+                },
                 Err(e) => {
                     out += &format!("The computer could not move: {e}\n");
                     break;
@@ -301,6 +361,7 @@ impl Session {
             }
             plies += 1;
         }
+        self.computer.thinking.store(was, Ordering::Relaxed);
         out
     }
 }

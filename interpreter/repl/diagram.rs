@@ -115,12 +115,19 @@ fn first_grid(def: &GameDef) -> Option<Grid<'_>> {
 /// Draws the board. `color` adds ANSI colours: pieces by owner, dim labels, and the squares
 /// of the last move underlined.
 pub fn diagram(rules: &Rules, pos: &Position, color: bool) -> String {
+    diagram_turned(rules, pos, color, false)
+}
+
+/// [`diagram`], turned half round when `flip` (the last rank and file first: the board as the
+/// second player sees it).
+pub fn diagram_turned(rules: &Rules, pos: &Position, color: bool, flip: bool) -> String {
     let def = &rules.def;
     let letters = piece_letters(def);
     let mut out = String::new();
     let mut shown = vec![false; pos.cells.len()];
     if let Some(grid) = first_grid(def) {
-        draw_grid(rules, pos, color, &grid, &letters, &mut shown, &mut out);
+        let view = View { color, flip };
+        draw_grid(rules, pos, view, &grid, &letters, &mut shown, &mut out);
     }
     // Squares outside the grid (other grids, explicit positions): the occupied ones, by name.
     let others: Vec<String> = (0..pos.cells.len())
@@ -162,19 +169,35 @@ fn paint(text: &str, owner: u8, last: bool, color: bool) -> String {
     s + text + ansi::RESET
 }
 
+/// How to draw the board.
+#[derive(Clone, Copy)]
+struct View {
+    color: bool,
+    flip: bool,
+}
+
 fn draw_grid(
     rules: &Rules,
     pos: &Position,
-    color: bool,
+    view: View,
     grid: &Grid,
     letters: &[String],
     shown: &mut [bool],
     out: &mut String,
 ) {
     let def = &rules.def;
+    let color = view.color;
     let files = &grid.labels[0];
     let one_row = [String::new()];
     let ranks: &[String] = grid.labels.get(1).map_or(&one_row[..], |r| &r[..]);
+    let order = |n: usize| -> Vec<usize> {
+        if view.flip {
+            (0..n).rev().collect()
+        } else {
+            (0..n).collect()
+        }
+    };
+    let (file_order, rank_order) = (order(files.len()), order(ranks.len()));
     let numbered = def.board.numbers.iter().any(|&n| n > 0);
     let width =
         files
@@ -195,7 +218,10 @@ fn draw_grid(
         }
     };
     let file_line = {
-        let cells: Vec<String> = files.iter().map(|f| format!("{f:<width$}")).collect();
+        let cells: Vec<String> = file_order
+            .iter()
+            .map(|&f| format!("{:<width$}", files[f]))
+            .collect();
         let pad = " ".repeat(rank_width + 1);
         format!("{pad}{}", dim(cells.join(" ").trim_end()))
     };
@@ -215,11 +241,12 @@ fn draw_grid(
             let _ = writeln!(out, "level {}:", names.join(" "));
         }
         let _ = writeln!(out, "{file_line}");
-        for (r, rank) in ranks.iter().enumerate() {
+        for &r in &rank_order {
+            let rank = &ranks[r];
             coords[1] = r as u16;
             let mut cells = Vec::new();
             let mut numbers = Vec::new();
-            for f in 0..files.len() {
+            for &f in &file_order {
                 coords[0] = f as u16;
                 let text = match grid.at.get(&coords) {
                     None => " ".repeat(width),

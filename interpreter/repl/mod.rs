@@ -9,6 +9,7 @@
 pub mod computer;
 pub mod diagram;
 pub mod fen;
+pub mod records;
 
 use std::fmt::Write;
 
@@ -126,10 +127,11 @@ struct Command {
 const COMMANDS: &[Command] = &[
     Command {
         name: "moves",
-        args: "",
-        summary: "list the legal moves, grouped by the piece that moves",
+        args: "[san]",
+        summary: "list the legal moves, grouped by the piece that moves (`moves san`: in SAN)",
         detail: "Drops form their own group. Any of the moves may be typed as it is shown, or in\n\
-                 the other forms zrf reads: e2e4, e7e8q, 29-9 for a whole capture chain.",
+                 the other forms zrf reads: e2e4, e7e8q, 29-9 for a whole capture chain, and in\n\
+                 games whose pieces have letters, algebraic notation: Nf3, exd5, O-O, e8=Q, N@f3.",
     },
     Command {
         name: "undo",
@@ -153,6 +155,12 @@ const COMMANDS: &[Command] = &[
         name: "board",
         args: "",
         summary: "show the board, whose turn it is and the state of the game",
+        detail: "",
+    },
+    Command {
+        name: "flip",
+        args: "",
+        summary: "turn the board round (and back): the other side at the bottom",
         detail: "",
     },
     Command {
@@ -185,15 +193,18 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "save",
         args: "FILE",
-        summary: "save the game as a record (see docs/game-records.md)",
-        detail: "The record names the rules file, the variant and any setup, then lists the moves.",
+        summary: "save the game as a record: FILE.game, FILE.pgn or FILE.pdn",
+        detail: "The format follows the file name: zrf's own record (any name but these), PGN\n\
+                 with moves in SAN (chess-like games), PDN (draughts). See docs/game-records.md.",
     },
     Command {
         name: "load",
-        args: "FILE",
-        summary: "load a game record and replay its moves",
-        detail: "The record may name another rules file or variant; they are loaded too. If a\n\
-                 move of the record is not legal, nothing changes.",
+        args: "FILE [N]",
+        summary: "load a record (.game, .pgn, .pdn) and replay it; N: game N of a file",
+        detail: "The record may name another rules file or variant; they are loaded too. A PGN or\n\
+                 PDN record that names no rules file is played with these rules when they have\n\
+                 its variant, else with the shipped game its [Variant] or [GameType] names.\n\
+                 If a move of the record is not legal, nothing changes.",
     },
     Command {
         name: "perft",
@@ -251,7 +262,8 @@ const COMMANDS: &[Command] = &[
         summary: "search without moving: the best line and its score, depth by depth",
         detail: "A progress line shows the search as it goes. Scores are from the point of view of\n\
                  the side to move: +1.00 is about a pawn (or a man) ahead; `win in 3` counts plies.\n\
-                 Ctrl-C stops the search and keeps what it found.",
+                 Without limits, on a terminal, it searches until Ctrl-C (elsewhere it uses the\n\
+                 `engine` setting); Ctrl-C stops the search and keeps what it found.",
     },
     Command {
         name: "engine",
@@ -298,6 +310,8 @@ pub struct Session {
     first_number: u32,
     /// Answer with ANSI colours.
     pub color: bool,
+    /// Draw the board turned half round (`flip`).
+    pub flipped: bool,
     /// Today's date (`YYYY-MM-DD`) for the records `save` writes; the caller supplies it.
     pub today: Option<String>,
     /// The computer player.
@@ -458,6 +472,7 @@ impl Session {
             setup,
             first_number,
             color: false,
+            flipped: false,
             today: None,
             computer: computer::Computer::new(n_players),
         })
@@ -537,6 +552,10 @@ impl Session {
         words.push("exit".into());
         if self.game.outcome().is_none() {
             words.extend(self.game.legal_texts());
+            if self.game.has_san {
+                let list = self.game.legal().clone();
+                words.extend(crate::san::texts(&self.game.rules.def, &list));
+            }
         }
         words
     }
@@ -598,7 +617,7 @@ impl Session {
         };
         let lower = word.to_lowercase();
         match lower.as_str() {
-            "moves" => self.moves(),
+            "moves" => self.moves(rest),
             "undo" => self.undo(rest),
             "redo" => self.redo(rest),
             "new" => {
@@ -606,9 +625,16 @@ impl Session {
                 self.game.reset(pos);
                 self.setup = None;
                 self.first_number = 1;
-                Output::text(format!("New game.\n{}", self.show()))
+                // The computer moves at once if it plays the side to move (`play-as both`
+                // plays the new game out).
+                let replies = self.auto_replies();
+                Output::text(format!("New game.\n{replies}{}", self.show()))
             }
             "board" => Output::text(self.show()),
+            "flip" => {
+                self.flipped = !self.flipped;
+                Output::text(self.show())
+            }
             "setup" => self.setup(rest),
             "position" => Output::text(crate::setup::native(&self.game.rules, &self.game.pos)),
             "fen" => match fen::write(&self.game.rules, &self.game.pos, self.number_of_next()) {
@@ -617,12 +643,15 @@ impl Session {
             },
             "history" => Output::text(self.history()),
             "save" if rest.is_empty() => self.error("`save` needs a file name: save FILE"),
-            "save" => Output {
-                request: Some(Request::Save {
-                    path: rest.to_string(),
-                    contents: self.record(),
-                }),
-                ..Output::default()
+            "save" => match self.record_as(rest) {
+                Ok(contents) => Output {
+                    request: Some(Request::Save {
+                        path: rest.to_string(),
+                        contents,
+                    }),
+                    ..Output::default()
+                },
+                Err(e) => self.error(format!("cannot save {rest}: {e}")),
             },
             "load" if rest.is_empty() => self.error("`load` needs a file name: load FILE"),
             "load" => Output {
@@ -661,10 +690,17 @@ impl Session {
                 let result = files.write(path, contents);
                 self.saved(path, result)
             }
-            Some(Request::Load { path }) => match files.read(path) {
-                Ok(bytes) => self.load_record(path, &String::from_utf8_lossy(&bytes), files),
-                Err(e) => self.error(format!("cannot read {path}: {e}")),
-            },
+            Some(Request::Load { path }) => {
+                // `load FILE N`: game N of a file of several (PGN, PDN).
+                let (path, n) = match files.read(path) {
+                    Ok(_) => (path.as_str(), None),
+                    Err(_) => records::split_game_number(path),
+                };
+                match files.read(path) {
+                    Ok(bytes) => self.load_game(path, n, &String::from_utf8_lossy(&bytes), files),
+                    Err(e) => self.error(format!("cannot read {path}: {e}")),
+                }
+            }
             None => out,
         }
     }
@@ -680,9 +716,24 @@ impl Session {
     /// The answer to a `load` once the caller has read the record: the game it holds replaces
     /// this one, or, when any part of it fails, nothing changes.
     pub fn load_record(&mut self, path: &str, text: &str, files: &dyn Files) -> Output {
-        match Session::from_record(text, path, files) {
+        self.load_game(path, None, text, files)
+    }
+
+    /// [`Session::load_record`] of game number `n` (from 1) of a file, in the format its name
+    /// says (`.pgn`, `.pdn`, else native). A PGN or PDN record that names no rules file is
+    /// played with this session's rules when they have its variant.
+    pub fn load_game(
+        &mut self,
+        path: &str,
+        n: Option<usize>,
+        text: &str,
+        files: &dyn Files,
+    ) -> Output {
+        let hint = self.hint();
+        match Session::from_records(text, path, n, &hint, files).map(|(s, _)| s) {
             Ok(mut s) => {
                 s.color = self.color;
+                s.flipped = self.flipped;
                 s.today = self.today.clone();
                 let n = s.game.rules.def.players.len();
                 std::mem::swap(&mut s.computer, &mut self.computer);
@@ -739,7 +790,11 @@ impl Session {
             Ok(m) => return Ok(m),
             Err(e) => e,
         };
-        if self.game.outcome().is_some() || matches!(e, MoveError::Ambiguous(_)) {
+        // In algebraic notation a lone square is a pawn's move, which SAN has read already.
+        if self.game.outcome().is_some()
+            || matches!(e, MoveError::Ambiguous(_))
+            || self.game.has_san
+        {
             return Err(e);
         }
         let list = self.game.legal().clone();
@@ -801,6 +856,9 @@ impl Session {
         };
         if self.game.outcome().is_some() {
             return format!("{msg} (`undo` takes moves back, `new` starts again)");
+        }
+        if self.game.has_san && crate::san::looks_like_san(input) {
+            return msg;
         }
         let def = &self.game.rules.def;
         let square_of = |text: &str| {
@@ -875,7 +933,13 @@ impl Session {
         format!("{msg}: {extra}")
     }
 
-    fn moves(&mut self) -> Output {
+    fn moves(&mut self, arg: &str) -> Output {
+        let san = match arg.to_lowercase().as_str() {
+            "" => false,
+            "san" if self.game.has_san => true,
+            "san" => return self.error(crate::san::NOT_APPLICABLE),
+            _ => return self.error(format!("`moves` takes nothing or `san`, not `{arg}`")),
+        };
         if let Some(o) = self.game.outcome() {
             return Output::text(format!(
                 "The game is over: {}.",
@@ -883,8 +947,11 @@ impl Session {
             ));
         }
         let list = self.game.legal().clone();
+        let texts = match self.game.legal_sans() {
+            Some(t) if san => t,
+            _ => notation::move_texts(&self.game.rules.def, &list),
+        };
         let def = &self.game.rules.def;
-        let texts = notation::move_texts(def, &list);
         // Groups in order of first appearance: piece types, then drops, then pass.
         let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         for (m, t) in list.moves.iter().zip(texts) {
@@ -1157,11 +1224,12 @@ impl Session {
     }
 
     /// The moves played, numbered by rounds of the turn order: `1. e2-e4 e7-e5`.
-    fn numbered(&self) -> Vec<String> {
+    fn numbered(&self, san: bool) -> Vec<String> {
         let g = &self.game;
         let mut lines: Vec<String> = Vec::new();
         let mut n = self.first_number;
-        for (k, mv) in g.played.iter().enumerate() {
+        let moves = if san && g.has_san { &g.sans } else { &g.played };
+        for (k, mv) in moves.iter().enumerate() {
             if k == 0 {
                 let dots = if self.mid_round(g.turns[0]) {
                     "..."
@@ -1181,7 +1249,7 @@ impl Session {
     }
 
     fn history(&self) -> String {
-        let lines = self.numbered();
+        let lines = self.numbered(true);
         if lines.is_empty() {
             "No moves yet.".into()
         } else {
@@ -1211,13 +1279,14 @@ impl Session {
             headers.push(("Date", d.clone()));
         }
         headers.push(("Result", result));
-        Record::write(&headers, &self.numbered())
+        Record::write(&headers, &self.numbered(false))
     }
 
     /// The board and the state of the game: whose turn, move number, last move, pieces in
     /// hand, counters, and the result once the game is over.
     pub fn show(&mut self) -> String {
-        let mut out = diagram::diagram(&self.game.rules, &self.game.pos, self.color);
+        let mut out =
+            diagram::diagram_turned(&self.game.rules, &self.game.pos, self.color, self.flipped);
         let outcome = self.game.outcome();
         let n = self.number_of_next();
         let g = &self.game;
@@ -1240,8 +1309,14 @@ impl Session {
                 let _ = writeln!(out, "{who}, move {n}.");
             }
         }
-        if let Some(last) = g.played.last() {
-            let _ = writeln!(out, "Last move: {last}.");
+        match (g.played.last(), g.sans.last()) {
+            (Some(last), Some(san)) => {
+                let _ = writeln!(out, "Last move: {san} ({last}).");
+            }
+            (Some(last), None) => {
+                let _ = writeln!(out, "Last move: {last}.");
+            }
+            _ => {}
         }
         let n_pieces = def.pieces.len();
         let mut hands = Vec::new();

@@ -34,16 +34,18 @@ fn out(text: &str) {
     }
 }
 
-/// Plays from standard input until `quit` or the end of input.
-pub fn run(mut session: Session, files: &dyn Files) {
+/// Plays from standard input until `quit` or the end of input. False when a piped script
+/// had a command refused (it stops there unless `keep_going`).
+pub fn run(mut session: Session, files: &dyn Files, keep_going: bool) -> bool {
     if std::io::stdin().is_terminal() {
         session.color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
         match interactive(&mut session, files) {
             Ok(()) => {}
             Err(e) => eprintln!("error: the line editor failed: {e}"),
         }
+        true
     } else {
-        piped(&mut session, files);
+        piped(&mut session, files, keep_going)
     }
 }
 
@@ -60,7 +62,7 @@ fn open_brackets(text: &str) -> bool {
     depth > 0
 }
 
-fn piped(session: &mut Session, files: &dyn Files) {
+fn piped(session: &mut Session, files: &dyn Files, keep_going: bool) -> bool {
     out(&session.banner());
     let mut pending = String::new();
     for line in std::io::stdin().lock().lines() {
@@ -74,13 +76,19 @@ fn piped(session: &mut Session, files: &dyn Files) {
         }
         let o = session.run_line(&std::mem::take(&mut pending), files);
         out(&o.text);
+        if o.error && !keep_going {
+            return false;
+        }
         if o.quit {
-            return;
+            return true;
         }
     }
     if !pending.is_empty() {
-        out(&session.run_line(&pending, files).text);
+        let o = session.run_line(&pending, files);
+        out(&o.text);
+        return !o.error || keep_going;
     }
+    true
 }
 
 /// Where the line history is kept: `$ZRF_HISTORY`, else `zrf/history.txt` in the user's data
@@ -229,6 +237,17 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
             let _ = err.flush();
         }));
     }
+    // Ctrl-C stops a search, so `analyse` alone may run until then.
+    session.computer.stoppable = true;
+    // The computer's moves in `play-as` are shown as they are played.
+    session.computer.said = Some(Box::new(|line: &str| {
+        if std::io::stderr().is_terminal() {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+        }
+        out(&format!("{line}\n"));
+    }));
     out(&session.banner());
     loop {
         *words.borrow_mut() = session.completions();

@@ -9,6 +9,7 @@ const GOAL_CONDS: &[&str] = &[
     "stalemated",
     "checkmated",
     "repetition",
+    "only-pieces",
     "pieces-remaining",
     "total-piece-count",
     "captured",
@@ -114,6 +115,26 @@ fn goal_cond(cx: &mut Cx, node: &Sexp) -> Option<GoalCond> {
         "repetition" => GoalCond::Repetition,
         "checkmated" => GoalCond::Checkmated(pieces(cx, args)),
         "captured" => GoalCond::Captured(pieces(cx, args)),
+        "only-pieces" => {
+            if args.is_empty() {
+                cx.missing(
+                    node,
+                    "sets of pieces",
+                    "(only-pieces (KING KING) (KING KING BISHOP) ...)",
+                );
+                return None;
+            }
+            let mut sets = Vec::new();
+            for a in args {
+                let mut set = match &a.kind {
+                    SexpKind::List(items) => pieces(cx, items),
+                    _ => pieces(cx, std::slice::from_ref(a)),
+                };
+                set.sort();
+                sets.push(set);
+            }
+            GoalCond::OnlyPieces(sets)
+        }
         "pieces-remaining" => {
             let n = count(cx)?;
             GoalCond::PiecesRemaining(n, pieces(cx, &args[1..]))

@@ -304,7 +304,8 @@ fn hub_plays_a_whole_game_against_itself() {
             wait: &mut || hub.borrow_mut().wait(),
             to_zrf: &|g, mv| {
                 let list = g.legal().clone();
-                let i = zrf::protocol::hub::parse_move(&g.rules, &list, mv).expect("legal");
+                let nums = zrf::protocol::hub::Numbers::of(&g.rules).expect("numbered");
+                let i = zrf::protocol::hub::parse_move(&g.rules, &nums, &list, mv).expect("legal");
                 zrf::notation::move_texts(&g.rules.def, &list)[i].clone()
             },
             position: &|moves| format!("pos start moves=\"{}\"", moves.join(" ")),
@@ -478,4 +479,42 @@ fn a_game_against_stockfish_with_every_move_legal_both_ways() {
     assert!(moves.len() >= 20, "{moves:?}");
     zrf.send("quit");
     fish.send("quit");
+}
+
+#[test]
+fn hub_numbers_draughts_boards_that_name_their_squares() {
+    // Russian draughts names its squares; Hub numbers the dark squares from b8 (1) row by
+    // row to g1 (32), as PDN and pydraughts number an 8x8 board.
+    let rules = common::rules("games/russian-draughts.zrf", None);
+    let nums = zrf::protocol::hub::Numbers::of(&rules).expect("derived");
+    let number = |name: &str| nums.number(rules.def.board.pos_id(name).expect("square").0);
+    assert_eq!(
+        ["b8", "h8", "a7", "c3", "d4", "g1", "a1"].map(number),
+        [1, 4, 5, 22, 18, 32, 29]
+    );
+    // A light square has no number (the shipped file does not even declare them).
+    assert!(rules
+        .def
+        .board
+        .pos_id("a8")
+        .is_none_or(|p| nums.number(p.0) == 0));
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    for l in [
+        "set-param name=variant value=russian",
+        "init",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 11-15 18x11\"",
+        "level depth=1",
+        "go think",
+    ] {
+        hub.handle(l);
+    }
+    hub.wait();
+    let out = lines.take();
+    // Black must retake on f6 (11): from e7 (7) landing on g5 (16), or from g7 (8) to e5 (15).
+    let done = out.iter().find(|l| l.starts_with("done")).expect("done");
+    assert!(
+        done.starts_with("done move=7x16x11") || done.starts_with("done move=8x15x11"),
+        "{out:?}"
+    );
 }

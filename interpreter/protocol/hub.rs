@@ -30,7 +30,7 @@ pub struct Hub {
     loader: SharedLoader,
     cat: Catalogue,
     variant: String,
-    rules: Option<Rules>,
+    rules: Option<(Rules, Numbers)>,
     game: Option<Game>,
     limits: Limits,
     /// `level time=` and `inc=`: a clock for the whole game, not a time per move.
@@ -38,31 +38,96 @@ pub struct Hub {
     runner: Runner,
 }
 
-/// The number a move's square carries (0 where the board gives none).
-fn number(rules: &Rules, sq: u16) -> u32 {
-    rules
-        .def
-        .board
-        .numbers
-        .get(sq as usize)
-        .copied()
-        .unwrap_or(0) as u32
+/// The numbers Hub gives the squares: those the board declares, else (8x8 draughts written
+/// with square names, such as Russian and Brazilian draughts) the squares of the colour the
+/// pieces start on, numbered from the top row (the last rank) left to right, as PDN numbers
+/// them.
+#[derive(Clone, Debug)]
+pub struct Numbers {
+    of_square: Vec<u32>,
+    count: u32,
+}
+
+impl Numbers {
+    /// The numbering of a game's board; `None` when it has none and none can be derived.
+    pub fn of(rules: &Rules) -> Option<Numbers> {
+        let b = &rules.def.board;
+        if b.numbers.iter().any(|&n| n > 0) {
+            let of_square: Vec<u32> = (0..b.n_pos())
+                .map(|i| b.numbers.get(i).copied().unwrap_or(0) as u32)
+                .collect();
+            let count = of_square.iter().copied().max().unwrap_or(0);
+            return Some(Numbers { of_square, count });
+        }
+        // File letter and rank number names, on a board whose pieces all start on one colour.
+        let coords: Option<Vec<(u32, u32)>> = b
+            .positions
+            .iter()
+            .map(|p| {
+                let s = p.name.as_bytes();
+                (s.len() >= 2 && s[0].is_ascii_lowercase())
+                    .then(|| p.name[1..].parse::<u32>().ok())
+                    .flatten()
+                    .map(|rank| ((s[0] - b'a') as u32, rank))
+            })
+            .collect();
+        let coords = coords?;
+        let start = rules.initial();
+        let mut colour = None;
+        for (i, c) in start.cells.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            let parity = (coords[i].0 + coords[i].1) % 2;
+            match colour {
+                None => colour = Some(parity),
+                Some(p) if p != parity => return None,
+                _ => {}
+            }
+        }
+        let colour = colour?;
+        let mut squares: Vec<usize> = (0..coords.len())
+            .filter(|&i| (coords[i].0 + coords[i].1) % 2 == colour)
+            .collect();
+        squares.sort_by_key(|&i| (std::cmp::Reverse(coords[i].1), coords[i].0));
+        let mut of_square = vec![0; coords.len()];
+        for (k, &i) in squares.iter().enumerate() {
+            of_square[i] = k as u32 + 1;
+        }
+        Some(Numbers {
+            of_square,
+            count: squares.len() as u32,
+        })
+    }
+
+    /// The number of a square (0 for a square without one).
+    pub fn number(&self, sq: u16) -> u32 {
+        self.of_square.get(sq as usize).copied().unwrap_or(0)
+    }
+
+    /// The square of a number.
+    pub fn square(&self, n: u32) -> Option<u16> {
+        (n > 0)
+            .then(|| self.of_square.iter().position(|&k| k == n))
+            .flatten()
+            .map(|i| i as u16)
+    }
 }
 
 /// The Hub text of the legal move `i`: `32-28`, or `28x17x22` (from, to, then the captured
 /// squares in increasing order).
-pub fn move_text(rules: &Rules, list: &MoveList, i: usize) -> String {
+pub fn move_text(rules: &Rules, nums: &Numbers, list: &MoveList, i: usize) -> String {
     let m = &list.moves[i];
     let path = list.path(m);
     if m.pass || m.drop != 0 || m.huff != 0 || path.is_empty() {
         return notation::move_texts(&rules.def, list)[i].clone();
     }
-    let from = number(rules, path[0]);
-    let to = number(rules, path[path.len() - 1]);
+    let from = nums.number(path[0]);
+    let to = nums.number(path[path.len() - 1]);
     if from == 0 || to == 0 {
         return notation::move_texts(&rules.def, list)[i].clone();
     }
-    let mut caps: Vec<u32> = list.captured(m).iter().map(|&s| number(rules, s)).collect();
+    let mut caps: Vec<u32> = list.captured(m).iter().map(|&s| nums.number(s)).collect();
     if caps.is_empty() {
         return format!("{from}-{to}");
     }
@@ -76,16 +141,21 @@ pub fn move_text(rules: &Rules, list: &MoveList, i: usize) -> String {
 
 /// Finds the legal move a Hub move names. Captured squares may come in any order and may be
 /// left out when the start and end alone name one move; zrf's own move text is accepted too.
-pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, String> {
-    let nums: Option<Vec<u32>> = text
+pub fn parse_move(
+    rules: &Rules,
+    nums: &Numbers,
+    list: &MoveList,
+    text: &str,
+) -> Result<usize, String> {
+    let parts: Option<Vec<u32>> = text
         .split(['-', 'x', 'X'])
         .map(|p| p.parse::<u32>().ok())
         .collect();
-    let Some(nums) = nums.filter(|n| n.len() >= 2) else {
+    let Some(parts) = parts.filter(|n| n.len() >= 2) else {
         return notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string());
     };
-    let (from, to) = (nums[0], nums[1]);
-    let mut want: Vec<u32> = nums[2..].to_vec();
+    let (from, to) = (parts[0], parts[1]);
+    let mut want: Vec<u32> = parts[2..].to_vec();
     want.sort_unstable();
     let candidates: Vec<usize> = (0..list.len())
         .filter(|&i| {
@@ -94,13 +164,13 @@ pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, S
             if m.pass || m.drop != 0 || m.huff != 0 || path.is_empty() {
                 return false;
             }
-            if number(rules, path[0]) != from || number(rules, path[path.len() - 1]) != to {
+            if nums.number(path[0]) != from || nums.number(path[path.len() - 1]) != to {
                 return false;
             }
             if want.is_empty() {
                 return true;
             }
-            let mut caps: Vec<u32> = list.captured(m).iter().map(|&s| number(rules, s)).collect();
+            let mut caps: Vec<u32> = list.captured(m).iter().map(|&s| nums.number(s)).collect();
             caps.sort_unstable();
             caps == want
         })
@@ -124,7 +194,7 @@ pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, S
             printable(text),
             candidates
                 .iter()
-                .map(|&i| move_text(rules, list, i))
+                .map(|&i| move_text(rules, nums, list, i))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -132,11 +202,8 @@ pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, S
 }
 
 /// Reads a Hub position (`Wbbbb…e…wwww`) as a PDN FEN for zrf's setup reader.
-pub fn position_to_pdn(rules: &Rules, text: &str) -> Result<String, String> {
-    let n = rules.def.board.numbers.iter().copied().max().unwrap_or(0) as usize;
-    if n == 0 {
-        return Err("this game does not number its squares, so it has no Hub positions".into());
-    }
+pub fn position_to_pdn(rules: &Rules, nums: &Numbers, text: &str) -> Result<String, String> {
+    let n = nums.count as usize;
     let mut chars = text.chars();
     let side = match chars.next() {
         Some(c @ ('W' | 'B')) => c,
@@ -149,14 +216,22 @@ pub fn position_to_pdn(rules: &Rules, text: &str) -> Result<String, String> {
             squares.len()
         ));
     }
+    // Squares by their number where the board declares numbers, else by name.
+    let declared = rules.def.board.numbers.iter().any(|&k| k > 0);
+    let name = |k: usize| -> String {
+        match nums.square(k as u32) {
+            Some(sq) if !declared => rules.def.board.positions[sq as usize].name.clone(),
+            _ => k.to_string(),
+        }
+    };
     let (mut white, mut black) = (Vec::new(), Vec::new());
     for (k, c) in squares.iter().enumerate() {
         let sq = k + 1;
         match c {
-            'w' => white.push(sq.to_string()),
-            'W' => white.push(format!("K{sq}")),
-            'b' => black.push(sq.to_string()),
-            'B' => black.push(format!("K{sq}")),
+            'w' => white.push(name(sq)),
+            'W' => white.push(format!("K{}", name(sq))),
+            'b' => black.push(name(sq)),
+            'B' => black.push(format!("K{}", name(sq))),
             'e' | '.' | '-' => {}
             other => {
                 return Err(format!(
@@ -178,14 +253,14 @@ fn score_text(s: Score) -> String {
     }
 }
 
-fn info_line(rules: &Rules, pos: &Position, i: &Info) -> String {
+fn info_line(rules: &Rules, nums: &Numbers, pos: &Position, i: &Info) -> String {
     let secs = i.elapsed.as_secs_f64();
     let nps = if secs > 0.0 {
         (i.nodes as f64 / secs) as u64
     } else {
         0
     };
-    let pv = convert_line(rules, pos, &i.pv, &move_text).join(" ");
+    let pv = convert_line(rules, pos, &i.pv, &|r, l, k| move_text(r, nums, l, k)).join(" ");
     format!(
         "info depth={d} mean-depth={d}.0 score={} nodes={} time={secs:.3} nps={nps} pv=\"{pv}\"",
         score_text(i.score),
@@ -239,7 +314,7 @@ impl Hub {
             .iter()
             .filter(|e| {
                 all.rules(e, self.loader.as_ref())
-                    .is_ok_and(|r| r.def.board.numbers.iter().any(|&n| n > 0))
+                    .is_ok_and(|r| Numbers::of(&r).is_some())
             })
             .cloned()
             .collect();
@@ -269,17 +344,26 @@ impl Hub {
         }
     }
 
-    fn rules(&mut self) -> Option<&Rules> {
+    fn rules(&mut self) -> Option<&(Rules, Numbers)> {
         if self.rules.is_none() {
             let Some(entry) = self.cat.find(&self.variant).cloned() else {
                 self.error(&format!("unknown variant {}", self.variant));
                 return None;
             };
             match self.cat.rules(&entry, self.loader.as_ref()) {
-                Ok(r) => {
-                    self.runner.prepare(&r);
-                    self.rules = Some(r);
-                }
+                Ok(r) => match Numbers::of(&r) {
+                    Some(nums) => {
+                        self.runner.prepare(&r);
+                        self.rules = Some((r, nums));
+                    }
+                    None => {
+                        self.error(&format!(
+                            "{} has no numbered squares, so Hub cannot name its moves",
+                            entry.title
+                        ));
+                        return None;
+                    }
+                },
                 Err(e) => {
                     self.error(&e);
                     return None;
@@ -427,12 +511,12 @@ impl Hub {
 
     fn pos(&mut self, pos: Option<&str>, start: bool, moves: &str) {
         self.runner.stop();
-        let Some(rules) = self.rules().cloned() else {
+        let Some((rules, nums)) = self.rules().cloned() else {
             return;
         };
         let position = match pos {
             Some(text) if !start => {
-                match position_to_pdn(&rules, text)
+                match position_to_pdn(&rules, &nums, text)
                     .and_then(|pdn| crate::setup::parse(&rules, &pdn))
                 {
                     Ok(p) => p,
@@ -451,7 +535,7 @@ impl Hub {
                 break;
             }
             let list = game.legal().clone();
-            let played = parse_move(&game.rules, &list, mv).and_then(|i| {
+            let played = parse_move(&game.rules, &nums, &list, mv).and_then(|i| {
                 let text = notation::move_texts(&game.rules.def, &list)[i].clone();
                 game.play(&text).map_err(|e| e.to_string())
             });
@@ -508,10 +592,10 @@ impl Hub {
 
     fn go(&mut self, hold: bool) {
         self.runner.stop();
+        let Some((rules, nums)) = self.rules().cloned() else {
+            return;
+        };
         if self.game.is_none() {
-            let Some(rules) = self.rules().cloned() else {
-                return;
-            };
             let pos = rules.initial();
             self.game = Some(Game::new(rules, pos));
         }
@@ -546,13 +630,16 @@ impl Hub {
         let out_done = Arc::clone(&self.out);
         self.runner.start(
             job,
-            move |rules, pos, i| out_info(&info_line(rules, pos, i)),
+            {
+                let nums = nums.clone();
+                move |rules, pos, i| out_info(&info_line(rules, &nums, pos, i))
+            },
             move |rules, pos, f: Finished| match f.result {
                 Some(r) => {
-                    let best =
-                        convert_line(rules, pos, std::slice::from_ref(&r.best_text), &move_text);
+                    let write = |r: &Rules, l: &MoveList, k: usize| move_text(r, &nums, l, k);
+                    let best = convert_line(rules, pos, std::slice::from_ref(&r.best_text), &write);
                     let best = best.first().cloned().unwrap_or(r.best_text.clone());
-                    let line = convert_line(rules, pos, &r.info.pv, &move_text);
+                    let line = convert_line(rules, pos, &r.info.pv, &write);
                     match line.get(1) {
                         Some(p) if line.first() == Some(&best) => {
                             out_done(&format!("done move={best} ponder={p}"))

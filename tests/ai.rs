@@ -462,9 +462,9 @@ fn between_drawing_moves_the_one_with_most_losing_replies_is_chosen() {
         ..SearchConfig::default()
     };
     let mut g = game("games/tic-tac-toe.zrf", None, "M@b1 M@b3");
-    // The depth-limited search settles for a3, another draw that sets fewer traps.
+    // The depth-limited search settles for b2, the draw that sets fewest traps.
     let plain = think(&mut g, &config(EngineKind::AlphaBeta, Some(9), None));
-    assert_eq!(plain.best_text, "M@a3");
+    assert_eq!(plain.best_text, "M@b2");
     assert_eq!(plain.info.score, Score::Cp(0));
     let r = think(&mut g, &timed);
     assert!(

@@ -115,6 +115,10 @@ struct Search<'a> {
     has_royal: bool,
     /// Null moves are tried (two sides taking turns, kings to keep safe, no chance).
     null_ok: bool,
+    /// Pruning by the evaluation and log-shaped reductions are used: not in games with drops,
+    /// where a piece in hand can change the evaluation at once (matches in Crazyhouse lost
+    /// with them: 6 wins and 10 losses against the search without).
+    prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
@@ -184,10 +188,12 @@ impl<'a> Search<'a> {
             rep_draw,
             gen_first,
             has_royal: rules.royal.iter().any(|&r| r),
-            null_ok: rules.royal.iter().any(|&r| r)
+            null_ok: def.pieces.iter().all(|p| p.drops.is_empty())
+                && rules.royal.iter().any(|&r| r)
                 && engine.eval.n_active == 2
                 && !def.players.iter().any(|p| p.random),
             last_null: usize::MAX,
+            prune: def.pieces.iter().all(|p| p.drops.is_empty()),
             min_base: (0..def.pieces.len())
                 .filter(|&p| !rules.royal[p] && engine.eval.base[p] > 0)
                 .map(|p| engine.eval.base[p])
@@ -552,7 +558,11 @@ impl<'a> Search<'a> {
         }
         // Pruning by the static evaluation, away from the principal variation, never in
         // check and never near a mate score.
-        let prunable = !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
+        let prunable = self.prune
+            && !pv_node
+            && !in_check
+            && beta.abs() < MATE_BOUND
+            && alpha.abs() < MATE_BOUND;
         let static_eval = if prunable { self.evaluate() } else { -INF };
         if prunable {
             // Reverse futility: far above beta with little depth left, a move will not fall
@@ -620,7 +630,14 @@ impl<'a> Search<'a> {
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
-                let reduce = if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
+                let reduce = if !self.prune {
+                    // Drop games: one ply, two for very late moves.
+                    if depth >= 3 && k >= 3 && quiet && !in_check && key < KILLER {
+                        1 + (depth >= 6 && k >= 8) as i32
+                    } else {
+                        0
+                    }
+                } else if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
                     let r = lmr(depth, k) - pv_node as i32;
                     r.clamp(0, depth - 2)
                 } else {

@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use zrf::diagnostic::{has_errors, render, RenderOptions};
 use zrf::expand::Loader;
 
+#[path = "fsio.rs"]
+mod fsio;
 #[path = "repl/readline.rs"]
 mod readline;
 
@@ -151,13 +153,20 @@ fn run_tests(files: &[PathBuf]) -> ExitCode {
             Ok(b) => b,
             Err(code) => return code,
         };
-        let Ok(tests) = std::fs::read(&tests_path) else {
-            eprintln!(
-                "{}: no tests file ({})",
-                file.display(),
-                tests_path.display()
-            );
-            continue;
+        let tests = match fsio::read_file(&tests_path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!(
+                    "{}: no tests file ({})",
+                    fsio::shown(file),
+                    fsio::shown(&tests_path)
+                );
+                continue;
+            }
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", fsio::shown(&tests_path));
+                return ExitCode::from(2);
+            }
         };
         let mut loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
         let tid = loaded.map.add_bytes(tests_path.to_string_lossy(), &tests);
@@ -196,19 +205,27 @@ const NEW_GAME: &str = include_str!("templates/new-game.zrf");
 fn new_game(name: &str) -> ExitCode {
     let base = name.trim_end_matches(".zrf");
     let path = PathBuf::from(format!("{base}.zrf"));
-    if path.exists() {
+    let exists = || {
         eprintln!(
             "error: {} exists already; choose another name",
-            path.display()
+            fsio::shown(&path)
         );
-        return ExitCode::from(2);
+        ExitCode::from(2)
+    };
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return exists();
     }
     let title = Path::new(base)
         .file_name()
         .map_or(base.to_string(), |n| n.to_string_lossy().into_owned());
-    if let Err(e) = std::fs::write(&path, NEW_GAME.replace("NAME", &title)) {
-        eprintln!("error: cannot write {}: {e}", path.display());
-        return ExitCode::from(2);
+    let text = NEW_GAME.replace("NAME", &title);
+    match fsio::write_atomic(&path, text.as_bytes(), fsio::Existing::Keep) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return exists(),
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", fsio::shown(&path));
+            return ExitCode::from(2);
+        }
     }
     say!(
         "wrote {}; try `zrf check {0}` and `zrf play {0}`",
@@ -222,7 +239,12 @@ struct FsLoader;
 
 impl Loader for FsLoader {
     fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
+        fsio::read_file(Path::new(path)).ok()
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        fsio::read_file(Path::new(path))
+            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
     }
 }
 
@@ -231,15 +253,13 @@ fn color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
-/// Reads a rules file; a failure is reported with its cause and exits 2 (a usage error).
+/// Reads a rules file or record; a failure is reported with its cause and exits 2 (a usage
+/// error).
 fn read(path: &Path) -> Result<Vec<u8>, ExitCode> {
-    use anyhow::Context;
-    std::fs::read(path)
-        .with_context(|| format!("cannot read {}", path.display()))
-        .map_err(|e| {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        })
+    fsio::read_file(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", fsio::shown(path));
+        ExitCode::from(2)
+    })
 }
 
 fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
@@ -356,14 +376,32 @@ fn moves(file: &Path, at: &At, print_position: bool) -> ExitCode {
 }
 
 fn moves_batch(file: &Path, at: &At) -> ExitCode {
-    use std::io::BufRead;
     let rules = match load_rules(file, at.variant.as_deref()) {
         Ok(r) => r,
         Err(code) => return code,
     };
     let mut list = zrf::engine::MoveList::new();
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    let mut stdin = std::io::stdin().lock();
+    loop {
+        let line = match fsio::read_line(&mut stdin) {
+            Ok(Some(fsio::Line::Text(t))) => t,
+            Ok(Some(fsio::Line::NotUtf8)) => {
+                say!("error: the line is not UTF-8 text");
+                continue;
+            }
+            Ok(Some(fsio::Line::TooLong)) => {
+                say!(
+                    "error: the line is longer than {} KiB",
+                    fsio::MAX_LINE_BYTES >> 10
+                );
+                continue;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("error: cannot read standard input: {e}");
+                return ExitCode::from(2);
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -452,11 +490,25 @@ struct FsFiles;
 
 impl zrf::repl::Files for FsFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(path).map_err(|e| e.to_string())
+        fsio::read_file(Path::new(path)).map_err(|e| e.to_string())
+    }
+
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        fsio::read_file(Path::new(path))
+            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
     }
 
     fn write(&self, path: &str, contents: &str) -> Result<(), String> {
-        std::fs::write(path, contents).map_err(|e| e.to_string())
+        fsio::write_atomic(
+            Path::new(path),
+            contents.as_bytes(),
+            fsio::Existing::Replace,
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    fn absolute(&self, path: &str) -> Option<String> {
+        fsio::absolute(Path::new(path)).map(|p| p.to_string_lossy().into_owned())
     }
 }
 
@@ -496,11 +548,11 @@ fn open_failed(e: zrf::repl::OpenError) -> ExitCode {
             ExitCode::from(1)
         }
         OpenError::Record(msg, _) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", zrf::repl::printable(&msg));
             ExitCode::from(1)
         }
         e => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", zrf::repl::printable(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -539,7 +591,7 @@ fn replay(file: &Path) -> ExitCode {
         "result: {}",
         result.as_deref().unwrap_or("* (the game is not over)")
     );
-    let bytes = std::fs::read(file).unwrap_or_default();
+    let bytes = fsio::read_file(file).unwrap_or_default();
     if let Ok(rec) = zrf::records::native::Record::parse(&String::from_utf8_lossy(&bytes)) {
         let said = rec
             .get("Result")

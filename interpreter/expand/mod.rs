@@ -32,6 +32,12 @@ pub trait Loader {
     /// The bytes of the file at `path` (already joined to the including file's folder),
     /// or `None` if there is no such file.
     fn load(&self, path: &str) -> Option<Vec<u8>>;
+
+    /// Like [`Loader::load`], but says why a file that exists cannot be read (too large, a
+    /// directory): `Err(None)` when there is no such file, `Err(Some(why))` otherwise.
+    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        self.load(path).ok_or(None)
+    }
 }
 
 /// A loader that finds nothing: only the embedded standard library can be included.
@@ -197,8 +203,15 @@ impl<'a> Expander<'a> {
         }
         let including = self.map.file(form.span.file).name.clone();
         let joined = join_path(&including, &target);
-        let (name, bytes) = if let Some(bytes) = self.loader.load(&joined) {
+        let found = self.loader.read(&joined);
+        let (name, bytes) = if let Ok(bytes) = found {
             (joined, bytes)
+        } else if let Err(Some(why)) = found {
+            self.diags.push(
+                Diagnostic::error(form.span, format!("cannot read included file `{target}`"))
+                    .with_label(format!("`{joined}`: {why}")),
+            );
+            return None;
         } else if let Some(text) = stdlib::file(&target) {
             (format!("<stdlib>/{target}"), text.as_bytes().to_vec())
         } else {

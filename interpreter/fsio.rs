@@ -1,6 +1,6 @@
 //! The binary's file access: one function that reads a file, one that writes one atomically.
 //! Every command, the include loader, the play session's `Files` and the line history go
-//! through these two (see `docs/limits.md` for what users are told).
+//! through these two (the README's "Files and limits" tells users what they do).
 
 use std::fs::File;
 use std::io::{self, Read, Write};

@@ -354,9 +354,9 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
         *words.borrow_mut() = session.completions();
         match rl.readline(&session.prompt()) {
             Ok(line) => {
-                // Lines that begin with a space are left out of the history, as usual.
-                if !line.trim().is_empty() && !line.starts_with(' ') {
-                    let _ = rl.add_history_entry(line.as_str());
+                // The file gets what the editor keeps (not a line that begins with a space,
+                // nor one that repeats the line before).
+                if !line.trim().is_empty() && rl.add_history_entry(line.as_str()).unwrap_or(false) {
                     if let Some(h) = &history {
                         if line.len() <= MAX_HISTORY_ENTRY {
                             let _ = append_history(h, &line);

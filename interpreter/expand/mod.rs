@@ -26,6 +26,9 @@ pub const MAX_EXPANDED_NODES: usize = 1_000_000;
 pub const MAX_EXPANDED_NESTING: usize = 400;
 /// How deeply includes may nest.
 pub const MAX_INCLUDE_DEPTH: usize = 16;
+/// How many bytes the included files of one load may hold in all (a file included again and
+/// again counts each time), so that includes cannot make a load read without end.
+pub const MAX_INCLUDED_BYTES: usize = 16 << 20;
 
 /// Reads included files: the library does no I/O, so the caller supplies this.
 pub trait Loader {
@@ -99,6 +102,8 @@ struct Expander<'a> {
     includes: Vec<String>,
     nodes: usize,
     too_large: bool,
+    /// Bytes of included files read so far.
+    included: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -116,6 +121,7 @@ impl<'a> Expander<'a> {
             includes: Vec::new(),
             nodes: 0,
             too_large: false,
+            included: 0,
         };
         let name = ex.map.file(root).name.clone();
         let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
@@ -230,6 +236,18 @@ impl<'a> Expander<'a> {
                 Diagnostic::error(form.span, format!("`{target}` includes itself"))
                     .with_label("this include closes a cycle")
                     .with_note(format!("include chain: {}", chain.join(" -> "))),
+            );
+            return None;
+        }
+        self.included = self.included.saturating_add(bytes.len());
+        if self.included > MAX_INCLUDED_BYTES {
+            self.diags.push(
+                Diagnostic::error(form.span, format!("cannot include `{target}`")).with_label(
+                    format!(
+                        "the included files would hold more than {} MiB in all",
+                        MAX_INCLUDED_BYTES >> 20
+                    ),
+                ),
             );
             return None;
         }

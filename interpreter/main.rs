@@ -335,7 +335,7 @@ fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
     let rules = load_rules(file, at.variant.as_deref())?;
     let pos = match &at.setup {
         Some(text) => zrf::setup::parse(&rules, text).map_err(|e| {
-            eprintln!("error: bad --setup: {e}");
+            eprintln!("error: bad --setup: {}", zrf::repl::printable(&e));
             ExitCode::from(2)
         })?,
         None => rules.initial(),
@@ -349,7 +349,8 @@ fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
         .enumerate()
     {
         if let Err(e) = game.play(mv) {
-            eprintln!("error: move {} `{mv}`: {e}", k + 1);
+            let msg = format!("move {} `{mv}`: {e}", k + 1);
+            eprintln!("error: {}", zrf::repl::printable(&msg));
             return Err(ExitCode::from(1));
         }
     }
@@ -418,7 +419,8 @@ fn moves_batch(file: &Path, at: &At) -> ExitCode {
                         rules.make(&mut pos, &list, &m, &mut log);
                     }
                     Err(e) => {
-                        bad = Some(format!("error: `{mv}`: {e}"));
+                        let msg = format!("error: `{mv}`: {e}");
+                        bad = Some(zrf::repl::printable(&msg).into_owned());
                         break;
                     }
                 }
@@ -437,7 +439,7 @@ fn moves_batch(file: &Path, at: &At) -> ExitCode {
                 rules.legal_moves(&mut pos, &mut list);
                 say!("{}", zrf::notation::move_texts(&rules.def, &list).join(" "));
             }
-            Err(e) => say!("error: {e}"),
+            Err(e) => say!("error: {}", zrf::repl::printable(&e)),
         }
     }
     ExitCode::SUCCESS

@@ -1397,3 +1397,36 @@ impl Session {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn relative_paths_between_folders() {
+        let rel = |from: &str, to: &str| relative_path(Path::new(from), Path::new(to));
+        assert_eq!(
+            rel("/home/a/records", "/home/a/games/chess.zrf"),
+            Some("../games/chess.zrf".into())
+        );
+        assert_eq!(
+            rel("/home/a", "/home/a/chess.zrf"),
+            Some("chess.zrf".into())
+        );
+        assert_eq!(
+            rel("/home/a/x/y", "/srv/chess.zrf"),
+            Some("../../../../srv/chess.zrf".into())
+        );
+        assert_eq!(rel("/", "/chess.zrf"), Some("chess.zrf".into()));
+        // Nothing in common (another drive, or a relative path): no relative path.
+        assert_eq!(rel("/home/a", "games/chess.zrf"), None);
+    }
+
+    #[test]
+    fn printable_escapes_control_characters_but_tab() {
+        assert_eq!(printable("e2e4"), "e2e4");
+        assert_eq!(printable("a\tb"), "a\tb");
+        assert_eq!(printable("\x1b[31mred\n\r\0"), "\\u{1b}[31mred\\n\\r\\u{0}");
+    }
+}

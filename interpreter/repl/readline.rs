@@ -163,10 +163,15 @@ fn append_history(path: &Path, entry: &str) -> std::io::Result<()> {
             return Ok(());
         }
     }
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        // Private to the user, as rustyline makes it.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
     let mut text = String::new();
     if meta.map_or(true, |m| m.len() == 0) {
         text += HISTORY_HEADER;

@@ -107,16 +107,17 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         rules.n_counter_slots(),
     );
     for (r, text) in ranks.iter().enumerate() {
-        let mut f = 0;
+        let mut f: usize = 0;
         let mut chars = text.chars().peekable();
         while let Some(c) = chars.next() {
             if c.is_ascii_digit() {
                 let mut n = c.to_digit(10).unwrap_or(0) as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as usize;
+                    // A run of digits too long for any board saturates, and is refused below.
+                    n = n.saturating_mul(10).saturating_add(d as usize);
                     chars.next();
                 }
-                f += n;
+                f = f.saturating_add(n);
                 continue;
             }
             if c == '~' {

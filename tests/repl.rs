@@ -790,3 +790,18 @@ fn the_terminal_history_keeps_lines_it_cannot_read() {
         b"#V2\ne2e4\n\xff\xfe\nboard\nquit\n"
     );
 }
+
+/// A FEN rank with a run of digits too long for any number is refused, not a panic (found by
+/// the `record_native` fuzz target, through a record's `Setup` header).
+#[test]
+fn a_fen_with_an_endless_digit_run_is_refused() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    s.eval_line("e2e4");
+    let digits = "6".repeat(60);
+    let o = s.eval_line(&format!(
+        "setup r1bqk{digits}bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    ));
+    assert!(o.error, "{}", o.text);
+    assert!(o.text.contains("rank 1 of the FEN"), "{}", o.text);
+    assert_eq!(s.game().played, ["e2-e4"]);
+}

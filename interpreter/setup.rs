@@ -123,6 +123,13 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
             if c == '~' {
                 // A promoted piece (crazyhouse): set its `promoted?` attribute, if it has one.
                 let sq = rows[r].get(f.wrapping_sub(1)).copied().unwrap_or(NONE);
+                if sq == NONE || pos.cells[sq as usize].is_empty() {
+                    return Err(format!(
+                        "rank {} of the FEN has a `~` that follows no piece (it marks the \
+                         piece before it as promoted)",
+                        r + 1
+                    ));
+                }
                 if let (Some(a), true) = (
                     def.attributes.iter().position(|a| a == "promoted?"),
                     sq != NONE,

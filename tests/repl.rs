@@ -805,3 +805,26 @@ fn a_fen_with_an_endless_digit_run_is_refused() {
     assert!(o.text.contains("rank 1 of the FEN"), "{}", o.text);
     assert_eq!(s.game().played, ["e2-e4"]);
 }
+
+/// A `~` (a promoted piece, in Crazyhouse FEN) that follows no piece is refused; it used to
+/// mark an empty square (found by the `setup_text` fuzz target).
+#[test]
+fn a_promotion_mark_after_no_piece_is_refused() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    s.eval_line("variant crazyhouse");
+    let o = s.eval_line("setup r3k2r/8/8/8/8~/8/8/R3K2R w KQkq - 0 1");
+    assert!(o.error, "{}", o.text);
+    assert!(
+        o.text
+            .contains("rank 5 of the FEN has a `~` that follows no piece"),
+        "{}",
+        o.text
+    );
+    // After a piece it marks that piece.
+    let o = s.eval_line("setup r3k2r/8/8/8/4Q~3/8/8/R3K2R[] w KQkq - 0 1");
+    assert!(!o.error, "{}", o.text);
+    assert_eq!(
+        s.eval_line("fen").text.trim(),
+        "r3k2r/8/8/8/4Q~3/8/8/R3K2R[] w KQkq - 0 1"
+    );
+}

@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use zrf::diagnostic::{has_errors, render, RenderOptions};
 use zrf::expand::Loader;
 
+#[path = "fsio.rs"]
+mod fsio;
 #[path = "repl/readline.rs"]
 mod readline;
 
@@ -189,13 +191,20 @@ fn run_tests(files: &[PathBuf]) -> ExitCode {
             Ok(b) => b,
             Err(code) => return code,
         };
-        let Ok(tests) = std::fs::read(&tests_path) else {
-            eprintln!(
-                "{}: no tests file ({})",
-                file.display(),
-                tests_path.display()
-            );
-            continue;
+        let tests = match fsio::read_file(&tests_path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!(
+                    "{}: no tests file ({})",
+                    fsio::shown(file),
+                    fsio::shown(&tests_path)
+                );
+                continue;
+            }
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", fsio::shown(&tests_path));
+                return ExitCode::from(2);
+            }
         };
         let mut loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
         let tid = loaded.map.add_bytes(tests_path.to_string_lossy(), &tests);
@@ -234,19 +243,27 @@ const NEW_GAME: &str = include_str!("templates/new-game.zrf");
 fn new_game(name: &str) -> ExitCode {
     let base = name.trim_end_matches(".zrf");
     let path = PathBuf::from(format!("{base}.zrf"));
-    if path.exists() {
+    let exists = || {
         eprintln!(
             "error: {} exists already; choose another name",
-            path.display()
+            fsio::shown(&path)
         );
-        return ExitCode::from(2);
+        ExitCode::from(2)
+    };
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return exists();
     }
     let title = Path::new(base)
         .file_name()
         .map_or(base.to_string(), |n| n.to_string_lossy().into_owned());
-    if let Err(e) = std::fs::write(&path, NEW_GAME.replace("NAME", &title)) {
-        eprintln!("error: cannot write {}: {e}", path.display());
-        return ExitCode::from(2);
+    let text = NEW_GAME.replace("NAME", &title);
+    match fsio::write_atomic(&path, text.as_bytes(), fsio::Existing::Keep) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return exists(),
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", fsio::shown(&path));
+            return ExitCode::from(2);
+        }
     }
     say!(
         "wrote {}; try `zrf check {0}` and `zrf play {0}`",
@@ -260,7 +277,12 @@ struct FsLoader;
 
 impl Loader for FsLoader {
     fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
+        fsio::read_file(Path::new(path)).ok()
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        fsio::read_file(Path::new(path))
+            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
     }
 }
 
@@ -269,15 +291,13 @@ fn color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
-/// Reads a rules file; a failure is reported with its cause and exits 2 (a usage error).
+/// Reads a rules file or record; a failure is reported with its cause and exits 2 (a usage
+/// error).
 fn read(path: &Path) -> Result<Vec<u8>, ExitCode> {
-    use anyhow::Context;
-    std::fs::read(path)
-        .with_context(|| format!("cannot read {}", path.display()))
-        .map_err(|e| {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        })
+    fsio::read_file(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", fsio::shown(path));
+        ExitCode::from(2)
+    })
 }
 
 fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
@@ -353,7 +373,7 @@ fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
     let rules = load_rules(file, at.variant.as_deref())?;
     let pos = match &at.setup {
         Some(text) => zrf::setup::parse(&rules, text).map_err(|e| {
-            eprintln!("error: bad --setup: {e}");
+            eprintln!("error: bad --setup: {}", zrf::repl::printable(&e));
             ExitCode::from(2)
         })?,
         None => rules.initial(),
@@ -367,7 +387,8 @@ fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
         .enumerate()
     {
         if let Err(e) = game.play(mv) {
-            eprintln!("error: move {} `{mv}`: {e}", k + 1);
+            let msg = format!("move {} `{mv}`: {e}", k + 1);
+            eprintln!("error: {}", zrf::repl::printable(&msg));
             return Err(ExitCode::from(1));
         }
     }
@@ -405,14 +426,32 @@ fn moves(file: &Path, at: &At, print_position: bool, san: bool) -> ExitCode {
 }
 
 fn moves_batch(file: &Path, at: &At) -> ExitCode {
-    use std::io::BufRead;
     let rules = match load_rules(file, at.variant.as_deref()) {
         Ok(r) => r,
         Err(code) => return code,
     };
     let mut list = zrf::engine::MoveList::new();
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+    let mut stdin = std::io::stdin().lock();
+    loop {
+        let line = match fsio::read_line(&mut stdin) {
+            Ok(Some(fsio::Line::Text(t))) => t,
+            Ok(Some(fsio::Line::NotUtf8)) => {
+                say!("error: the line is not UTF-8 text");
+                continue;
+            }
+            Ok(Some(fsio::Line::TooLong)) => {
+                say!(
+                    "error: the line is longer than {} KiB",
+                    fsio::MAX_LINE_BYTES >> 10
+                );
+                continue;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("error: cannot read standard input: {e}");
+                return ExitCode::from(2);
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -429,7 +468,8 @@ fn moves_batch(file: &Path, at: &At) -> ExitCode {
                         rules.make(&mut pos, &list, &m, &mut log);
                     }
                     Err(e) => {
-                        bad = Some(format!("error: `{mv}`: {e}"));
+                        let msg = format!("error: `{mv}`: {e}");
+                        bad = Some(zrf::repl::printable(&msg).into_owned());
                         break;
                     }
                 }
@@ -448,7 +488,7 @@ fn moves_batch(file: &Path, at: &At) -> ExitCode {
                 rules.legal_moves(&mut pos, &mut list);
                 say!("{}", zrf::notation::move_texts(&rules.def, &list).join(" "));
             }
-            Err(e) => say!("error: {e}"),
+            Err(e) => say!("error: {}", zrf::repl::printable(&e)),
         }
     }
     ExitCode::SUCCESS
@@ -501,11 +541,25 @@ struct FsFiles;
 
 impl zrf::repl::Files for FsFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(path).map_err(|e| e.to_string())
+        fsio::read_file(Path::new(path)).map_err(|e| e.to_string())
+    }
+
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        fsio::read_file(Path::new(path))
+            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
     }
 
     fn write(&self, path: &str, contents: &str) -> Result<(), String> {
-        std::fs::write(path, contents).map_err(|e| e.to_string())
+        fsio::write_atomic(
+            Path::new(path),
+            contents.as_bytes(),
+            fsio::Existing::Replace,
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    fn absolute(&self, path: &str) -> Option<String> {
+        fsio::absolute(Path::new(path)).map(|p| p.to_string_lossy().into_owned())
     }
 }
 
@@ -548,11 +602,11 @@ fn open_failed(e: zrf::repl::OpenError) -> ExitCode {
             ExitCode::from(1)
         }
         OpenError::Record(msg, _) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", zrf::repl::printable(&msg));
             ExitCode::from(1)
         }
         e => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", zrf::repl::printable(&e.to_string()));
             ExitCode::from(2)
         }
     }

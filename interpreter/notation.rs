@@ -73,6 +73,16 @@ pub fn move_texts(def: &GameDef, list: &MoveList) -> Vec<String> {
             *text = format!("{text}[{}]", caps.join(","));
         }
     }
+    // Moves that still read alike (the same captures, different pieces pushed along, as in
+    // Abalone) are numbered in engine order: the second is `TEXT~2`, the third `TEXT~3`.
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for text in texts.iter_mut() {
+        let n = seen.entry(text.clone()).or_default();
+        *n += 1;
+        if *n > 1 {
+            *text = format!("{text}~{n}");
+        }
+    }
     texts
 }
 

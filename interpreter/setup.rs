@@ -107,21 +107,29 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         rules.n_counter_slots(),
     );
     for (r, text) in ranks.iter().enumerate() {
-        let mut f = 0;
+        let mut f: usize = 0;
         let mut chars = text.chars().peekable();
         while let Some(c) = chars.next() {
             if c.is_ascii_digit() {
                 let mut n = c.to_digit(10).unwrap_or(0) as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as usize;
+                    // A run of digits too long for any board saturates, and is refused below.
+                    n = n.saturating_mul(10).saturating_add(d as usize);
                     chars.next();
                 }
-                f += n;
+                f = f.saturating_add(n);
                 continue;
             }
             if c == '~' {
                 // A promoted piece (crazyhouse): set its `promoted?` attribute, if it has one.
                 let sq = rows[r].get(f.wrapping_sub(1)).copied().unwrap_or(NONE);
+                if sq == NONE || pos.cells[sq as usize].is_empty() {
+                    return Err(format!(
+                        "rank {} of the FEN has a `~` that follows no piece (it marks the \
+                         piece before it as promoted)",
+                        r + 1
+                    ));
+                }
                 if let (Some(a), true) = (
                     def.attributes.iter().position(|a| a == "promoted?"),
                     sq != NONE,

@@ -489,3 +489,167 @@ fn replay_reads_pgn_and_pdn_and_picks_a_game_of_several() {
     assert_eq!(r.code, Some(1));
     assert!(r.stderr.contains("move 3 (2. Ke3)"), "{}", r.stderr);
 }
+
+// Files that cannot be read whole: every command reads only regular files of at most 8 MiB,
+// and says why it refuses one. A named pipe is never opened, so nothing waits on it.
+
+/// Runs zrf with a time limit; a run past it is killed and fails the test (as a hang).
+fn zrf_within(args: &[&str], dir: &Path, secs: u64) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the zrf binary");
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().expect("wait for zrf").is_some() {
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`zrf {}` ran past {secs} s", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("zrf output");
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Makes a named pipe; false where `mkfifo` is missing.
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_folders_and_pipes_are_refused_at_once() {
+    let dir = TempDir::new("unbounded");
+    let fifo = dir.0.join("pipe.zrf");
+    let has_fifo = mkfifo(&fifo);
+    let mut cases = vec![
+        (
+            "/dev/zero",
+            "cannot read /dev/zero: it is a device, not a regular file",
+        ),
+        (".", "cannot read .: it is a directory, not a regular file"),
+    ];
+    if has_fifo {
+        cases.push((
+            "pipe.zrf",
+            "cannot read pipe.zrf: it is a named pipe, not a regular file",
+        ));
+    }
+    for (file, said) in cases {
+        for args in [
+            vec!["check", file],
+            vec!["moves", file],
+            vec!["perft", file, "1"],
+            vec!["play", file],
+            vec!["replay", file],
+        ] {
+            let run = zrf_within(&args, &dir.0, 20);
+            assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+            assert_eq!(run.stderr, format!("error: {said}\n"), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_file_over_8_mib_is_refused_with_the_limit() {
+    let dir = TempDir::new("huge");
+    let path = dir.0.join("huge.zrf");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(9 << 20).unwrap();
+    let run = zrf_within(&["check", "huge.zrf"], &dir.0, 20);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "error: cannot read huge.zrf: it is 9 MiB or more; zrf reads files of at most 8 MiB\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn includes_of_devices_folders_and_pipes_are_errors() {
+    let dir = TempDir::new("include-dev");
+    let has_fifo = mkfifo(&dir.0.join("pipe.zrf"));
+    let mut targets = vec![
+        ("/dev/zero", "it is a device, not a regular file"),
+        ("sub", "it is a directory, not a regular file"),
+    ];
+    std::fs::create_dir(dir.0.join("sub")).unwrap();
+    if has_fifo {
+        targets.push(("pipe.zrf", "it is a named pipe, not a regular file"));
+    }
+    for (target, why) in targets {
+        let text = TIC_TAC_TOE.replace(
+            "(define drop-anywhere",
+            &format!("(include \"{target}\")\n(define drop-anywhere"),
+        );
+        dir.write("main.zrf", &text);
+        let run = zrf_within(&["check", "main.zrf"], &dir.0, 20);
+        assert_eq!(run.code, Some(1), "{target}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("error: cannot read included file `{target}`")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(why), "{}", run.stderr);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_naming_a_device_or_pipe_as_its_rules_is_refused() {
+    let dir = TempDir::new("record-dev");
+    let mut rules = vec!["/dev/zero"];
+    if mkfifo(&dir.0.join("pipe.zrf")) {
+        rules.push("pipe.zrf");
+    }
+    for r in rules {
+        dir.write("x.game", &format!("[Game \"{r}\"]\n\n1. a1\n"));
+        let run = zrf_within(&["replay", "x.game"], &dir.0, 20);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("not a regular file"),
+            "{r}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn new_never_replaces_a_file_and_leaves_no_temporary_file() {
+    let dir = TempDir::new("new-keep");
+    dir.write("Mine.zrf", "my own rules");
+    let run = zrf_within(&["new", "Mine"], &dir.0, 20);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.0.join("Mine.zrf")).unwrap(),
+        "my own rules"
+    );
+    let run = zrf_within(&["new", "Other"], &dir.0, 20);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Mine.zrf", "Other.zrf"]);
+}

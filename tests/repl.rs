@@ -596,3 +596,344 @@ fn analyse_without_limits_runs_until_stopped() {
     );
     assert!(o.text.contains("best "), "{}", o.text);
 }
+
+// Input and files that used to end a session or lose a game.
+
+/// Runs the binary with piped standard input given as bytes.
+fn piped_bytes(args: &[&str], dir: &Path, input: &[u8]) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = zrf()
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run zrf");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write the script");
+    let out = child.wait_with_output().expect("wait for zrf");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn chess_path() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/chess.zrf")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn piped_lines_are_commands_each_on_its_own() {
+    let dir = TempDir::new("piped-lines");
+    let script: &[u8] = b"(\n[\n{\n\x1b[A\n\xff\xfe not UTF-8\ne2e4\nhistory\nquit\nboard\n";
+    // With `--keep-going` every line is answered; without it the first refused line ends
+    // the run with exit code 1 (checked last).
+    let (code, out, err) = piped_bytes(&["play", &chess_path(), "--keep-going"], &dir.0, script);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.contains('\x1b'), "no control character echoed:\n{out}");
+    assert!(
+        out.contains("error: the line holds control characters (\\u{1b}[A)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: line 5 is not UTF-8 text; it was skipped"),
+        "{out}"
+    );
+    // The brackets did not swallow the lines after them: the move was played, then `quit`
+    // ended the session before `board`.
+    assert!(out.contains("Last move: e4 (e2-e4)."), "{out}");
+    assert!(out.ends_with("1. e4\n"), "{out}");
+    for bracket in ["(", "[", "{"] {
+        assert!(
+            out.contains(&format!("error: `{bracket}` is neither")),
+            "{out}"
+        );
+    }
+    // A script stops at its first refused line, with exit code 1.
+    let (code, out, _) = piped_bytes(&["play", &chess_path()], &dir.0, script);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("error: `(` is neither"), "{out}");
+    assert!(!out.contains("Last move"), "{out}");
+}
+
+#[test]
+fn zrf_moves_stdin_reads_past_bad_lines() {
+    let dir = TempDir::new("moves-stdin");
+    let (code, out, err) = piped_bytes(
+        &["moves", &chess_path(), "--stdin"],
+        &dir.0,
+        b"\xff\nmoves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "error: the line is not UTF-8 text");
+    // 30 legal replies in this Ruy Lopez position (python-chess agrees).
+    assert_eq!(lines[1].split(' ').count(), 30, "{}", lines[1]);
+}
+
+/// A saved record names its rules file relative to its own folder, so the folder can move.
+#[test]
+fn a_saved_record_replays_after_its_folder_moves() {
+    let base = TempDir::new("moved");
+    let old = base.0.join("old");
+    std::fs::create_dir_all(old.join("rules")).unwrap();
+    std::fs::create_dir_all(old.join("records")).unwrap();
+    std::fs::copy(chess_path(), old.join("rules/chess.zrf")).unwrap();
+    let (code, out, err) = piped_bytes(
+        &["play", "rules/chess.zrf", "--variant", "1"],
+        &old,
+        b"e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5xf7\nsave records/mate.game\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Saved 7 moves to records/mate.game."), "{out}");
+    let text = std::fs::read_to_string(old.join("records/mate.game")).unwrap();
+    assert!(
+        text.starts_with("[Game \"../rules/chess.zrf\"]\n"),
+        "{text}"
+    );
+    let new = base.0.join("new");
+    std::fs::rename(&old, &new).unwrap();
+    // From another folder, by a relative and by an absolute path.
+    let record = new.join("records/mate.game");
+    for (cwd, arg) in [
+        (base.0.clone(), "new/records/mate.game".to_string()),
+        (std::env::temp_dir(), record.to_string_lossy().into_owned()),
+    ] {
+        let run = zrf()
+            .args(["replay", &arg])
+            .current_dir(&cwd)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(out.ends_with("result: White wins (checkmated)\n"), "{out}");
+    }
+}
+
+/// A save that cannot be written (here: no file may grow past 0 bytes) says so and leaves the
+/// old record whole, with no temporary file beside it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_save_keeps_the_old_record() {
+    let dir = TempDir::new("full");
+    std::fs::write(dir.0.join("x.game"), "the old record\n").unwrap();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" play \"$1\" --keep-going")
+        .arg(env!("CARGO_BIN_EXE_zrf"))
+        .arg(chess_path())
+        .current_dir(&dir.0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run zrf under sh");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"e2e4\nsave x.game\nhistory\n").unwrap();
+    }
+    let run = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("error: cannot write x.game: ")
+            && out.contains("the game is not saved (any old file there is unchanged)"),
+        "{out}"
+    );
+    assert!(out.ends_with("1. e4\n"), "the session went on:\n{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.0.join("x.game")).unwrap(),
+        "the old record\n"
+    );
+    let names: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["x.game"]);
+}
+
+/// Files that serve one rules file whose reading panics (standing for any bug met while the
+/// rules of a record load), and a record naming it.
+struct Panicking<'a>(TestFiles<'a>);
+
+impl Files for Panicking<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        if path.ends_with("boom.zrf") {
+            panic!("a bug while reading {path}");
+        }
+        self.0.read(path)
+    }
+
+    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
+        self.0.write(path, contents)
+    }
+}
+
+#[test]
+fn a_failed_load_leaves_the_game_in_progress() {
+    let dir = TempDir::new("failed-load");
+    let files = Panicking(TestFiles(&dir.0));
+    let mut s = Session::open("games/chess.zrf", &files, None, None).unwrap();
+    s.run_line("e2e4 e7e5", &files);
+    let broken = "(game (title \"Broken\") (players A B) (turn-order A B) (board (grid \
+                  (dimensions (\"a\" (1 0)) (\"1\" (0 1))))) (piece (name p) (moves (nowhere))))";
+    dir.write("broken.zrf", broken);
+    let cases = [
+        ("missing.game", None),
+        // Without a `Game` header the session's rules play it: here an illegal move.
+        ("no-game.game", Some("1. e2-e5\n")),
+        (
+            "no-rules.game",
+            Some("[Game \"nowhere.zrf\"]\n\n1. e2-e4\n"),
+        ),
+        ("bad-rules.game", Some("[Game \"broken.zrf\"]\n\n")),
+        (
+            "bad-move.game",
+            Some("[Game \"games/chess.zrf\"]\n\n1. e2-e5\n"),
+        ),
+        (
+            "bad-variant.game",
+            Some("[Game \"games/chess.zrf\"]\n[Variant \"Nope\"]\n"),
+        ),
+        (
+            "bad-setup.game",
+            Some("[Game \"games/chess.zrf\"]\n[Setup \"x/y\"]\n"),
+        ),
+        ("bad-header.game", Some("[Game games/chess.zrf]\n")),
+        ("panics.game", Some("[Game \"boom.zrf\"]\n\n1. e2-e4\n")),
+    ];
+    for (name, text) in cases {
+        if let Some(t) = text {
+            dir.write(name, t);
+        }
+        let o = s.run_line(&format!("load {name}"), &files);
+        assert!(o.error, "{name}: {}", o.text);
+        assert_eq!(s.game().played, ["e2-e4", "e7-e5"], "{name}");
+        assert_eq!(s.title(), "Chess", "{name}");
+    }
+    let o = s.run_line("load panics.game", &files);
+    assert!(
+        o.text
+            .contains("internal error while loading (a bug in zrf); the game in progress"),
+        "{}",
+        o.text
+    );
+    // The session goes on.
+    assert!(!s.run_line("g1f3", &files).error);
+    assert_eq!(s.game().played, ["e2-e4", "e7-e5", "g1-f3"]);
+}
+
+/// A setup or a variant title holding a line break is escaped in the header and reads back.
+#[test]
+fn headers_with_line_breaks_round_trip() {
+    let dir = TempDir::new("newline-header");
+    let files = TestFiles(&dir.0);
+    let rules = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tic-tac-toe.zrf"),
+    )
+    .unwrap()
+    .replacen("(title \"Tic-Tac-Toe\")", "(title \"Tic\nTac-Toe\")", 1);
+    assert!(rules.contains("Tic\nTac"), "the title was replaced");
+    dir.write("ttt.zrf", &rules);
+    let setup = "turn 0; last - -;\noff X man 5; off O man 4";
+    let mut s = Session::open("ttt.zrf", &files, None, Some(setup)).unwrap();
+    assert_eq!(s.title(), "Tic\nTac-Toe");
+    s.run_line("M@b2", &files);
+    let o = s.run_line("save nl.game", &files);
+    assert!(!o.error, "{}", o.text);
+    let text = std::fs::read_to_string(dir.0.join("nl.game")).unwrap();
+    assert!(
+        text.starts_with(
+            "[Game \"ttt.zrf\"]\n[Variant \"Tic\\nTac-Toe\"]\n[Setup \"turn 0; last - -;\\noff X man 5; off O man 4\"]\n"
+        ),
+        "{text}"
+    );
+    let back = Session::from_record(&text, "nl.game", &files).unwrap();
+    assert_eq!(back.title(), "Tic\nTac-Toe");
+    assert_eq!(back.game().played, ["M@b2"]);
+}
+
+/// The history file survives a line that is not UTF-8: later entries are recalled, and the
+/// session only appends to the file.
+#[test]
+fn the_terminal_history_keeps_lines_it_cannot_read() {
+    let dir = TempDir::new("pty-history");
+    let history = dir.0.join("history.txt");
+    std::fs::write(&history, b"#V2\ne2e4\n\xff\xfe\nboard\n").unwrap();
+    let mut cmd = zrf();
+    cmd.args(["play", "games/chess.zrf"])
+        .env("ZRF_HISTORY", &history)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = rexpect::session::spawn_command(cmd, Some(20_000)).expect("spawn zrf on a pty");
+    p.exp_string("White 1> ").expect("the prompt");
+    // Up recalls `board`, the entry after the unreadable line.
+    p.send("\x1b[A").unwrap();
+    p.flush().unwrap();
+    p.exp_string("board").expect("the last entry recalled");
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("White to move, move 1.")
+        .expect("the board shown");
+    p.exp_string("White 1> ").expect("the prompt");
+    p.send("quit\r").unwrap();
+    p.flush().unwrap();
+    p.exp_eof().expect("`quit` ends the session");
+    assert_eq!(
+        std::fs::read(&history).unwrap(),
+        b"#V2\ne2e4\n\xff\xfe\nboard\nquit\n"
+    );
+}
+
+/// A FEN rank with a run of digits too long for any number is refused, not a panic (found by
+/// the `record_native` fuzz target, through a record's `Setup` header).
+#[test]
+fn a_fen_with_an_endless_digit_run_is_refused() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    s.eval_line("e2e4");
+    let digits = "6".repeat(60);
+    let o = s.eval_line(&format!(
+        "setup r1bqk{digits}bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    ));
+    assert!(o.error, "{}", o.text);
+    assert!(o.text.contains("rank 1 of the FEN"), "{}", o.text);
+    assert_eq!(s.game().played, ["e2-e4"]);
+}
+
+/// A `~` (a promoted piece, in Crazyhouse FEN) that follows no piece is refused; it used to
+/// mark an empty square (found by the `setup_text` fuzz target).
+#[test]
+fn a_promotion_mark_after_no_piece_is_refused() {
+    let (_dir, mut s) = session("games/chess.zrf");
+    s.eval_line("variant crazyhouse");
+    let o = s.eval_line("setup r3k2r/8/8/8/8~/8/8/R3K2R w KQkq - 0 1");
+    assert!(o.error, "{}", o.text);
+    assert!(
+        o.text
+            .contains("rank 5 of the FEN has a `~` that follows no piece"),
+        "{}",
+        o.text
+    );
+    // After a piece it marks that piece.
+    let o = s.eval_line("setup r3k2r/8/8/8/4Q~3/8/8/R3K2R[] w KQkq - 0 1");
+    assert!(!o.error, "{}", o.text);
+    assert_eq!(
+        s.eval_line("fen").text.trim(),
+        "r3k2r/8/8/8/4Q~3/8/8/R3K2R[] w KQkq - 0 1"
+    );
+}

@@ -594,3 +594,33 @@ fn many_errors_on_one_line_render_quickly() {
         panic!("{}", e.chars().take(300).collect::<String>());
     }
 }
+
+/// A loader that serves one small file under any name, counting how often it is read.
+struct Repeating(std::cell::Cell<usize>);
+
+impl zrf::expand::Loader for Repeating {
+    fn load(&self, _path: &str) -> Option<Vec<u8>> {
+        self.0.set(self.0.get() + 1);
+        // 1 MiB less a byte: a comment (cheap to read even in a debug build).
+        let mut text = vec![b'x'; (1 << 20) - 1];
+        text[0] = b';';
+        Some(text)
+    }
+}
+
+/// Including the same file again and again (no cycle, no nesting) stops at 16 MiB of
+/// included text in all, with an error on each include past the limit.
+#[test]
+fn includes_stop_at_16_mib_in_all() {
+    let text = "(include \"one.zrf\")\n".repeat(40) + "(game (title \"x\") (players A B))";
+    let loader = Repeating(std::cell::Cell::new(0));
+    let loaded = zrf::load("main.zrf", text.as_bytes(), &loader);
+    let refused: Vec<_> = loaded
+        .diags
+        .iter()
+        .filter(|d| d.message == "cannot include `one.zrf`")
+        .collect();
+    // Each file is 1 MiB less a byte, so sixteen fit and the other 24 do not.
+    assert_eq!(refused.len(), 24, "{:?}", loaded.diags.first());
+    assert_eq!(loader.0.get(), 40);
+}

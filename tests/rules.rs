@@ -851,3 +851,26 @@ fn result_of(file: &str, variant: Option<&str>, setup: &str) -> String {
     g.outcome()
         .map_or("ongoing".into(), |o| o.describe(&g.rules.def))
 }
+
+/// Abalone (Marguerite) after its 57th legal opening move: three moves of the marble on c7
+/// to d6 push different marbles and capture nothing, so brackets alone cannot tell them
+/// apart; the later ones are numbered, and every text reads back as its own move (found by
+/// the `play_random` fuzz target).
+#[test]
+fn moves_that_read_alike_even_with_captures_are_numbered() {
+    let file = "tests/corpus/dagaz/elimination/abalone.zrf";
+    let mut g = game(file, Some("Abalone (Marguerite)"), None, "");
+    let first = g.legal_texts()[56].clone();
+    g.play(&first).unwrap();
+    let texts = g.legal_texts();
+    let alike: Vec<&String> = texts.iter().filter(|t| t.starts_with("c7-d6")).collect();
+    assert_eq!(alike, ["c7-d6[]", "c7-d6[]~2", "c7-d6"]);
+    for (i, t) in texts.iter().enumerate() {
+        let list = g.legal().clone();
+        assert_eq!(
+            zrf::notation::parse_move(&g.rules.def, &list, t),
+            Ok(i),
+            "{t}"
+        );
+    }
+}

@@ -26,12 +26,21 @@ pub const MAX_EXPANDED_NODES: usize = 1_000_000;
 pub const MAX_EXPANDED_NESTING: usize = 400;
 /// How deeply includes may nest.
 pub const MAX_INCLUDE_DEPTH: usize = 16;
+/// How many bytes the included files of one load may hold in all (a file included again and
+/// again counts each time), so that includes cannot make a load read without end.
+pub const MAX_INCLUDED_BYTES: usize = 16 << 20;
 
 /// Reads included files: the library does no I/O, so the caller supplies this.
 pub trait Loader {
     /// The bytes of the file at `path` (already joined to the including file's folder),
     /// or `None` if there is no such file.
     fn load(&self, path: &str) -> Option<Vec<u8>>;
+
+    /// Like [`Loader::load`], but says why a file that exists cannot be read (too large, a
+    /// directory): `Err(None)` when there is no such file, `Err(Some(why))` otherwise.
+    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        self.load(path).ok_or(None)
+    }
 }
 
 /// A loader that finds nothing: only the embedded standard library can be included.
@@ -93,6 +102,8 @@ struct Expander<'a> {
     includes: Vec<String>,
     nodes: usize,
     too_large: bool,
+    /// Bytes of included files read so far.
+    included: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -110,6 +121,7 @@ impl<'a> Expander<'a> {
             includes: Vec::new(),
             nodes: 0,
             too_large: false,
+            included: 0,
         };
         let name = ex.map.file(root).name.clone();
         let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
@@ -197,8 +209,15 @@ impl<'a> Expander<'a> {
         }
         let including = self.map.file(form.span.file).name.clone();
         let joined = join_path(&including, &target);
-        let (name, bytes) = if let Some(bytes) = self.loader.load(&joined) {
+        let found = self.loader.read(&joined);
+        let (name, bytes) = if let Ok(bytes) = found {
             (joined, bytes)
+        } else if let Err(Some(why)) = found {
+            self.diags.push(
+                Diagnostic::error(form.span, format!("cannot read included file `{target}`"))
+                    .with_label(format!("`{joined}`: {why}")),
+            );
+            return None;
         } else if let Some(text) = stdlib::file(&target) {
             (format!("<stdlib>/{target}"), text.as_bytes().to_vec())
         } else {
@@ -217,6 +236,18 @@ impl<'a> Expander<'a> {
                 Diagnostic::error(form.span, format!("`{target}` includes itself"))
                     .with_label("this include closes a cycle")
                     .with_note(format!("include chain: {}", chain.join(" -> "))),
+            );
+            return None;
+        }
+        self.included = self.included.saturating_add(bytes.len());
+        if self.included > MAX_INCLUDED_BYTES {
+            self.diags.push(
+                Diagnostic::error(form.span, format!("cannot include `{target}`")).with_label(
+                    format!(
+                        "the included files would hold more than {} MiB in all",
+                        MAX_INCLUDED_BYTES >> 20
+                    ),
+                ),
             );
             return None;
         }

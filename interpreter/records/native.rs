@@ -86,8 +86,7 @@ impl Record {
     pub fn write(headers: &[(&str, String)], lines: &[String]) -> String {
         let mut out = String::new();
         for (k, v) in headers {
-            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-            out += &format!("[{k} \"{v}\"]\n");
+            out += &format!("[{k} \"{}\"]\n", escape(v));
         }
         out.push('\n');
         for l in lines {
@@ -98,7 +97,26 @@ impl Record {
     }
 }
 
-/// `[Key "value"]` with `\"` and `\\` escapes in the value.
+/// A header value as written: `\` and `"` escaped, a line break as `\n` or `\r`, a tab as `\t`, every other
+/// control character as `\u{HEX}`, so that the value stays on its line.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out += "\\\\",
+            '"' => out += "\\\"",
+            '\n' => out += "\\n",
+            '\r' => out += "\\r",
+            '\t' => out += "\\t",
+            c if c.is_control() => out += &format!("\\u{{{:x}}}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `[Key "value"]`; in the value, `\n`, `\r`, `\t` and `\u{HEX}` stand for those characters,
+/// and a backslash before any other character for that character (`\"`, `\\`).
 fn header(line: &str) -> Option<(String, String)> {
     let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
     let (key, value) = inner.split_once(char::is_whitespace)?;
@@ -106,10 +124,26 @@ fn header(line: &str) -> Option<(String, String)> {
     let mut v = String::new();
     let mut chars = value.chars();
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            v.extend(chars.next());
-        } else {
+        if c != '\\' {
             v.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => v.push('\n'),
+            Some('r') => v.push('\r'),
+            Some('t') => v.push('\t'),
+            Some('u') if chars.as_str().starts_with('{') => {
+                let rest = chars.as_str();
+                let code = rest[1..]
+                    .split_once('}')
+                    .and_then(|(hex, _)| u32::from_str_radix(hex, 16).ok())
+                    .and_then(char::from_u32)?;
+                v.push(code);
+                let close = rest.find('}')?;
+                chars = rest[close + 1..].chars();
+            }
+            Some(other) => v.push(other),
+            None => {}
         }
     }
     Some((key.to_string(), v))
@@ -156,6 +190,30 @@ mod tests {
         let r = Record::parse(&text).unwrap();
         assert_eq!(r.get("Setup"), Some("a \"b\" \\c"));
         assert_eq!(r.moves, ["x"]);
+    }
+
+    #[test]
+    fn line_breaks_and_control_characters_in_values_read_back() {
+        let value = "turn 0;\na1 W Man\r\n\tb2 \u{1b}[31m \"x\" \\n";
+        let text = Record::write(
+            &[("Setup", value.into()), ("Variant", "Two\nLines".into())],
+            &["1. a1-a2".into()],
+        );
+        assert_eq!(
+            text.lines().next(),
+            Some(r#"[Setup "turn 0;\na1 W Man\r\n\tb2 \u{1b}[31m \"x\" \\n"]"#)
+        );
+        assert!(!text.contains('\x1b'));
+        let r = Record::parse(&text).unwrap();
+        assert_eq!(r.get("Setup"), Some(value));
+        assert_eq!(r.get("Variant"), Some("Two\nLines"));
+        assert_eq!(r.moves, ["a1-a2"]);
+    }
+
+    #[test]
+    fn a_bad_escape_is_a_bad_header() {
+        assert!(Record::parse("[Setup \"\\u{110000}\"]\n").is_err());
+        assert!(Record::parse("[Setup \"\\u{1b\"]\n").is_err());
     }
 
     #[test]

@@ -23,12 +23,41 @@ use crate::source::SourceMap;
 use crate::Loaded;
 use diagram::ansi;
 
+/// Text with every control character but tab written as an escape (`\n`, `\u{1b}`), for
+/// echoing what the user typed or named without letting it drive the terminal.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// Reading and writing files, supplied by the caller.
 pub trait Files {
     /// The bytes of a file.
     fn read(&self, path: &str) -> Result<Vec<u8>, String>;
-    /// Writes a file, replacing it.
+    /// Writes a file, replacing it (atomically, so a failed write leaves the old file).
     fn write(&self, path: &str, contents: &str) -> Result<(), String>;
+    /// Like [`Files::read`], but `Err(None)` when there is no such file (so that an include
+    /// can fall back on the standard library) and `Err(Some(why))` when it cannot be read.
+    /// By default every failure counts as a missing file.
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        self.read(path).map_err(|_| None)
+    }
+    /// `path` as an absolute path, so that a saved record can name its rules file relative to
+    /// its own folder; `None` (the default) keeps paths as they were given.
+    fn absolute(&self, _path: &str) -> Option<String> {
+        None
+    }
 }
 
 /// Includes of a rules file, read through [`Files`].
@@ -37,6 +66,10 @@ struct Includes<'a>(&'a dyn Files);
 impl Loader for Includes<'_> {
     fn load(&self, path: &str) -> Option<Vec<u8>> {
         self.0.read(path).ok()
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        self.0.read_if_exists(path)
     }
 }
 
@@ -338,6 +371,26 @@ fn fullmove(text: &str) -> Option<u32> {
     }
 }
 
+/// The path from the folder `from` to `to`, both absolute: `../games/chess.zrf`. `None` when
+/// they share no root (two drives).
+fn relative_path(from: &std::path::Path, to: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::path::Component;
+    let a: Vec<Component> = from.components().collect();
+    let b: Vec<Component> = to.components().collect();
+    if a.first() != b.first() {
+        return None;
+    }
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut rel = std::path::PathBuf::new();
+    for _ in common..a.len() {
+        rel.push("..");
+    }
+    for c in &b[common..] {
+        rel.push(c);
+    }
+    Some(rel)
+}
+
 /// `dir/name` for a path written relative to the folder of `base`.
 fn beside(base: &str, path: &str) -> Option<String> {
     let dir = std::path::Path::new(base).parent()?;
@@ -442,7 +495,7 @@ impl Session {
     ) -> Result<Session, OpenError> {
         let bytes = files
             .read(path)
-            .map_err(|e| OpenError::Read(format!("cannot read {path}: {e}")))?;
+            .map_err(|e| OpenError::Read(format!("cannot read {}: {e}", printable(path))))?;
         let loaded = crate::load(path, &bytes, &Includes(files));
         let idx =
             crate::summary::select_variant(&loaded.games, variant).map_err(OpenError::Variant)?;
@@ -492,8 +545,9 @@ impl Session {
                 None,
             )
         })?;
+        // Beside the record first (how zrf writes it), then as written (older records).
         let game = match beside(record_path, game) {
-            Some(near) if files.read(game).is_err() && files.read(&near).is_ok() => near,
+            Some(near) if files.read_if_exists(&near) != Err(None) => near,
             _ => game.to_string(),
         };
         let mut s = Session::open(&game, files, rec.get("Variant"), rec.get("Setup"))?;
@@ -611,6 +665,14 @@ impl Session {
         if line.is_empty() || line.starts_with('#') {
             return Output::default();
         }
+        // No command or move uses control characters; refusing them here also keeps every
+        // message that quotes the line from echoing them to the terminal.
+        if line.chars().any(|c| c.is_control() && c != '\t') {
+            return self.error(format!(
+                "the line holds control characters ({}); no command or move uses them",
+                printable(line)
+            ));
+        }
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
@@ -687,7 +749,11 @@ impl Session {
         let out = self.eval_line(line);
         match &out.request {
             Some(Request::Save { path, contents }) => {
-                let result = files.write(path, contents);
+                // Written again with the rules named from the record's folder.
+                let contents = self
+                    .record_at(path, files)
+                    .unwrap_or_else(|_| contents.clone());
+                let result = files.write(path, &contents);
                 self.saved(path, result)
             }
             Some(Request::Load { path }) => {
@@ -698,7 +764,7 @@ impl Session {
                 };
                 match files.read(path) {
                     Ok(bytes) => self.load_game(path, n, &String::from_utf8_lossy(&bytes), files),
-                    Err(e) => self.error(format!("cannot read {path}: {e}")),
+                    Err(e) => self.error(format!("cannot read {}: {e}", printable(path))),
                 }
             }
             None => out,
@@ -709,7 +775,10 @@ impl Session {
     pub fn saved(&self, path: &str, result: Result<(), String>) -> Output {
         match result {
             Ok(()) => Output::text(format!("Saved {} moves to {path}.", self.game.played.len())),
-            Err(e) => self.error(format!("cannot write {path}: {e}")),
+            Err(e) => self.error(format!(
+                "cannot write {}: {e}; the game is not saved (any old file there is unchanged)",
+                printable(path)
+            )),
         }
     }
 
@@ -730,7 +799,22 @@ impl Session {
         files: &dyn Files,
     ) -> Output {
         let hint = self.hint();
-        match Session::from_records(text, path, n, &hint, files).map(|(s, _)| s) {
+        // The new session is built apart from this one, so even a panic while its rules load
+        // (a bug) leaves the game in progress as it was.
+        let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Session::from_records(text, path, n, &hint, files).map(|(s, _)| s)
+        }));
+        let path = &printable(path);
+        let opened = match opened {
+            Ok(o) => o,
+            Err(_) => {
+                return self.error(format!(
+                    "{path}: internal error while loading (a bug in zrf); the game in progress \
+                     is unchanged"
+                ))
+            }
+        };
+        match opened {
             Ok(mut s) => {
                 s.color = self.color;
                 s.flipped = self.flipped;
@@ -748,7 +832,7 @@ impl Session {
                 "the rules named by {path} have errors:\n{}",
                 render(&map, &diags, RenderOptions { color: self.color })
             )),
-            Err(e) => self.error(format!("{path}: {e}")),
+            Err(e) => self.error(format!("{path}: {}", printable(&e.to_string()))),
         }
     }
 
@@ -1263,6 +1347,31 @@ impl Session {
         Some(o.describe(&self.game.rules.def))
     }
 
+    /// The game record of the game so far, in the format `record_path` names, to be saved
+    /// there: its `Game` header
+    /// names the rules file relative to the record's folder when `files` can tell where both
+    /// are ([`Files::absolute`]), else as the rules path was given.
+    pub fn record_at(&mut self, record_path: &str, files: &dyn Files) -> Result<String, String> {
+        let rules = files.absolute(&self.path);
+        let record = files.absolute(record_path);
+        let game = match (rules, record) {
+            (Some(rules), Some(record)) => {
+                let rules = std::path::Path::new(&rules);
+                std::path::Path::new(&record)
+                    .parent()
+                    .and_then(|dir| relative_path(dir, rules))
+                    .unwrap_or_else(|| rules.to_path_buf())
+                    .to_string_lossy()
+                    .into_owned()
+            }
+            _ => self.path.clone(),
+        };
+        let saved = std::mem::replace(&mut self.path, game);
+        let text = self.record_as(record_path);
+        self.path = saved;
+        text
+    }
+
     /// The game record of the game so far.
     pub fn record(&mut self) -> String {
         let result = self
@@ -1365,5 +1474,38 @@ impl Session {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn relative_paths_between_folders() {
+        let rel = |from: &str, to: &str| relative_path(Path::new(from), Path::new(to));
+        assert_eq!(
+            rel("/home/a/records", "/home/a/games/chess.zrf"),
+            Some("../games/chess.zrf".into())
+        );
+        assert_eq!(
+            rel("/home/a", "/home/a/chess.zrf"),
+            Some("chess.zrf".into())
+        );
+        assert_eq!(
+            rel("/home/a/x/y", "/srv/chess.zrf"),
+            Some("../../../../srv/chess.zrf".into())
+        );
+        assert_eq!(rel("/", "/chess.zrf"), Some("chess.zrf".into()));
+        // Nothing in common (another drive, or a relative path): no relative path.
+        assert_eq!(rel("/home/a", "games/chess.zrf"), None);
+    }
+
+    #[test]
+    fn printable_escapes_control_characters_but_tab() {
+        assert_eq!(printable("e2e4"), "e2e4");
+        assert_eq!(printable("a\tb"), "a\tb");
+        assert_eq!(printable("\x1b[31mred\n\r\0"), "\\u{1b}[31mred\\n\\r\\u{0}");
     }
 }

@@ -3,19 +3,24 @@
 //! On a terminal: a rustyline editor with history kept in a file, tab completion of command
 //! names and of the legal moves, hints from the history, multi-line input while brackets are
 //! open, Ctrl-C to cancel a line and Ctrl-D to quit. Otherwise (a pipe or a file on standard
-//! input): one command per line, plain output, no prompts, so transcripts can be tested.
+//! input): one command per line, each on its own (a line that is not UTF-8 or too long is an
+//! error and the session goes on), plain output, no prompts, so transcripts can be tested.
+//!
+//! The history file is only ever appended to, one line per entry as it is typed, so sessions
+//! running at once all keep their lines; it is rewritten (atomically) only to drop old entries
+//! once it holds twice [`HISTORY_SIZE`]. Lines that are not UTF-8 are read lossily and kept.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::{Hinter, HistoryHinter};
-use rustyline::history::DefaultHistory;
+use rustyline::history::MemHistory;
 use rustyline::validate::{
     MatchingBracketValidator, ValidationContext, ValidationResult, Validator,
 };
@@ -49,46 +54,170 @@ pub fn run(mut session: Session, files: &dyn Files, keep_going: bool) -> bool {
     }
 }
 
-/// Whether brackets are still open in the text (the line goes on).
-fn open_brackets(text: &str) -> bool {
-    let mut depth = 0i32;
-    for c in text.chars() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            _ => {}
+/// Answers one line; a panic inside the session is reported instead of ending the program,
+/// so that the game can still be saved. Returns whether the session should end and whether
+/// the line was refused.
+fn answer(session: &mut Session, line: &str, files: &dyn Files) -> (bool, bool) {
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        session.run_line(line, files)
+    }));
+    match run {
+        Ok(o) => {
+            out(&o.text);
+            (o.quit, o.error)
+        }
+        Err(_) => {
+            out(
+                "error: internal error while answering this line (a bug in zrf); \
+                 the moves so far are kept: `save FILE` stores them\n",
+            );
+            (false, true)
         }
     }
-    depth > 0
 }
 
 fn piped(session: &mut Session, files: &dyn Files, keep_going: bool) -> bool {
+    use crate::fsio::{read_line, Line, MAX_LINE_BYTES};
     out(&session.banner());
-    let mut pending = String::new();
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if !pending.is_empty() {
-            pending.push(' ');
-        }
-        pending += &line;
-        if open_brackets(&pending) {
-            continue;
-        }
-        let o = session.run_line(&std::mem::take(&mut pending), files);
-        out(&o.text);
-        if o.error && !keep_going {
+    let mut stdin = std::io::stdin().lock();
+    let mut n = 0;
+    loop {
+        let line = match read_line(&mut stdin) {
+            Ok(Some(l)) => l,
+            Ok(None) => return true,
+            Err(e) => {
+                out(&format!("error: cannot read standard input: {e}\n"));
+                return false;
+            }
+        };
+        n += 1;
+        let refused = match line {
+            Line::Text(text) => {
+                let (quit, refused) = answer(session, &text, files);
+                if quit {
+                    return !refused || keep_going;
+                }
+                refused
+            }
+            Line::NotUtf8 => {
+                out(&format!(
+                    "error: line {n} is not UTF-8 text; it was skipped\n"
+                ));
+                true
+            }
+            Line::TooLong => {
+                out(&format!(
+                    "error: line {n} is longer than {} KiB; it was skipped\n",
+                    MAX_LINE_BYTES >> 10
+                ));
+                true
+            }
+        };
+        // A script stops at the first refused line unless told to keep going.
+        if refused && !keep_going {
             return false;
         }
-        if o.quit {
-            return true;
+    }
+}
+
+/// How many entries the history keeps.
+const HISTORY_SIZE: usize = 5000;
+
+/// Entries longer than this are not kept in the history.
+const MAX_HISTORY_ENTRY: usize = 1024;
+
+/// The first line of the history file (rustyline's format: `\\` and `\n` escaped).
+const HISTORY_HEADER: &str = "#V2";
+
+/// The entries of a history file: one per line, unescaped; a line that is not UTF-8 is read
+/// lossily, an empty line or a header line is skipped.
+fn history_entries(bytes: &[u8]) -> Vec<String> {
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty() && *l != HISTORY_HEADER.as_bytes())
+        .map(|l| {
+            let text = String::from_utf8_lossy(l);
+            let mut entry = String::with_capacity(text.len());
+            let mut chars = text.chars();
+            while let Some(c) = chars.next() {
+                match (c, chars.clone().next()) {
+                    ('\\', Some('n')) => {
+                        entry.push('\n');
+                        chars.next();
+                    }
+                    ('\\', Some('\\')) => {
+                        entry.push('\\');
+                        chars.next();
+                    }
+                    _ => entry.push(c),
+                }
+            }
+            entry
+        })
+        .collect()
+}
+
+/// One entry as a line of the history file.
+fn history_line(entry: &str) -> String {
+    let mut line = entry.replace('\\', "\\\\").replace('\n', "\\n");
+    line.push('\n');
+    line
+}
+
+/// Adds an entry at the end of the history file in one write, creating the file (and its
+/// folder) if needed. Nothing already in the file is rewritten.
+fn append_history(path: &Path, entry: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(dir)?;
         }
     }
-    if !pending.is_empty() {
-        let o = session.run_line(&pending, files);
-        out(&o.text);
-        return !o.error || keep_going;
+    let meta = std::fs::metadata(path);
+    if let Ok(m) = &meta {
+        if !m.is_file() {
+            return Ok(());
+        }
     }
-    true
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        // Private to the user, as rustyline makes it.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    let mut text = String::new();
+    if meta.map_or(true, |m| m.len() == 0) {
+        text += HISTORY_HEADER;
+        text.push('\n');
+    }
+    text += &history_line(entry);
+    file.write_all(text.as_bytes())
+}
+
+/// Reads the history file; when it holds more than twice [`HISTORY_SIZE`] lines, rewrites it
+/// (atomically) with the last [`HISTORY_SIZE`], keeping their bytes as they were.
+fn load_history(path: &Path) -> Vec<String> {
+    let Ok(bytes) = crate::fsio::read_file(path) else {
+        return Vec::new();
+    };
+    let lines: Vec<&[u8]> = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty() && *l != HISTORY_HEADER.as_bytes())
+        .collect();
+    if lines.len() > 2 * HISTORY_SIZE {
+        let keep = &lines[lines.len() - HISTORY_SIZE..];
+        let mut text = format!("{HISTORY_HEADER}\n").into_bytes();
+        for l in keep {
+            text.extend_from_slice(l);
+            text.push(b'\n');
+        }
+        let _ = crate::fsio::write_atomic(path, &text, crate::fsio::Existing::Replace);
+    }
+    let entries = history_entries(&bytes);
+    let skip = entries.len().saturating_sub(HISTORY_SIZE);
+    entries.into_iter().skip(skip).collect()
 }
 
 /// Where the line history is kept: `$ZRF_HISTORY`, else `zrf/history.txt` in the user's data
@@ -202,7 +331,8 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
         .history_ignore_space(true)
         .max_history_size(5000)?
         .build();
-    let mut rl: Editor<ZrfHelper, DefaultHistory> = Editor::with_config(config)?;
+    let memory = MemHistory::with_config(&config);
+    let mut rl: Editor<ZrfHelper, MemHistory> = Editor::with_history(config, memory)?;
     let words = Rc::new(RefCell::new(Vec::new()));
     rl.set_helper(Some(ZrfHelper {
         words: Rc::clone(&words),
@@ -213,7 +343,9 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
     }));
     let history = history_path();
     if let Some(h) = &history {
-        let _ = rl.load_history(h);
+        for entry in load_history(h) {
+            let _ = rl.add_history_entry(entry);
+        }
     }
     // Ctrl-C while the computer thinks stops the search; at other times (a long perft) it
     // ends the program as usual. While a line is read, rustyline sees Ctrl-C as a key.
@@ -253,12 +385,16 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
         *words.borrow_mut() = session.completions();
         match rl.readline(&session.prompt()) {
             Ok(line) => {
-                if !line.trim().is_empty() {
-                    let _ = rl.add_history_entry(line.as_str());
+                // The file gets what the editor keeps (not a line that begins with a space,
+                // nor one that repeats the line before).
+                if !line.trim().is_empty() && rl.add_history_entry(line.as_str()).unwrap_or(false) {
+                    if let Some(h) = &history {
+                        if line.len() <= MAX_HISTORY_ENTRY {
+                            let _ = append_history(h, &line);
+                        }
+                    }
                 }
-                let o = session.run_line(&line, files);
-                out(&o.text);
-                if o.quit {
+                if answer(session, &line, files).0 {
                     break;
                 }
             }
@@ -266,21 +402,82 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
             Err(ReadlineError::Interrupted) => continue,
             // Ctrl-D quits.
             Err(ReadlineError::Eof) => break,
-            Err(e) => {
-                save_history(&mut rl, history.as_ref());
-                return Err(e);
-            }
+            Err(e) => return Err(e),
         }
     }
-    save_history(&mut rl, history.as_ref());
     Ok(())
 }
 
-fn save_history(rl: &mut Editor<ZrfHelper, DefaultHistory>, path: Option<&PathBuf>) {
-    if let Some(p) = path {
-        if let Some(dir) = p.parent() {
-            let _ = std::fs::create_dir_all(dir);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp() -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix("zrf-history")
+            .tempdir()
+            .expect("a temp dir")
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_keeps_every_later_entry() {
+        let dir = temp();
+        let h = dir.path().join("history.txt");
+        std::fs::write(&h, b"#V2\ne2e4\n\xff\xfe\nsave a\\\\b.game\nsetup x\\ny\n").unwrap();
+        let entries = load_history(&h);
+        assert_eq!(
+            entries,
+            ["e2e4", "\u{fffd}\u{fffd}", "save a\\b.game", "setup x\ny"]
+        );
+        append_history(&h, "quit").unwrap();
+        let bytes = std::fs::read(&h).unwrap();
+        assert_eq!(
+            bytes,
+            b"#V2\ne2e4\n\xff\xfe\nsave a\\\\b.game\nsetup x\\ny\nquit\n"
+        );
+    }
+
+    #[test]
+    fn two_sessions_at_once_keep_both_their_entries() {
+        let dir = temp();
+        let h = dir.path().join("sub").join("history.txt");
+        // Both sessions start from the same (absent) file, then each types lines.
+        assert!(load_history(&h).is_empty());
+        append_history(&h, "first session 1").unwrap();
+        append_history(&h, "second session 1").unwrap();
+        append_history(&h, "first session 2").unwrap();
+        append_history(&h, "a\\b\nc").unwrap();
+        assert_eq!(
+            load_history(&h),
+            [
+                "first session 1",
+                "second session 1",
+                "first session 2",
+                "a\\b\nc"
+            ]
+        );
+        assert!(std::fs::read_to_string(&h).unwrap().starts_with("#V2\n"));
+    }
+
+    #[test]
+    fn a_long_history_is_cut_to_its_last_entries() {
+        let dir = temp();
+        let h = dir.path().join("history.txt");
+        let mut text = b"#V2\n".to_vec();
+        for i in 0..2 * HISTORY_SIZE + 5 {
+            text.extend_from_slice(format!("line {i}\n").as_bytes());
         }
-        let _ = rl.save_history(p);
+        text.extend_from_slice(b"\xff\n");
+        std::fs::write(&h, &text).unwrap();
+        let entries = load_history(&h);
+        assert_eq!(entries.len(), HISTORY_SIZE);
+        assert_eq!(entries.last().unwrap(), "\u{fffd}");
+        let after = std::fs::read(&h).unwrap();
+        let lines: Vec<&[u8]> = after.split(|&b| b == b'\n').collect();
+        // The header, the kept entries (the unreadable one as it was), and the last newline.
+        assert_eq!(lines.len(), HISTORY_SIZE + 2);
+        assert_eq!(lines[0], b"#V2");
+        assert_eq!(lines[HISTORY_SIZE], b"\xff");
+        assert_eq!(load_history(&h), entries);
     }
 }

@@ -5,6 +5,7 @@ use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term;
 
 use crate::source::{SourceMap, Span};
+pub use crate::suggest::{edit_distance, nearest};
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -315,62 +316,9 @@ impl<'a> Files<'a> for MapFiles<'a> {
     }
 }
 
-/// The known name closest to `name`, if it is close enough to be a likely typo.
-pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    let lower = name.to_lowercase();
-    known
-        .into_iter()
-        .filter(|k| *k != name)
-        .map(|k| {
-            let d = if k.to_lowercase() == lower {
-                0
-            } else {
-                edit_distance(&lower, &k.to_lowercase()) + 1
-            };
-            (d, k)
-        })
-        .filter(|(d, k)| *d <= limit + 1 || k.starts_with(name) && *d <= limit + 3)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
-
-/// Edit distance in characters, counting a swap of two neighbours as one edit.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            d[i * w + j] = if i == 0 || j == 0 {
-                i + j
-            } else {
-                let mut best = (d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]))
-                    .min(d[(i - 1) * w + j] + 1)
-                    .min(d[i * w + j - 1] + 1);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    best = best.min(d[(i - 2) * w + j - 2] + 1);
-                }
-                best
-            };
-        }
-    }
-    d[a.len() * w + b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nearest_finds_typos_but_not_strangers() {
-        let known = ["nw1", "ne", "sw", "Pawn", "King"];
-        assert_eq!(nearest("nw", known), Some("nw1"));
-        assert_eq!(nearest("pawn", known), Some("Pawn"));
-        assert_eq!(nearest("Kign", known), Some("King"));
-        assert_eq!(nearest("Elephant", known), None);
-    }
 
     #[test]
     fn render_shows_file_line_and_caret() {

@@ -19,6 +19,7 @@ pub mod resolve;
 pub mod setup;
 pub mod source;
 pub mod stdlib;
+pub mod suggest;
 pub mod summary;
 pub mod syntax;
 pub mod testing;

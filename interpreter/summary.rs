@@ -156,10 +156,19 @@ pub fn describe(def: &GameDef) -> String {
     let values = crate::ai::piece_values(&crate::engine::Rules::new(def.clone()));
     if !values.is_empty() {
         let _ = writeln!(w, "piece values (computer player):");
-        let width = values.iter().map(|v| v.name.len()).max().unwrap_or(0);
+        let width = values
+            .iter()
+            .map(|v| v.name.chars().count())
+            .max()
+            .unwrap_or(0);
         for v in &values {
             let how = if v.given { "given" } else { "derived" };
-            let _ = writeln!(w, "  {:<width$}  value {:.2} ({how})", v.name, v.value);
+            let _ = writeln!(
+                w,
+                "  {}  value {:.2} ({how})",
+                pad_end(&v.name, width),
+                v.value
+            );
         }
     }
     let on_board = def.setup.placements.len();
@@ -259,4 +268,22 @@ fn goal_text(def: &GameDef, c: &GoalCond) -> String {
             dirs.len()
         ),
     }
+}
+
+/// `text` followed by spaces up to `width` characters. Unlike `{:<width$}`, which panics when
+/// the width does not fit in 16 bits, any width is safe.
+pub(crate) fn pad_end(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    let mut out = String::with_capacity(text.len() + width.saturating_sub(n));
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
+    out
+}
+
+/// Spaces up to `width` characters, then `text` (`{:>width$}` without its width limit).
+pub(crate) fn pad_start(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    let mut out: String = std::iter::repeat_n(' ', width.saturating_sub(n)).collect();
+    out.push_str(text);
+    out
 }

@@ -197,18 +197,7 @@ impl Rules {
                     self.eval(pos, side, locals, at, a),
                     self.eval(pos, side, locals, at, b),
                 );
-                match op {
-                    '+' => a.saturating_add(b),
-                    '-' => a.saturating_sub(b),
-                    '*' => a.saturating_mul(b),
-                    _ => {
-                        if b == 0 {
-                            0
-                        } else {
-                            a.div_euclid(b)
-                        }
-                    }
-                }
+                arith(*op, a, b)
             }
             Expr::CountPieces(owner, pieces, zone) => pos
                 .cells
@@ -771,6 +760,31 @@ impl Rules {
             revert(pos, log);
         }
         n
+    }
+}
+
+/// Rules-program arithmetic (docs/semantics.md, "Counters and expressions"): `+`, `-` and `*`
+/// saturate at the bounds of a 64-bit integer; `/` rounds toward minus infinity, division by
+/// zero gives 0, and the one quotient that does not fit (`i64::MIN / -1`) saturates too.
+/// Nothing here can panic, in debug or release builds.
+pub fn arith(op: char, a: i64, b: i64) -> i64 {
+    match op {
+        '+' => a.saturating_add(b),
+        '-' => a.saturating_sub(b),
+        '*' => a.saturating_mul(b),
+        _ => {
+            if b == 0 {
+                return 0;
+            }
+            let Some(q) = a.checked_div(b) else {
+                return i64::MAX; // i64::MIN / -1
+            };
+            if a % b != 0 && ((a < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            }
+        }
     }
 }
 

@@ -11,12 +11,15 @@ mod goals;
 mod options;
 mod program;
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::def::*;
 use crate::diagnostic::Diagnostic;
 use crate::expand::GameSource;
 use crate::source::Span;
+use crate::suggest::NameIndex;
 use crate::syntax::{Sexp, SexpKind};
 
 /// Resolves one game or variant. Returns the definition when there were no errors.
@@ -72,6 +75,10 @@ const PRESENTATION_FORMS: &[&str] = &[
     "help",
 ];
 
+/// The longest name (piece, player, position, label, direction...) a rules file may use, in
+/// characters (docs/semantics.md, "Limits").
+pub const MAX_NAME: usize = 256;
+
 /// Name tables and the diagnostics collected so far.
 #[derive(Default)]
 pub(crate) struct Cx {
@@ -89,6 +96,9 @@ pub(crate) struct Cx {
     pub counters: IndexMap<String, u16>,
     pub counter_defs: Vec<CounterDef>,
     pub vars: IndexMap<String, u16>,
+    /// "Did you mean" over the positions, and the positions by lower-case name, built at the
+    /// first unknown position (with the number of positions then, to notice a change).
+    pub position_index: Option<(usize, NameIndex, HashMap<String, usize>)>,
 }
 
 impl Cx {
@@ -148,13 +158,28 @@ impl Cx {
         self.diags.push(d);
     }
 
-    /// The symbol, or an "expected" error.
+    /// The symbol, or an "expected" error; a name longer than [`MAX_NAME`] characters is
+    /// refused (names are shown in tables and diagrams, padded to the longest).
     pub fn sym<'s>(&mut self, node: &'s Sexp, what: &str) -> Option<&'s str> {
         let s = node.sym();
         if s.is_none() {
             self.expected(node, what);
         }
-        s
+        let s = s?;
+        self.name_length(node.span, s, what)?;
+        Some(s)
+    }
+
+    /// `Some(())` when `name` is at most [`MAX_NAME`] characters long, else an error at `span`.
+    pub fn name_length(&mut self, span: Span, name: &str, what: &str) -> Option<()> {
+        let n = name.chars().count();
+        if n <= MAX_NAME {
+            return Some(());
+        }
+        self.error(span, format!("{what} is {n} characters long"))
+            .notes
+            .push(format!("names are limited to {MAX_NAME} characters"));
+        None
     }
 
     /// The integer, or an "expected" error.
@@ -238,11 +263,22 @@ impl Cx {
             }
             None => {
                 let name = name.unwrap_or_default();
-                let lower = name.to_lowercase();
-                let same_case = self
-                    .positions
-                    .iter()
-                    .find(|(k, _)| k.to_lowercase() == lower)
+                if self
+                    .position_index
+                    .as_ref()
+                    .is_none_or(|(n, _, _)| *n != self.positions.len())
+                {
+                    let index = NameIndex::new(self.positions.keys().map(String::as_str));
+                    let mut lower = HashMap::new();
+                    for (i, k) in self.positions.keys().enumerate().rev() {
+                        lower.insert(k.to_lowercase(), i);
+                    }
+                    self.position_index = Some((self.positions.len(), index, lower));
+                }
+                let (_, index, lower) = self.position_index.as_ref().expect("just built");
+                let same_case = lower
+                    .get(&name.to_lowercase())
+                    .and_then(|&i| self.positions.get_index(i))
                     .map(|(k, &v)| (k.clone(), v));
                 if let Some((real, id)) = same_case {
                     self.warn(
@@ -253,8 +289,13 @@ impl Cx {
                     .text = format!("read as `{real}`");
                     return Some(id);
                 }
-                let known: Vec<String> = self.positions.keys().cloned().collect();
-                self.unknown("position", node, &known);
+                let hint = index.nearest(&name).map(str::to_string);
+                let mut d = Diagnostic::error(node.span, format!("unknown position `{name}`"))
+                    .with_label("no position of this name is declared");
+                if let Some(best) = hint {
+                    d = d.with_help(format!("did you mean `{best}`?"));
+                }
+                self.diags.push(d);
                 None
             }
         }

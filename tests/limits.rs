@@ -1,0 +1,111 @@
+//! Limits: inputs a hostile user might write end with a result or a located error, within
+//! bounded time and memory (docs/semantics.md, "Limits"). Each test is one class of input that
+//! used to panic, abort for lack of memory or run for minutes.
+
+mod common;
+
+use common::rules_of;
+use zrf::diagnostic::{render, RenderOptions};
+use zrf::expand::NoFiles;
+use zrf::play::Game;
+
+/// Every diagnostic of `check_source` on `text`, rendered without colour.
+fn check(text: &str) -> String {
+    let (map, diags) = zrf::check_source("t.zrf", text.as_bytes(), &NoFiles);
+    render(&map, &diags, RenderOptions { color: false })
+}
+
+/// A two-player game on a 3x3 board with `pieces` and `extra` game forms.
+fn small_game(pieces: &str, extra: &str) -> String {
+    format!(
+        r#"(game (title "T") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1))) (directions (n 0 -1) (s 0 1))))
+  {pieces}
+  {extra})
+"#
+    )
+}
+
+#[test]
+fn names_longer_than_the_limit_are_refused_where_they_stand() {
+    let long = "P".repeat(70_000);
+    let text = small_game(&format!("(piece (name {long}) (moves (n add)))"), "");
+    let out = check(&text);
+    assert!(out.contains("t.zrf:3:16"), "{}", &out[..out.len().min(600)]);
+    assert!(
+        out.contains("a piece name is 70000 characters long"),
+        "{out:.600}"
+    );
+    assert!(
+        out.contains("names are limited to 256 characters"),
+        "{out:.600}"
+    );
+    // A file label too.
+    let labels = format!("{}/b/c", "f".repeat(66_000));
+    let text = small_game("(piece (name P) (moves (n add)))", "").replace("a/b/c", &labels);
+    let out = check(&text);
+    assert!(
+        out.contains("a label is 66000 characters long"),
+        "{out:.600}"
+    );
+}
+
+#[test]
+fn names_at_the_limit_are_shown_in_full() {
+    let name = "P".repeat(256);
+    let rank = "9".repeat(256);
+    let text = small_game(&format!("(piece (name {name}) (moves (n add)))"), "")
+        .replace("3/2/1", &format!("{rank}/2/1"));
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    let summary = zrf::summary::describe(&rules.def);
+    assert!(summary.contains(&format!("  {name}  value ")), "{summary}");
+    let diagram = zrf::repl::diagram::diagram(&rules, &rules.initial(), false);
+    assert!(diagram.contains(&format!("{rank} ")), "{diagram}");
+}
+
+/// The value counter `c` has after A's first move, when that move sets it to `expr`.
+fn counter_after(expr: &str) -> i32 {
+    let text = small_game(
+        &format!("(piece (name P) (moves (n (set c {expr}) add)))"),
+        "(counter c) (board-setup (A (P a1)))",
+    );
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    g.play("a1-a2").expect("the move");
+    g.pos.counters[0]
+}
+
+#[test]
+fn rules_arithmetic_never_overflows() {
+    const MIN: &str = "-9223372036854775808";
+    const MAX: &str = "9223372036854775807";
+    // Counters hold 32 bits: a value beyond them is clamped when it is stored.
+    assert_eq!(counter_after(&format!("(/ {MIN} -1)")), i32::MAX);
+    assert_eq!(counter_after(&format!("(- 0 (/ {MIN} -1))")), i32::MIN);
+    assert_eq!(counter_after(&format!("(* {MAX} {MAX})")), i32::MAX);
+    assert_eq!(counter_after(&format!("(- {MIN} 1)")), i32::MIN);
+    assert_eq!(counter_after(&format!("(+ {MAX} 1)")), i32::MAX);
+    // Division rounds down, by zero gives 0.
+    assert_eq!(counter_after("(/ 7 -2)"), -4);
+    assert_eq!(counter_after("(/ -7 2)"), -4);
+    assert_eq!(counter_after("(/ 7 2)"), 3);
+    assert_eq!(counter_after("(/ -8 -2)"), 4);
+    assert_eq!(counter_after("(/ 7 0)"), 0);
+    assert_eq!(zrf::engine::arith('/', i64::MIN, -1), i64::MAX);
+    assert_eq!(zrf::engine::arith('/', i64::MIN, 1), i64::MIN);
+}
+
+#[test]
+fn goal_arithmetic_never_overflows() {
+    let text = small_game(
+        "(piece (name P) (moves (n add)))",
+        "(board-setup (A (P a1))) (win-condition (A) (> (/ -9223372036854775808 -1) (* 2 4611686018427387904)))",
+    );
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    g.play("a1-a2").expect("the move");
+    // MAX > MAX is false: the game goes on.
+    assert!(g.outcome().is_none());
+}

@@ -109,3 +109,57 @@ fn goal_arithmetic_never_overflows() {
     // MAX > MAX is false: the game goes on.
     assert!(g.outcome().is_none());
 }
+
+#[test]
+fn setups_cannot_hold_unbounded_counts() {
+    let text = small_game("(piece (name P) (moves (n add)))", "");
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    let err = zrf::setup::parse(&rules, "turn 0; off A P 2147483647").unwrap_err();
+    assert_eq!(err, "bad count `2147483647` (0 to 10000)");
+    let err = zrf::setup::parse(&rules, "turn 0; off A P -1").unwrap_err();
+    assert_eq!(err, "bad count `-1` (0 to 10000)");
+    // Two entries that add up past the limit.
+    let err = zrf::setup::parse(&rules, "turn 0; off A P 6000; off A P 6000").unwrap_err();
+    assert_eq!(
+        err,
+        "A holds 12000 P off the board; at most 10000 are allowed"
+    );
+    let pos = zrf::setup::parse(&rules, "turn 0; off A P 10000").expect("at the limit");
+    assert_eq!(pos.store[0], 10_000);
+    // In the rules file, where the count stands.
+    let out = check(&small_game(
+        "(piece (name P) (moves (n add)))",
+        "(board-setup (A (P off 9000) (P off 2000)))",
+    ));
+    assert!(
+        out.contains("error: 11000 pieces off the board is more than 10000\n  --> t.zrf:4:39"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_sixty_fifth_flag_is_refused_where_it_stands() {
+    let sets: String = (0..65).map(|i| format!("(set-flag f{i} true) ")).collect();
+    let out = check(&small_game(
+        &format!("(piece (name P) (moves (n {sets}(verify (flag? f0)) add)))"),
+        "",
+    ));
+    let col = 1 + "  (piece (name P) (moves (n ".len() + 64 * "(set-flag f00 true) ".len() - 10
+        + "(set-flag ".len();
+    assert!(
+        out.contains("error: too many flags: `f64` is flag number 65"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("t.zrf:3:{col}:")), "{col} {out}");
+    assert!(
+        out.contains("a game may use at most 64 flag names"),
+        "{out}"
+    );
+    // Sixty-four are fine.
+    let sets: String = (0..64).map(|i| format!("(set-flag f{i} true) ")).collect();
+    let out = check(&small_game(
+        &format!("(piece (name P) (moves (n {sets}(verify (flag? f63)) add)))"),
+        "",
+    ));
+    assert!(!out.contains("error"), "{out}");
+}

@@ -79,6 +79,9 @@ const PRESENTATION_FORMS: &[&str] = &[
 /// characters (docs/semantics.md, "Limits").
 pub const MAX_NAME: usize = 256;
 
+/// The most flag names (`set-flag`, `flag?`) a game may use.
+pub const MAX_FLAGS: usize = 64;
+
 /// Name tables and the diagnostics collected so far.
 #[derive(Default)]
 pub(crate) struct Cx {
@@ -332,6 +335,24 @@ impl Cx {
             .move_types
             .entry(name.to_string())
             .or_insert(MoveTypeId(n as u16))
+    }
+
+    /// Interns the name of a flag set or read by `set-flag` / `flag?`, which a block run keeps
+    /// in one 64-bit word: a name that would be the 65th is refused where it stands.
+    pub fn plain_flag(&mut self, node: &Sexp, name: &str) -> Option<FlagId> {
+        let f = self.flag(name);
+        if (f.0 as usize) < MAX_FLAGS {
+            return Some(f);
+        }
+        self.error(
+            node.span,
+            format!("too many flags: `{name}` is flag number {}", f.0 + 1),
+        )
+        .notes
+        .push(format!(
+            "a game may use at most {MAX_FLAGS} flag names (position flags count too)"
+        ));
+        None
     }
 
     /// Interns a flag name (flags are declared by use).
@@ -743,11 +764,33 @@ impl Cx {
                                 .get(i + 1)
                                 .and_then(|n| self.int(n, "a count after `off`"))
                             {
-                                Some(n) if n >= 0 => setup.off.push(OffCount {
-                                    player,
-                                    piece,
-                                    count: n.min(u32::MAX as i64) as u32,
-                                }),
+                                Some(n) if n >= 0 => {
+                                    let held: u32 = setup
+                                        .off
+                                        .iter()
+                                        .filter(|o| o.player == player && o.piece == piece)
+                                        .map(|o| o.count)
+                                        .sum();
+                                    if n + i64::from(held) > i64::from(MAX_OFF) {
+                                        self.error(
+                                            g[i + 1].span,
+                                            format!(
+                                                "{} pieces off the board is more than {MAX_OFF}",
+                                                n + i64::from(held)
+                                            ),
+                                        )
+                                        .primary
+                                        .text = format!(
+                                            "a player may hold at most {MAX_OFF} of one type"
+                                        );
+                                    } else {
+                                        setup.off.push(OffCount {
+                                            player,
+                                            piece,
+                                            count: n as u32,
+                                        });
+                                    }
+                                }
                                 Some(_) => {
                                     self.error(g[i + 1].span, "an `off` count cannot be negative");
                                 }

@@ -1,6 +1,8 @@
 //! A game in progress: position, history for repetition, take-back and redo, and moves by text.
 
-use crate::engine::{revert, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
+use std::collections::HashMap;
+
+use crate::engine::{revert, Cut, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
 use crate::notation::{self, MoveError};
 
 /// A game being played from some position.
@@ -17,31 +19,41 @@ pub struct Game {
     pub turns: Vec<u32>,
     /// Moves taken back, the next one to redo last; playing another move clears it.
     pub redo: Vec<String>,
+    /// How often each repetition key occurs in `hashes`, kept by every move and take-back so
+    /// that the outcome check does not scan the history (replaying a record stays linear).
+    counts: HashMap<u64, u32>,
     log: UndoLog,
     legal: MoveList,
     legal_for: Option<u64>,
+    /// A generation of this game was cut by a limit and [`Game::take_cut`] told it.
+    cut_told: bool,
 }
 
 impl Game {
     /// A game from a position.
     pub fn new(rules: Rules, pos: Position) -> Game {
-        let hashes = vec![pos.repetition_key()];
+        let key = pos.repetition_key();
         Game {
             rules,
             pos,
-            hashes,
+            hashes: vec![key],
             played: Vec::new(),
             turns: Vec::new(),
             redo: Vec::new(),
+            counts: HashMap::from([(key, 1)]),
             log: UndoLog::new(),
             legal: MoveList::new(),
             legal_for: None,
+            cut_told: false,
         }
     }
 
     /// Starts again from a position, forgetting every move (and the moves to redo).
     pub fn reset(&mut self, pos: Position) {
-        self.hashes = vec![pos.repetition_key()];
+        let key = pos.repetition_key();
+        self.hashes = vec![key];
+        self.counts = HashMap::from([(key, 1)]);
+        self.cut_told = false;
         self.pos = pos;
         self.played.clear();
         self.turns.clear();
@@ -80,7 +92,9 @@ impl Game {
         self.turns.push(self.pos.turn);
         self.rules
             .make(&mut self.pos, &self.legal, &m, &mut self.log);
-        self.hashes.push(self.pos.repetition_key());
+        let key = self.pos.repetition_key();
+        self.hashes.push(key);
+        *self.counts.entry(key).or_insert(0) += 1;
         self.played.push(canonical.clone());
         // Replaying the move that was taken back keeps the rest of the redo stack.
         if self.redo.last() == Some(&canonical) {
@@ -97,7 +111,14 @@ impl Game {
             return false;
         }
         revert(&mut self.pos, &mut self.log);
-        self.hashes.pop();
+        if let Some(key) = self.hashes.pop() {
+            if let Some(n) = self.counts.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.counts.remove(&key);
+                }
+            }
+        }
         self.turns.pop();
         if let Some(m) = self.played.pop() {
             self.redo.push(m);
@@ -112,11 +133,29 @@ impl Game {
         self.play(&text).ok()
     }
 
+    /// How often the current position has occurred in this game (itself included).
+    pub fn repetitions(&self) -> usize {
+        let now = self.pos.repetition_key();
+        self.counts.get(&now).copied().unwrap_or(0) as usize
+    }
+
+    /// The limit that cut a generation of the current position's moves, the first time one
+    /// does in this game (after [`Game::new`] or [`Game::reset`]); `None` afterwards, so a front
+    /// end warns once per game.
+    pub fn take_cut(&mut self) -> Option<Cut> {
+        if self.cut_told {
+            return None;
+        }
+        let cut = self.legal().cut;
+        self.cut_told = cut.is_some();
+        cut
+    }
+
     /// The outcome, if the game is over.
     pub fn outcome(&mut self) -> Option<Outcome> {
         self.legal();
         let now = self.pos.repetition_key();
-        let repetitions = self.hashes.iter().filter(|&&h| h == now).count();
+        let repetitions = self.counts.get(&now).copied().unwrap_or(0) as usize;
         let cx = GoalContext {
             pos: &self.pos,
             moves: &self.legal,

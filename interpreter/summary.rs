@@ -53,6 +53,29 @@ pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize,
     ))
 }
 
+/// Whether generating moves runs into a limit (docs/semantics.md, "Limits") at the start or
+/// one move later (after each of the first 64 moves): the sign of a rules file whose move
+/// programs run away, such as a `(while true add)`. `zrf check` reports it as a warning.
+pub fn runaway(rules: &crate::engine::Rules) -> Option<crate::engine::Cut> {
+    let mut pos = rules.initial();
+    let mut moves = crate::engine::MoveList::new();
+    rules.legal_moves(&mut pos, &mut moves);
+    if moves.cut.is_some() {
+        return moves.cut;
+    }
+    let mut replies = crate::engine::MoveList::new();
+    let mut log = crate::engine::UndoLog::new();
+    for m in moves.moves.iter().take(64) {
+        rules.make(&mut pos, &moves, m, &mut log);
+        rules.legal_moves(&mut pos, &mut replies);
+        crate::engine::revert(&mut pos, &mut log);
+        if replies.cut.is_some() {
+            return replies.cut;
+        }
+    }
+    None
+}
+
 /// Describes a resolved game: players, board, pieces, options, goals.
 pub fn describe(def: &GameDef) -> String {
     let mut out = String::new();

@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::rules_of;
 use zrf::diagnostic::{render, RenderOptions};
 use zrf::expand::NoFiles;
@@ -162,4 +164,120 @@ fn a_sixty_fifth_flag_is_refused_where_it_stands() {
         "",
     ));
     assert!(!out.contains("error"), "{out}");
+}
+
+/// Rules files given to a session from memory.
+struct MemFiles(Vec<(String, String)>);
+
+impl zrf::repl::Files for MemFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.0
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, t)| t.clone().into_bytes())
+            .ok_or_else(|| format!("no file {path}"))
+    }
+
+    fn write(&self, _: &str, _: &str) -> Result<(), String> {
+        Err("read-only".into())
+    }
+}
+
+/// A piece dropped with `(while true add)` on an 8x8 board: each drop square's block would add
+/// a million moves.
+fn endless_drops() -> String {
+    r#"(game (title "Endless") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d/e/f/g/h" (1 0)) ("8/7/6/5/4/3/2/1" (0 1)))
+    (directions (n 0 -1))))
+  (board-setup (A (P off 1)) (B (P off 1)))
+  (piece (name P) (drops ((while true add))))
+  (draw-condition (A B) stalemated))
+"#
+    .to_string()
+}
+
+#[test]
+fn runaway_blocks_are_cut_and_reported() {
+    let text = endless_drops();
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    let mut pos = rules.initial();
+    let mut moves = zrf::engine::MoveList::new();
+    let t = Instant::now();
+    rules.legal_moves(&mut pos, &mut moves);
+    // Each square's block stops at 10,000 moves, the whole generation at 200,000, so after
+    // 20 squares; the copies of one drop are then merged into one move.
+    assert_eq!(moves.moves.len(), 20);
+    assert_eq!(moves.cut, Some(zrf::engine::Cut::BlockMoves));
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert_eq!(
+        zrf::summary::runaway(&rules),
+        Some(zrf::engine::Cut::BlockMoves)
+    );
+    let mut g = Game::new(rules, pos);
+    assert_eq!(g.take_cut(), Some(zrf::engine::Cut::BlockMoves));
+    assert_eq!(g.take_cut(), None, "told once per game");
+
+    // A loop that adds nothing runs into the step limit.
+    let text = small_game(
+        "(piece (name P) (moves ((while true (set-flag x true)) add)))",
+        "(board-setup (A (P a1)))",
+    );
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    assert_eq!(zrf::summary::runaway(&rules), Some(zrf::engine::Cut::Steps));
+    // A game that is fine reports nothing.
+    let text = small_game(
+        "(piece (name P) (moves (n add)))",
+        "(board-setup (A (P a1)))",
+    );
+    assert_eq!(
+        zrf::summary::runaway(&rules_of("t.zrf", text.as_bytes(), 0)),
+        None
+    );
+}
+
+#[test]
+fn the_session_warns_once_about_a_cut() {
+    let files = MemFiles(vec![("e.zrf".into(), endless_drops())]);
+    let mut s = zrf::repl::Session::open("e.zrf", &files, None, None).expect("opens");
+    let banner = s.banner();
+    let warning = "warning: a move block added more than 10000 moves from one square and was \
+                   stopped (an endless loop?) (said once per game)";
+    assert!(banner.contains(warning), "{banner}");
+    let out = s.run_line("board", &files);
+    assert!(!out.text.contains("warning"), "{}", out.text);
+    let out = s.run_line("new", &files);
+    assert!(out.text.contains(warning), "{}", out.text);
+}
+
+#[test]
+fn repetition_counts_follow_moves_take_backs_and_redos() {
+    let text = small_game(
+        "(piece (name P) (moves (n add) (s add)))",
+        "(board-setup (A (P a1)) (B (P c3)))",
+    );
+    let rules = rules_of("t.zrf", text.as_bytes(), 0);
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    let cycle = ["a1-a2", "c3-c2", "a2-a1", "c2-c3"];
+    assert_eq!(g.repetitions(), 1);
+    for m in cycle {
+        g.play(m).expect("legal");
+    }
+    assert_eq!(g.repetitions(), 2);
+    assert!(g.undo());
+    assert_eq!(g.repetitions(), 1, "c3-c2 position, seen once");
+    assert_eq!(g.redo().as_deref(), Some("c2-c3"));
+    assert_eq!(g.repetitions(), 2);
+    for m in cycle {
+        g.play(m).expect("legal");
+    }
+    assert_eq!(g.repetitions(), 3);
+    for _ in 0..8 {
+        assert!(g.undo());
+    }
+    assert_eq!(g.repetitions(), 1);
+    let start = g.rules.initial();
+    g.play("a1-a2").expect("legal");
+    g.reset(start);
+    assert_eq!(g.repetitions(), 1);
 }

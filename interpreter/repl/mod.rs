@@ -1218,6 +1218,10 @@ impl Session {
     /// hand, counters, and the result once the game is over.
     pub fn show(&mut self) -> String {
         let mut out = diagram::diagram(&self.game.rules, &self.game.pos, self.color);
+        if let Some(cut) = self.game.take_cut() {
+            let text = format!("warning: {} (said once per game)", cut.describe());
+            let _ = writeln!(out, "{}", self.paint(ansi::BOLD, &text));
+        }
         let outcome = self.game.outcome();
         let n = self.number_of_next();
         let g = &self.game;

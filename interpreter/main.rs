@@ -287,7 +287,7 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
             if let Some(cut) = zrf::summary::runaway(&rules) {
                 eprintln!("warning: {name}: {}", cut.describe());
             }
-            say!("{}", zrf::summary::describe(def).trim_end())
+            say!("{}", zrf::summary::describe_rules(&rules).trim_end())
         }
         None => return ExitCode::from(1),
     }

@@ -78,6 +78,12 @@ pub fn runaway(rules: &crate::engine::Rules) -> Option<crate::engine::Cut> {
 
 /// Describes a resolved game: players, board, pieces, options, goals.
 pub fn describe(def: &GameDef) -> String {
+    describe_rules(&crate::engine::Rules::new(def.clone()))
+}
+
+/// [`describe`] for rules already built.
+pub fn describe_rules(rules: &crate::engine::Rules) -> String {
+    let def = &rules.def;
     let mut out = String::new();
     let w = &mut out;
     let _ = writeln!(w, "title: {}", def.title);
@@ -176,15 +182,25 @@ pub fn describe(def: &GameDef) -> String {
             }
         );
     }
-    let values = crate::ai::piece_values(&crate::engine::Rules::new(def.clone()));
+    let ev = crate::ai::eval::Evaluator::new(rules);
+    let values = &ev.values;
     if !values.is_empty() {
         let _ = writeln!(w, "piece values (computer player):");
+        if ev.coarse {
+            let _ = writeln!(
+                w,
+                "  warning: the game is too large for square tables (players x types x squares \
+                 over {}, or their moves over {}); values are estimated on a sample of squares",
+                crate::ai::eval::FINE_CELLS,
+                crate::ai::eval::FINE_EDGES
+            );
+        }
         let width = values
             .iter()
             .map(|v| v.name.chars().count())
             .max()
             .unwrap_or(0);
-        for v in &values {
+        for v in values {
             let how = if v.given { "given" } else { "derived" };
             let _ = writeln!(
                 w,

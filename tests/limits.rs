@@ -281,3 +281,47 @@ fn repetition_counts_follow_moves_take_backs_and_redos() {
     g.reset(start);
     assert_eq!(g.repetitions(), 1);
 }
+
+#[test]
+fn piece_values_fall_back_to_a_coarse_estimate_past_the_limit() {
+    use zrf::ai::eval::Evaluator;
+    let rules = common::rules("games/chess.zrf", None);
+    let fine = Evaluator::new(&rules);
+    assert!(!fine.coarse);
+    // Past the square-table limit (2 players x 6 types x 64 squares = 768 entries).
+    let coarse = Evaluator::with_limits(&rules, 767, usize::MAX);
+    assert!(coarse.coarse);
+    let value = |ev: &Evaluator, name: &str| {
+        ev.values
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.value)
+            .expect("a piece")
+    };
+    let shown: Vec<(String, f64)> = coarse
+        .values
+        .iter()
+        .map(|v| (v.name.clone(), v.value))
+        .collect();
+    assert_eq!(value(&coarse, "Pawn"), 1.0);
+    assert!(
+        value(&coarse, "Queen") > value(&coarse, "Rook"),
+        "{shown:?}"
+    );
+    assert!(
+        value(&coarse, "Rook") > value(&coarse, "Bishop"),
+        "{shown:?}"
+    );
+    assert!(
+        value(&coarse, "Bishop") > value(&coarse, "Pawn"),
+        "{shown:?}"
+    );
+    assert!(
+        value(&coarse, "Knight") > value(&coarse, "Pawn"),
+        "{shown:?}"
+    );
+    // The start is symmetric: even.
+    assert_eq!(coarse.eval(&rules.initial(), zrf::def::PlayerId(0)), 0);
+    // Past the limit on the moves of the empty-board graphs.
+    assert!(Evaluator::with_limits(&rules, usize::MAX, 100).coarse);
+}

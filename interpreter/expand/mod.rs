@@ -324,6 +324,13 @@ impl<'a> Expander<'a> {
                 chain.push(e.name.to_string());
                 cur = e.parent;
             }
+            // Some macro of the chain calls itself (directly or through others) only when a
+            // name comes back; otherwise the chain is merely deep.
+            let recursive = {
+                let mut names: Vec<&String> = chain.iter().collect();
+                names.sort();
+                names.windows(2).any(|w| w[0] == w[1])
+            };
             chain.reverse();
             let short: Vec<String> = if chain.len() > 8 {
                 let mut s = chain[..4].to_vec();
@@ -336,7 +343,11 @@ impl<'a> Expander<'a> {
             self.diags.push(
                 Diagnostic::error(
                     node.span,
-                    format!("macro `{name}` expands into itself without end"),
+                    if recursive {
+                        format!("macro `{name}` expands into itself without end")
+                    } else {
+                        format!("macro calls nest more than {MAX_MACRO_DEPTH} deep at `{name}`")
+                    },
                 )
                 .with_label(format!(
                     "macro calls nest deeper than {MAX_MACRO_DEPTH} here"

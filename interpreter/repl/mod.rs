@@ -577,12 +577,24 @@ impl Session {
     }
 
     fn error(&self, msg: impl AsRef<str>) -> Output {
+        // The message may quote what was typed: control characters are shown as escapes.
         let mut o = Output::text(format!(
             "{} {}",
             self.paint(ansi::RED, "error:"),
-            msg.as_ref()
+            crate::diagnostic::escape_controls(msg.as_ref())
         ));
         o.error = true;
+        o
+    }
+
+    /// An error whose message is followed by rendered diagnostics (already safe to print, and
+    /// coloured as the session is).
+    fn error_then(&self, msg: impl AsRef<str>, rendered: String) -> Output {
+        let mut o = self.error(msg);
+        o.text += &rendered;
+        if !o.text.ends_with('\n') {
+            o.text.push('\n');
+        }
         o
     }
 
@@ -693,10 +705,10 @@ impl Session {
                 let board = self.show();
                 Output::text(format!("Loaded {n} moves of {title} from {path}.\n{board}"))
             }
-            Err(OpenError::Rules { map, diags }) => self.error(format!(
-                "the rules named by {path} have errors:\n{}",
-                render(&map, &diags, RenderOptions { color: self.color })
-            )),
+            Err(OpenError::Rules { map, diags }) => self.error_then(
+                format!("the rules named by {path} have errors:"),
+                render(&map, &diags, RenderOptions { color: self.color }),
+            ),
             Err(e) => self.error(format!("{path}: {e}")),
         }
     }
@@ -1044,14 +1056,14 @@ impl Session {
                 let board = self.show();
                 Output::text(format!("Playing {}.\n{board}", self.title()))
             }
-            Err(diags) => self.error(format!(
-                "the variant has errors:\n{}",
+            Err(diags) => self.error_then(
+                "the variant has errors:",
                 render(
                     &self.loaded.map,
                     &diags,
-                    RenderOptions { color: self.color }
-                )
-            )),
+                    RenderOptions { color: self.color },
+                ),
+            ),
         }
     }
 

@@ -325,3 +325,37 @@ fn piece_values_fall_back_to_a_coarse_estimate_past_the_limit() {
     // Past the limit on the moves of the empty-board graphs.
     assert!(Evaluator::with_limits(&rules, usize::MAX, 100).coarse);
 }
+
+#[test]
+fn a_file_past_the_reader_limit_stops_with_an_error() {
+    let n = zrf::syntax::MAX_NODES;
+    // A list of `n` atoms is n + 1 nodes: one too many.
+    let mut text = String::with_capacity(3 * n);
+    text.push('(');
+    for _ in 0..n {
+        text.push_str("a ");
+    }
+    text.push(')');
+    let (forms, diags) = zrf::syntax::parse_file(zrf::source::FileId(0), &text);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].message, "the file is too large");
+    // Reading stopped at the last atom, inside the list, which is kept as read so far.
+    assert_eq!(diags[0].primary.span.lo as usize, 1 + 2 * (n - 1));
+    assert_eq!(forms.len(), 1);
+}
+
+#[test]
+fn diagnostics_past_ten_thousand_are_counted_not_kept() {
+    let twice: String = (0..12_000).map(|_| "a1 ").collect();
+    let text = small_game(
+        "(piece (name P) (moves (n add)))",
+        &format!("(board-setup (A (P {twice})))"),
+    );
+    let loaded = zrf::load("t.zrf", text.as_bytes(), &NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    assert!(def.is_some(), "warnings only: the game loads");
+    assert_eq!(diags.len(), 10_001);
+    let last = diags.last().expect("the count");
+    assert_eq!(last.message, "1999 more diagnostics were not kept");
+    assert!(!last.is_error());
+}

@@ -93,6 +93,8 @@ struct Expander<'a> {
     includes: Vec<String>,
     nodes: usize,
     too_large: bool,
+    /// Macro calls expanded so far.
+    calls: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -110,6 +112,7 @@ impl<'a> Expander<'a> {
             includes: Vec::new(),
             nodes: 0,
             too_large: false,
+            calls: 0,
         };
         let name = ex.map.file(root).name.clone();
         let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
@@ -221,7 +224,7 @@ impl<'a> Expander<'a> {
             return None;
         }
         let file = self.map.add_bytes(name, &bytes);
-        let (forms, diags) = parse_file(file, &self.map.file(file).text.clone());
+        let (forms, diags) = parse_file(file, &self.map.file(file).text);
         self.diags.extend(diags);
         Some((file, forms))
     }
@@ -231,11 +234,18 @@ impl<'a> Expander<'a> {
         if self.nodes > MAX_EXPANDED_NODES {
             if !self.too_large {
                 self.too_large = true;
-                self.diags.push(
+                let d = if self.calls > 0 {
                     Diagnostic::error(span, "macro expansion is too large")
                         .with_label(format!("expansion passed {MAX_EXPANDED_NODES} nodes here"))
-                        .with_note("a macro probably calls itself, directly or through others"),
-                );
+                        .with_note("a macro probably calls itself, directly or through others")
+                } else {
+                    Diagnostic::error(span, "the rules are too large")
+                        .with_label(format!("the file passes {MAX_EXPANDED_NODES} items here"))
+                        .with_note(format!(
+                            "zrf reads at most {MAX_EXPANDED_NODES} atoms and lists, includes and macro expansions counted"
+                        ))
+                };
+                self.diags.push(d);
             }
             return false;
         }
@@ -360,6 +370,7 @@ impl<'a> Expander<'a> {
         if self.too_large {
             return;
         }
+        self.calls += 1;
         let mac = Rc::clone(&self.macros[name]);
         let exp = self.map.add_expansion(Expansion {
             name: name.to_string(),

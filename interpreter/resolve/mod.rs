@@ -26,8 +26,67 @@ use crate::syntax::{Sexp, SexpKind};
 pub fn resolve(src: &GameSource) -> (Option<GameDef>, Vec<Diagnostic>) {
     let mut cx = Cx::default();
     let def = cx.game(src);
-    let ok = !cx.diags.iter().any(Diagnostic::is_error);
-    (def.filter(|_| ok), cx.diags)
+    let ok = !cx.diags.kept.iter().any(Diagnostic::is_error) && cx.diags.dropped_errors == 0;
+    (def.filter(|_| ok), cx.diags.finish())
+}
+
+/// The most diagnostics one resolve keeps; later ones are only counted (a file that sets up
+/// a million pieces twice would otherwise take gigabytes of warnings).
+pub const MAX_KEPT: usize = 10_000;
+
+/// The diagnostics of one resolve: the first [`MAX_KEPT`] kept, the rest counted.
+#[derive(Default)]
+pub(crate) struct Diags {
+    kept: Vec<Diagnostic>,
+    dropped: usize,
+    dropped_errors: usize,
+    /// Where a dropped diagnostic is built, so callers can still fill it in.
+    spare: Option<Diagnostic>,
+}
+
+impl Diags {
+    /// Adds a diagnostic (or counts it, past [`MAX_KEPT`]) and returns it for filling in.
+    pub fn push(&mut self, d: Diagnostic) -> &mut Diagnostic {
+        if self.kept.len() < MAX_KEPT {
+            self.kept.push(d);
+            return self.kept.last_mut().expect("just pushed");
+        }
+        self.dropped += 1;
+        if d.is_error() {
+            self.dropped_errors += 1;
+        }
+        self.spare.insert(d)
+    }
+
+    /// Number of diagnostics kept.
+    pub fn len(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// Counts of (dropped, dropped errors), for [`Cx::soft`].
+    fn counts(&self) -> (usize, usize) {
+        (self.dropped, self.dropped_errors)
+    }
+
+    /// The kept diagnostics, then one that counts the dropped ones.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        if self.dropped > 0 {
+            let span = self.kept.last().map(|d| d.primary.span).unwrap_or_default();
+            let n = self.dropped;
+            let mut d = Diagnostic::warning(span, format!("{n} more diagnostics were not kept"));
+            if self.dropped_errors > 0 {
+                d.severity = crate::diagnostic::Severity::Error;
+                d.message = format!(
+                    "{n} more diagnostics ({} errors) were not kept",
+                    self.dropped_errors
+                );
+            }
+            self.kept.push(d.with_note(format!(
+                "zrf keeps the first {MAX_KEPT} diagnostics of a game"
+            )));
+        }
+        self.kept
+    }
 }
 
 /// Game-level keywords and what each takes, for "expected one of" messages.
@@ -85,7 +144,7 @@ pub const MAX_FLAGS: usize = 64;
 /// Name tables and the diagnostics collected so far.
 #[derive(Default)]
 pub(crate) struct Cx {
-    pub diags: Vec<Diagnostic>,
+    pub diags: Diags,
     pub players: IndexMap<String, PlayerId>,
     pub positions: IndexMap<String, PosId>,
     /// Names removed by `kill-positions`.
@@ -106,13 +165,11 @@ pub(crate) struct Cx {
 
 impl Cx {
     pub fn error(&mut self, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::error(span, msg));
-        self.diags.last_mut().expect("just pushed")
+        self.diags.push(Diagnostic::error(span, msg))
     }
 
     pub fn warn(&mut self, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::warning(span, msg));
-        self.diags.last_mut().expect("just pushed")
+        self.diags.push(Diagnostic::warning(span, msg))
     }
 
     /// Runs `f`, turning the errors it reports into warnings that say what is ignored.
@@ -121,13 +178,16 @@ impl Cx {
     /// lacks, a zone for an undeclared player) that should not stop the game from loading.
     pub fn soft<T>(&mut self, ignored: &str, f: impl FnOnce(&mut Cx) -> Option<T>) -> Option<T> {
         let start = self.diags.len();
+        let (_, errors_before) = self.diags.counts();
         let res = f(self);
-        for d in &mut self.diags[start..] {
+        for d in &mut self.diags.kept[start..] {
             if d.is_error() {
                 d.severity = crate::diagnostic::Severity::Warning;
                 d.notes.push(format!("ignored: {ignored}"));
             }
         }
+        // Errors dropped inside were warnings too.
+        self.diags.dropped_errors = errors_before;
         res
     }
 

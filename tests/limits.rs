@@ -359,3 +359,155 @@ fn diagnostics_past_ten_thousand_are_counted_not_kept() {
     assert_eq!(last.message, "1999 more diagnostics were not kept");
     assert!(!last.is_error());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Properties that keep these classes closed.
+
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// `cases` random cases; failing seeds are kept in `proptest-regressions/limits.txt`.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/limits.txt",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
+/// The edit distance by the full matrix, as it was first written.
+fn full_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let mut best = (d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                    .min(d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// Short words over a small alphabet, so that near misses are common.
+fn word() -> impl Strategy<Value = String> {
+    "[abAB1c]{0,9}"
+}
+
+/// An integer expression over extreme values and the counter `c`.
+fn expr() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("-9223372036854775808".to_string()),
+        Just("9223372036854775807".to_string()),
+        Just("-1".to_string()),
+        Just("0".to_string()),
+        Just("2".to_string()),
+        Just("c".to_string()),
+        Just("here".to_string()),
+    ];
+    leaf.prop_recursive(4, 24, 2, |inner| {
+        (
+            prop_oneof![Just('+'), Just('-'), Just('*'), Just('/')],
+            inner.clone(),
+            inner,
+        )
+            .prop_map(|(op, a, b)| format!("({op} {a} {b})"))
+    })
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn the_banded_distance_is_the_full_distance(a in word(), b in word()) {
+        prop_assert_eq!(zrf::suggest::edit_distance(&a, &b), full_distance(&a, &b));
+    }
+
+    #[test]
+    fn the_index_suggests_what_the_scan_suggests(
+        names in prop::collection::vec(word(), 0..30),
+        typo in word(),
+    ) {
+        let index = zrf::suggest::NameIndex::new(names.iter().map(String::as_str));
+        prop_assert_eq!(
+            index.nearest(&typo),
+            zrf::suggest::nearest(&typo, names.iter().map(String::as_str))
+        );
+    }
+
+    #[test]
+    fn setups_never_panic_and_stay_bounded(
+        fields in prop::collection::vec(
+            prop_oneof![
+                (any::<i64>()).prop_map(|n| format!("off A P {n}")),
+                (any::<u32>()).prop_map(|n| format!("off B P {n}")),
+                (any::<i64>()).prop_map(|n| format!("counter c {n}")),
+                (any::<i64>()).prop_map(|n| format!("turn {n}")),
+                Just("A P a1 b2!".to_string()),
+                Just("last a1 zz".to_string()),
+            ],
+            0..6,
+        ),
+    ) {
+        let text = small_game(
+            "(piece (name P) (moves (n add)))",
+            "(counter c (start 5))",
+        );
+        let rules = rules_of("t.zrf", text.as_bytes(), 0);
+        let setup = format!("turn 0; {}", fields.join("; "));
+        if let Ok(pos) = zrf::setup::parse(&rules, &setup) {
+            prop_assert!(pos.store.iter().all(|&n| n <= zrf::def::MAX_OFF));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn rules_arithmetic_never_panics(set in expr(), goal in expr()) {
+        let text = small_game(
+            &format!("(piece (name P) (moves (n (set c {set}) (verify (>= {goal} c)) add) (s add)))"),
+            &format!("(counter c) (board-setup (A (P a2)) (B (P c2))) (draw-condition (A B) (= c {goal}))"),
+        );
+        let rules = rules_of("t.zrf", text.as_bytes(), 0);
+        let pos = rules.initial();
+        let mut g = Game::new(rules, pos);
+        for _ in 0..4 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let Some(m) = g.legal_texts().first().cloned() else { break };
+            g.play(&m).expect("a legal move");
+        }
+    }
+}
+
+#[test]
+fn the_session_escapes_control_characters_and_skips_long_suggestions() {
+    let files = MemFiles(vec![("e.zrf".into(), endless_drops())]);
+    let mut s = zrf::repl::Session::open("e.zrf", &files, None, None).expect("opens");
+    let out = s.run_line("variant \u{1b}[2J", &files);
+    assert!(out.error);
+    assert!(!out.text.contains('\u{1b}'), "{:?}", out.text);
+    assert!(out.text.contains("`\\u{1b}[2J`"), "{:?}", out.text);
+    // A word of 10 MB gets an answer at once, without a "did you mean".
+    let word = "x".repeat(10_000_000);
+    let t = Instant::now();
+    let out = s.run_line(&word, &files);
+    assert!(out.error);
+    assert!(!out.text.contains("did you mean"));
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}

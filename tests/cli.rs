@@ -428,3 +428,29 @@ fn selfplay_tells_an_engine_facing_the_random_mover_unless_told_otherwise() {
     assert!(!ok);
     assert!(err.contains("`opponent` needs `random`"), "{err}");
 }
+
+#[test]
+fn check_warns_about_a_runaway_move_program() {
+    let dir = TempDir::new("runaway");
+    let file = dir.write(
+        "endless.zrf",
+        r#"(game (title "Endless") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d/e/f/g/h" (1 0)) ("8/7/6/5/4/3/2/1" (0 1)))
+    (directions (n 0 -1))))
+  (board-setup (A (P off 1)) (B (P off 1)))
+  (piece (name P) (drops ((while true add))))
+  (draw-condition (A B) stalemated))
+"#,
+    );
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: {}: a move block added more than 10000 moves from one square and was \
+             stopped (an endless loop?)\n",
+            file.display()
+        )
+    );
+    assert!(run.stdout.contains("title: Endless"), "{}", run.stdout);
+}

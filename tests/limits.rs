@@ -511,3 +511,41 @@ fn the_session_escapes_control_characters_and_skips_long_suggestions() {
     assert!(!out.text.contains("did you mean"));
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
 }
+
+#[test]
+fn ten_thousand_typos_on_a_big_board_are_suggested_quickly() {
+    let files: Vec<String> = (0..200).map(|i| format!("f{i}")).collect();
+    let ranks: Vec<String> = (0..200).map(|i| format!("r{i}")).collect();
+    // Typos: `g` for `f`, every 4th one also with a rank past the board.
+    let typos: Vec<String> = (0..10_000)
+        .map(|k| {
+            let rank = (k * 7) % 200 + if k % 4 == 0 { 300 } else { 0 };
+            format!("g{}r{rank}", k % 200)
+        })
+        .collect();
+    let text = format!(
+        r#"(game (title "Big") (players A B) (turn-order A B)
+ (board (grid (dimensions ("{}" (1 0)) ("{}" (0 1))) (directions (n 0 -1))))
+ (board-setup (A (P {})))
+ (piece (name P) (moves (n add))))
+"#,
+        files.join("/"),
+        ranks.join("/"),
+        typos.join(" ")
+    );
+    let t = Instant::now();
+    let loaded = zrf::load("t.zrf", text.as_bytes(), &NoFiles);
+    let (_, diags) = zrf::resolve_game(&loaded.games[0]);
+    let took = t.elapsed();
+    assert_eq!(diags.len(), 10_000);
+    assert_eq!(diags[1].message, "unknown position `g1r7`");
+    assert_eq!(diags[1].help.as_deref(), Some("did you mean `f1r7`?"));
+    // Six characters allow two edits: `g` for `f`, one `0` too many.
+    assert_eq!(diags[0].message, "unknown position `g0r300`");
+    assert_eq!(diags[0].help.as_deref(), Some("did you mean `f0r30`?"));
+    // Every typo is within its allowed edits of some position (a rank past the board loses a
+    // digit: `g4r328` is two edits from `f4r28`).
+    assert_eq!(diags.iter().filter(|d| d.help.is_some()).count(), 10_000);
+    // Scanning every position for every typo took minutes in a debug build.
+    assert!(took < Duration::from_secs(60), "{took:?}");
+}

@@ -188,6 +188,9 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         }
         diags.push(d);
     }
+    // After a stop, the form being read is incomplete: it is dropped rather than closed (it
+    // would only bring errors about its missing end).
+    stack.truncate(if stopped { 1 } else { stack.len() });
     while stack.len() > 1 {
         let frame = stack.pop().expect("stack has a frame");
         close(&mut stack, frame, file, text.len());

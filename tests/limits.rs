@@ -503,10 +503,14 @@ fn the_session_escapes_control_characters_and_skips_long_suggestions() {
     assert!(out.error);
     assert!(!out.text.contains('\u{1b}'), "{:?}", out.text);
     assert!(out.text.contains("`\\u{1b}[2J`"), "{:?}", out.text);
-    // A word of 10 MB gets an answer at once, without a "did you mean".
-    let word = "x".repeat(10_000_000);
+    // A line of 10 MB is refused as a whole; a word of 500 KB gets no "did you mean".
+    let out = s.run_line(&"x".repeat(10_000_000), &files);
+    assert_eq!(
+        out.text,
+        "error: the line is 10000000 bytes long; a line may hold at most 1000000\n"
+    );
     let t = Instant::now();
-    let out = s.run_line(&word, &files);
+    let out = s.run_line(&"x".repeat(500_000), &files);
     assert!(out.error);
     assert!(!out.text.contains("did you mean"));
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());

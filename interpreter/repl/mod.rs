@@ -56,6 +56,10 @@ pub enum Request {
     },
 }
 
+/// The longest line the session reads, in bytes (docs/semantics.md, "Limits"); a longer one is
+/// refused as a whole, without being echoed.
+pub const MAX_LINE: usize = 1_000_000;
+
 /// The answer to one line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Output {
@@ -600,6 +604,12 @@ impl Session {
 
     /// Reads one line and answers it: a move, or a command.
     pub fn eval_line(&mut self, line: &str) -> Output {
+        if line.len() > MAX_LINE {
+            return self.error(format!(
+                "the line is {} bytes long; a line may hold at most {MAX_LINE}",
+                line.len()
+            ));
+        }
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Output::default();

@@ -553,3 +553,27 @@ fn ten_thousand_typos_on_a_big_board_are_suggested_quickly() {
     // Scanning every position for every typo took minutes in a debug build.
     assert!(took < Duration::from_secs(60), "{took:?}");
 }
+
+#[test]
+fn a_runaway_after_move_program_is_cut_too() {
+    let text = small_game(
+        "(piece (name P) (moves (n add) (s add)))",
+        "(counter c) (board-setup (A (P a2))) (after-move (while true (inc c) add))",
+    );
+    let loaded = zrf::load("t.zrf", text.as_bytes(), &NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    let Some(def) = def else {
+        // Refusing `add` in `after-move` would do as well.
+        assert!(zrf::diagnostic::has_errors(&diags));
+        return;
+    };
+    let rules = zrf::engine::Rules::new(def);
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    let t = Instant::now();
+    g.play("a2-a3").expect("legal");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    // `inc` reads the counter as it was before the move, so however long the loop ran, it
+    // ends at 1.
+    assert_eq!(g.pos.counters[0], 1);
+}

@@ -151,6 +151,8 @@ impl<'a> Exec<'a> {
         scratch.locals.clear();
         scratch.locals.resize(self.rules.def.vars.len(), 0);
         let mut sink = MoveList::new();
+        self.first_move = 0;
+        self.stop = false;
         self.exec(&self.rules.def.after_move, scratch, &mut sink);
         for p in &scratch.pending {
             if let Pending::Counter(slot, value) = *p {
@@ -473,7 +475,7 @@ impl<'a> Exec<'a> {
 
     /// Emits the move (one per promotion choice) that the block describes at this point.
     fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
-        if out.moves.len() - self.first_move >= BLOCK_MOVE_LIMIT {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
             out.note_cut(Cut::BlockMoves);
             self.stop = true;
             return;

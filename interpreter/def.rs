@@ -516,6 +516,10 @@ pub struct Placement {
     pub pos: PosId,
 }
 
+/// The most pieces of one type one player may hold off the board in a setup (docs/semantics.md,
+/// "Limits"); FEN holdings and the native text print one letter or word per piece.
+pub const MAX_OFF: u32 = 10_000;
+
 /// Pieces in a player's off-board store at the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OffCount {

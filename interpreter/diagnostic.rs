@@ -5,6 +5,7 @@ use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term;
 
 use crate::source::{SourceMap, Span};
+pub use crate::suggest::{edit_distance, nearest};
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -123,7 +124,14 @@ pub struct RenderOptions {
 /// A span that came out of a macro is shown at the call the user wrote, with a note at the
 /// token inside the `define`.
 pub fn render(map: &SourceMap, diags: &[Diagnostic], opts: RenderOptions) -> String {
-    let files = MapFiles(map);
+    let files = MapFiles {
+        map,
+        shown: map
+            .files()
+            .iter()
+            .map(|f| (visible_source(&f.text), escape_controls(&f.name)))
+            .collect(),
+    };
     let config = term::Config {
         chars: term::Chars::ascii(),
         ..term::Config::default()
@@ -153,7 +161,9 @@ pub fn render(map: &SourceMap, diags: &[Diagnostic], opts: RenderOptions) -> Str
             term::emit(&mut w, config, &files, &cs_diag)
         };
         if res.is_err() {
-            out.extend_from_slice(format!("error: {}\n", diag.message).as_bytes());
+            out.extend_from_slice(
+                format!("error: {}\n", escape_controls(&diag.message)).as_bytes(),
+            );
         }
     }
     String::from_utf8_lossy(&out).into_owned()
@@ -174,7 +184,7 @@ fn to_codespan(map: &SourceMap, diag: &Diagnostic) -> cs::Diagnostic<u32> {
         } else {
             cs::Label::secondary(site.file.0, range)
         };
-        labels.push(label.with_message(text));
+        labels.push(label.with_message(escape_controls(text)));
         if site != span {
             // Show the token inside the macro body and name the chain of macros.
             let mut chain = Vec::new();
@@ -191,8 +201,9 @@ fn to_codespan(map: &SourceMap, diag: &Diagnostic) -> cs::Diagnostic<u32> {
                 ..span
             };
             labels.push(
-                cs::Label::secondary(inner.file.0, clamp(map, inner))
-                    .with_message(format!("in the expansion of `{}`", chain[0])),
+                cs::Label::secondary(inner.file.0, clamp(map, inner)).with_message(
+                    escape_controls(&format!("in the expansion of `{}`", chain[0])),
+                ),
             );
             if chain.len() > 1 {
                 chain.reverse();
@@ -214,8 +225,9 @@ fn to_codespan(map: &SourceMap, diag: &Diagnostic) -> cs::Diagnostic<u32> {
     if let Some(help) = &diag.help {
         notes.push(format!("help: {help}"));
     }
+    let notes = notes.iter().map(|n| escape_controls(n)).collect();
     cs::Diagnostic::new(severity)
-        .with_message(&diag.message)
+        .with_message(escape_controls(&diag.message))
         .with_labels(labels)
         .with_notes(notes)
 }
@@ -257,7 +269,45 @@ fn clamp(map: &SourceMap, span: Span) -> std::ops::Range<usize> {
     lo..hi
 }
 
-struct MapFiles<'a>(&'a SourceMap);
+/// `text` with every control character but tab and line ends written as an escape
+/// (`\u{1b}`), so that a message quoting a file's text cannot drive the terminal.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A source text as diagnostics show it: control characters but tab and line ends replaced by
+/// a visible character of the same length in bytes (`?` or `¿`), so spans still fit; `None`
+/// when there is none.
+fn visible_source(text: &str) -> Option<String> {
+    let bad = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+    if !text.chars().any(bad) {
+        return None;
+    }
+    Some(
+        text.chars()
+            .map(|c| match c {
+                c if bad(c) && c.len_utf8() == 1 => '?',
+                c if bad(c) => '¿',
+                c => c,
+            })
+            .collect(),
+    )
+}
+
+/// The files of a [`SourceMap`] as codespan sees them: texts and names made safe to print.
+struct MapFiles<'a> {
+    map: &'a SourceMap,
+    /// Per file: the text with control characters made visible (when it has any), the name.
+    shown: Vec<(Option<String>, String)>,
+}
 
 impl<'a> Files<'a> for MapFiles<'a> {
     type FileId = u32;
@@ -265,24 +315,27 @@ impl<'a> Files<'a> for MapFiles<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: u32) -> Result<&'a str, FilesError> {
-        self.0
-            .files()
+        self.shown
             .get(id as usize)
-            .map(|f| f.name.as_str())
+            .map(|(_, name)| name.as_str())
             .ok_or(FilesError::FileMissing)
     }
 
     fn source(&'a self, id: u32) -> Result<&'a str, FilesError> {
-        self.0
+        let file = self
+            .map
             .files()
             .get(id as usize)
-            .map(|f| f.text.as_str())
-            .ok_or(FilesError::FileMissing)
+            .ok_or(FilesError::FileMissing)?;
+        Ok(match self.shown.get(id as usize) {
+            Some((Some(text), _)) => text.as_str(),
+            _ => file.text.as_str(),
+        })
     }
 
     fn line_index(&'a self, id: u32, byte_index: usize) -> Result<usize, FilesError> {
         let file = self
-            .0
+            .map
             .files()
             .get(id as usize)
             .ok_or(FilesError::FileMissing)?;
@@ -298,7 +351,7 @@ impl<'a> Files<'a> for MapFiles<'a> {
         line_index: usize,
     ) -> Result<std::ops::Range<usize>, FilesError> {
         let file = self
-            .0
+            .map
             .files()
             .get(id as usize)
             .ok_or(FilesError::FileMissing)?;
@@ -315,62 +368,9 @@ impl<'a> Files<'a> for MapFiles<'a> {
     }
 }
 
-/// The known name closest to `name`, if it is close enough to be a likely typo.
-pub fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    let lower = name.to_lowercase();
-    known
-        .into_iter()
-        .filter(|k| *k != name)
-        .map(|k| {
-            let d = if k.to_lowercase() == lower {
-                0
-            } else {
-                edit_distance(&lower, &k.to_lowercase()) + 1
-            };
-            (d, k)
-        })
-        .filter(|(d, k)| *d <= limit + 1 || k.starts_with(name) && *d <= limit + 3)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
-
-/// Edit distance in characters, counting a swap of two neighbours as one edit.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            d[i * w + j] = if i == 0 || j == 0 {
-                i + j
-            } else {
-                let mut best = (d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]))
-                    .min(d[(i - 1) * w + j] + 1)
-                    .min(d[i * w + j - 1] + 1);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    best = best.min(d[(i - 2) * w + j - 2] + 1);
-                }
-                best
-            };
-        }
-    }
-    d[a.len() * w + b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nearest_finds_typos_but_not_strangers() {
-        let known = ["nw1", "ne", "sw", "Pawn", "King"];
-        assert_eq!(nearest("nw", known), Some("nw1"));
-        assert_eq!(nearest("pawn", known), Some("Pawn"));
-        assert_eq!(nearest("Kign", known), Some("King"));
-        assert_eq!(nearest("Elephant", known), None);
-    }
 
     #[test]
     fn render_shows_file_line_and_caret() {

@@ -22,6 +22,7 @@ pub mod setup;
 pub mod shipped;
 pub mod source;
 pub mod stdlib;
+pub mod suggest;
 pub mod summary;
 pub mod syntax;
 pub mod testing;
@@ -50,7 +51,9 @@ pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
     let (top, mut diags) = expand::expand(&mut map, root, loader);
     let (games, more) = expand::assemble(&top);
     diags.extend(more);
-    if games.is_empty() {
+    // A file too large to read or expand is already reported; its games may lie past the stop.
+    let too_large = diags.iter().any(|d| d.message.ends_with("too large"));
+    if games.is_empty() && !too_large {
         let d = Diagnostic::error(source::Span::new(root, 0, 0), "the file defines no game")
             .with_label("expected a `(game ...)` form")
             .with_note("a file of macros only is meant to be included by a game file");

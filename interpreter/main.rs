@@ -340,7 +340,13 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
         say!("{}", zrf::summary::variant_list(&loaded.games));
     }
     match &defs[idx] {
-        Some(def) => say!("{}", zrf::summary::describe(def).trim_end()),
+        Some(def) => {
+            let rules = zrf::engine::Rules::new(def.clone());
+            if let Some(cut) = zrf::summary::runaway(&rules) {
+                eprintln!("warning: {name}: {}", cut.describe());
+            }
+            say!("{}", zrf::summary::describe_rules(&rules).trim_end())
+        }
         None => return ExitCode::from(1),
     }
     ExitCode::SUCCESS

@@ -1,6 +1,8 @@
 //! A game in progress: position, history for repetition, take-back and redo, and moves by text.
 
-use crate::engine::{revert, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
+use std::collections::HashMap;
+
+use crate::engine::{revert, Cut, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
 use crate::notation::{self, MoveError};
 
 /// A game being played from some position.
@@ -21,34 +23,44 @@ pub struct Game {
     pub sans: Vec<String>,
     /// Whether the game has SAN: moves are also read in it, and `sans` is kept.
     pub has_san: bool,
+    /// How often each repetition key occurs in `hashes`, kept by every move and take-back so
+    /// that the outcome check does not scan the history (replaying a record stays linear).
+    counts: HashMap<u64, u32>,
     log: UndoLog,
     legal: MoveList,
     legal_for: Option<u64>,
+    /// A generation of this game was cut by a limit and [`Game::take_cut`] told it.
+    cut_told: bool,
 }
 
 impl Game {
     /// A game from a position.
     pub fn new(rules: Rules, pos: Position) -> Game {
-        let hashes = vec![pos.repetition_key()];
+        let key = pos.repetition_key();
         let has_san = crate::san::applies(&rules.def);
         Game {
             rules,
             pos,
-            hashes,
+            hashes: vec![key],
             played: Vec::new(),
             turns: Vec::new(),
             redo: Vec::new(),
             sans: Vec::new(),
             has_san,
+            counts: HashMap::from([(key, 1)]),
             log: UndoLog::new(),
             legal: MoveList::new(),
             legal_for: None,
+            cut_told: false,
         }
     }
 
     /// Starts again from a position, forgetting every move (and the moves to redo).
     pub fn reset(&mut self, pos: Position) {
-        self.hashes = vec![pos.repetition_key()];
+        let key = pos.repetition_key();
+        self.hashes = vec![key];
+        self.counts = HashMap::from([(key, 1)]);
+        self.cut_told = false;
         self.pos = pos;
         self.played.clear();
         self.sans.clear();
@@ -95,7 +107,9 @@ impl Game {
         self.turns.push(self.pos.turn);
         self.rules
             .make(&mut self.pos, &self.legal, &m, &mut self.log);
-        self.hashes.push(self.pos.repetition_key());
+        let key = self.pos.repetition_key();
+        self.hashes.push(key);
+        *self.counts.entry(key).or_insert(0) += 1;
         self.played.push(canonical.clone());
         if let Some(mut san) = san {
             san += self.check_mark();
@@ -138,7 +152,14 @@ impl Game {
             return false;
         }
         revert(&mut self.pos, &mut self.log);
-        self.hashes.pop();
+        if let Some(key) = self.hashes.pop() {
+            if let Some(n) = self.counts.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.counts.remove(&key);
+                }
+            }
+        }
         self.turns.pop();
         self.sans.pop();
         if let Some(m) = self.played.pop() {
@@ -183,11 +204,29 @@ impl Game {
         ))
     }
 
+    /// How often the current position has occurred in this game (itself included).
+    pub fn repetitions(&self) -> usize {
+        let now = self.pos.repetition_key();
+        self.counts.get(&now).copied().unwrap_or(0) as usize
+    }
+
+    /// The limit that cut a generation of the current position's moves, the first time one
+    /// does in this game (after [`Game::new`] or [`Game::reset`]); `None` afterwards, so a front
+    /// end warns once per game.
+    pub fn take_cut(&mut self) -> Option<Cut> {
+        if self.cut_told {
+            return None;
+        }
+        let cut = self.legal().cut;
+        self.cut_told = cut.is_some();
+        cut
+    }
+
     /// The outcome, if the game is over.
     pub fn outcome(&mut self) -> Option<Outcome> {
         self.legal();
         let now = self.pos.repetition_key();
-        let repetitions = self.hashes.iter().filter(|&&h| h == now).count();
+        let repetitions = self.counts.get(&now).copied().unwrap_or(0) as usize;
         let cx = GoalContext {
             pos: &self.pos,
             moves: &self.legal,

@@ -6,6 +6,20 @@ use crate::engine::{Cell, Position, Rules};
 
 /// Reads a position in any of the three forms.
 pub fn parse(rules: &Rules, text: &str) -> Result<Position, String> {
+    let pos = parse_any(rules, text)?;
+    if let Some(i) = pos.store.iter().position(|&n| n > MAX_OFF) {
+        let n_pieces = rules.def.pieces.len().max(1);
+        return Err(format!(
+            "{} holds {} {} off the board; at most {MAX_OFF} are allowed",
+            rules.def.players[i / n_pieces].name,
+            pos.store[i],
+            rules.def.pieces[i % n_pieces].name
+        ));
+    }
+    Ok(pos)
+}
+
+fn parse_any(rules: &Rules, text: &str) -> Result<Position, String> {
     let t = text.trim();
     if t.starts_with("turn ") || t.contains("; ") && !t.contains('/') {
         parse_native(rules, t)
@@ -195,7 +209,7 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         let value: i32 = h.parse().map_err(|_| format!("bad halfmove clock `{h}`"))?;
         let slot = rules.counter_base[c];
         let old = pos.counters[slot as usize];
-        pos.add_counter(slot, value - old);
+        pos.add_counter(slot, value.wrapping_sub(old));
     }
     let (mut lf, mut lt) = (NONE, NONE);
     if ep != "-" {
@@ -525,10 +539,14 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
                     }
                 };
                 let old = pos.counters[slot as usize];
-                pos.add_counter(slot, value - old);
+                pos.add_counter(slot, value.wrapping_sub(old));
             }
             ["off", pl, pc, n] => {
-                let n: i32 = n.parse().map_err(|_| format!("bad count `{n}`"))?;
+                let n: i32 = n
+                    .parse()
+                    .ok()
+                    .filter(|&n| (0..=MAX_OFF as i32).contains(&n))
+                    .ok_or_else(|| format!("bad count `{n}` (0 to {MAX_OFF})"))?;
                 pos.add_store((player(pl)?.idx() * n_pieces + piece(pc)?.idx()) as u32, n);
             }
             [pl, pc, squares @ ..] if !squares.is_empty() => {

@@ -53,8 +53,37 @@ pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize,
     ))
 }
 
+/// Whether generating moves runs into a limit (docs/semantics.md, "Limits") at the start or
+/// one move later (after each of the first 64 moves): the sign of a rules file whose move
+/// programs run away, such as a `(while true add)`. `zrf check` reports it as a warning.
+pub fn runaway(rules: &crate::engine::Rules) -> Option<crate::engine::Cut> {
+    let mut pos = rules.initial();
+    let mut moves = crate::engine::MoveList::new();
+    rules.legal_moves(&mut pos, &mut moves);
+    if moves.cut.is_some() {
+        return moves.cut;
+    }
+    let mut replies = crate::engine::MoveList::new();
+    let mut log = crate::engine::UndoLog::new();
+    for m in moves.moves.iter().take(64) {
+        rules.make(&mut pos, &moves, m, &mut log);
+        rules.legal_moves(&mut pos, &mut replies);
+        crate::engine::revert(&mut pos, &mut log);
+        if replies.cut.is_some() {
+            return replies.cut;
+        }
+    }
+    None
+}
+
 /// Describes a resolved game: players, board, pieces, options, goals.
 pub fn describe(def: &GameDef) -> String {
+    describe_rules(&crate::engine::Rules::new(def.clone()))
+}
+
+/// [`describe`] for rules already built.
+pub fn describe_rules(rules: &crate::engine::Rules) -> String {
+    let def = &rules.def;
     let mut out = String::new();
     let w = &mut out;
     let _ = writeln!(w, "title: {}", def.title);
@@ -153,13 +182,32 @@ pub fn describe(def: &GameDef) -> String {
             }
         );
     }
-    let values = crate::ai::piece_values(&crate::engine::Rules::new(def.clone()));
+    let ev = crate::ai::eval::Evaluator::new(rules);
+    let values = &ev.values;
     if !values.is_empty() {
         let _ = writeln!(w, "piece values (computer player):");
-        let width = values.iter().map(|v| v.name.len()).max().unwrap_or(0);
-        for v in &values {
+        if ev.coarse {
+            let _ = writeln!(
+                w,
+                "  warning: the game is too large for square tables (players x types x squares \
+                 over {}, or their moves over {}); values are estimated on a sample of squares",
+                crate::ai::eval::FINE_CELLS,
+                crate::ai::eval::FINE_EDGES
+            );
+        }
+        let width = values
+            .iter()
+            .map(|v| v.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        for v in values {
             let how = if v.given { "given" } else { "derived" };
-            let _ = writeln!(w, "  {:<width$}  value {:.2} ({how})", v.name, v.value);
+            let _ = writeln!(
+                w,
+                "  {}  value {:.2} ({how})",
+                pad_end(&v.name, width),
+                v.value
+            );
         }
     }
     let on_board = def.setup.placements.len();
@@ -266,4 +314,22 @@ fn goal_text(def: &GameDef, c: &GoalCond) -> String {
             dirs.len()
         ),
     }
+}
+
+/// `text` followed by spaces up to `width` characters. Unlike `{:<width$}`, which panics when
+/// the width does not fit in 16 bits, any width is safe.
+pub(crate) fn pad_end(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    let mut out = String::with_capacity(text.len() + width.saturating_sub(n));
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
+    out
+}
+
+/// Spaces up to `width` characters, then `text` (`{:>width$}` without its width limit).
+pub(crate) fn pad_start(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    let mut out: String = std::iter::repeat_n(' ', width.saturating_sub(n)).collect();
+    out.push_str(text);
+    out
 }

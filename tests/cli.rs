@@ -290,6 +290,10 @@ fn test_runs_the_cases_of_the_shipped_games() {
     for (file, summary) in [
         ("games/english-draughts.zrf", "9 passed, 0 failed\n"),
         ("games/tic-tac-toe.zrf", "6 passed, 0 failed\n"),
+        ("games/checkers.zrf", "4 passed, 0 failed\n"),
+        ("games/international-draughts.zrf", "11 passed, 0 failed\n"),
+        ("games/polish-draughts.zrf", "4 passed, 0 failed\n"),
+        ("games/russian-draughts.zrf", "7 passed, 0 failed\n"),
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
             .args(["test", file])
@@ -652,4 +656,30 @@ fn new_never_replaces_a_file_and_leaves_no_temporary_file() {
         .collect();
     names.sort();
     assert_eq!(names, ["Mine.zrf", "Other.zrf"]);
+}
+
+#[test]
+fn check_warns_about_a_runaway_move_program() {
+    let dir = TempDir::new("runaway");
+    let file = dir.write(
+        "endless.zrf",
+        r#"(game (title "Endless") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d/e/f/g/h" (1 0)) ("8/7/6/5/4/3/2/1" (0 1)))
+    (directions (n 0 -1))))
+  (board-setup (A (P off 1)) (B (P off 1)))
+  (piece (name P) (drops ((while true add))))
+  (draw-condition (A B) stalemated))
+"#,
+    );
+    let run = check(&file, &[]);
+    assert_eq!(run.code, Some(0), "stderr:\n{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: {}: a move block added more than 10000 moves from one square and was \
+             stopped (an endless loop?)\n",
+            file.display()
+        )
+    );
+    assert!(run.stdout.contains("title: Endless"), "{}", run.stdout);
 }

@@ -156,6 +156,13 @@ fn token() -> impl Strategy<Value = String> {
         1 => (0u8..20).prop_map(|n| n.to_string()),
         1 => "[a-z][a-z0-9-]{0,6}",
         1 => "\"[^\"]{0,8}\"",
+        // Names past the length limit, control characters, arithmetic at the bounds.
+        1 => prop_oneof![
+            Just("n".repeat(300)),
+            Just("\"a\u{1b}[2J\"".to_string()),
+            Just("(/ -9223372036854775808 -1)".to_string()),
+            Just("(set-flag f true)".to_string()),
+        ],
     ]
 }
 

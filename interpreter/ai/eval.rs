@@ -33,6 +33,17 @@ const LINE_UNITS: f64 = 0.25;
 /// make every evaluation slow).
 const MAX_LINES: usize = 4_096;
 
+/// Square tables hold one entry per player, piece type and square. Past this many (about
+/// 28 bytes each while they are derived), or past [`FINE_EDGES`] moves in the empty-board
+/// graphs, the evaluator falls back to one worth per player and type, measured on at most
+/// [`COARSE_SQUARES`] squares per type ([`Evaluator::coarse`]), so memory stays proportional
+/// to what the game needs: 2,000 types on a 200x200 board would otherwise take 5 GB.
+pub const FINE_CELLS: usize = 4_000_000;
+/// The most moves the empty-board graphs of all types may hold (2 bytes each).
+pub const FINE_EDGES: usize = 16_000_000;
+/// Squares sampled per type and player by the coarse evaluation.
+const COARSE_SQUARES: usize = 64;
+
 /// A piece type's worth, as `zrf check` shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PieceValue {
@@ -56,8 +67,15 @@ pub fn piece_values(rules: &Rules) -> Vec<PieceValue> {
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     n_pieces: usize,
-    n_pos: usize,
-    /// Worth of a piece on a square: `pst[(player * n_pieces + piece) * n_pos + square]`.
+    /// `n_pos`, or 1 when the tables are coarse.
+    stride: usize,
+    /// `usize::MAX`, or 0 when the tables are coarse (every square the same).
+    sq_mask: usize,
+    /// The game was too large for square tables: one worth per player and type
+    /// ([`FINE_CELLS`]).
+    pub coarse: bool,
+    /// Worth of a piece on a square: `pst[(player * n_pieces + piece) * stride + (square &
+    /// sq_mask)]`.
     pst: Vec<i32>,
     /// Worth of a piece in hand: `hand[player * n_pieces + piece]`.
     hand: Vec<i32>,
@@ -133,6 +151,12 @@ impl Graph {
 impl Evaluator {
     /// Measures every piece type of the game and builds the tables.
     pub fn new(rules: &Rules) -> Evaluator {
+        Evaluator::with_limits(rules, FINE_CELLS, FINE_EDGES)
+    }
+
+    /// [`Evaluator::new`] with other limits than [`FINE_CELLS`] and [`FINE_EDGES`] for the
+    /// square tables (for tests).
+    pub fn with_limits(rules: &Rules, fine_cells: usize, fine_edges: usize) -> Evaluator {
         let def = &rules.def;
         let n_pieces = def.pieces.len();
         let n_players = def.players.len();
@@ -144,6 +168,9 @@ impl Evaluator {
             .map(|p| PlayerId(p as u8))
             .collect();
         let live_types: Vec<usize> = (0..n_pieces).filter(|&t| !def.pieces[t].dummy).collect();
+        if n_players * n_pieces * n_pos > fine_cells {
+            return Evaluator::coarse(rules);
+        }
 
         let mut empty = rules.initial();
         for sq in 0..n_pos {
@@ -154,16 +181,15 @@ impl Evaluator {
 
         // Moves on an empty board, per (player, type).
         let mut graphs: Vec<Option<Graph>> = (0..n_players * n_pieces).map(|_| None).collect();
+        let mut edges = 0;
         for &p in &players {
             for &t in &live_types {
-                graphs[p.idx() * n_pieces + t] = Some(empty_graph(
-                    rules,
-                    &mut empty,
-                    p,
-                    t,
-                    &mut scratch,
-                    &mut list,
-                ));
+                let g = empty_graph(rules, &mut empty, p, t, &mut scratch, &mut list);
+                edges += g.edges.len();
+                if edges > fine_edges {
+                    return Evaluator::coarse(rules);
+                }
+                graphs[p.idx() * n_pieces + t] = Some(g);
             }
         }
         let reach = reachable(rules, &graphs, &players, n_pieces);
@@ -401,7 +427,141 @@ impl Evaluator {
         let (lines, line_cells, line_worth) = goal_lines(def, &active);
         Evaluator {
             n_pieces,
-            n_pos,
+            stride: n_pos,
+            sq_mask: usize::MAX,
+            coarse: false,
+            pst,
+            hand,
+            base,
+            active,
+            n_active,
+            values,
+            lines,
+            line_cells,
+            line_worth,
+        }
+    }
+
+    /// The cheaper estimate for games past [`FINE_CELLS`] or [`FINE_EDGES`]: each type's
+    /// mobility on sparse random boards, measured on at most [`COARSE_SQUARES`] squares
+    /// spread over the board, gives one worth per player and type, the same on every square.
+    /// Memory: one board and one entry per player and type.
+    pub fn coarse(rules: &Rules) -> Evaluator {
+        let def = &rules.def;
+        let n_pieces = def.pieces.len();
+        let n_players = def.players.len();
+        let n_pos = def.board.n_pos();
+        let active: Vec<bool> = (0..n_players).map(|p| rules.in_turn_order[p]).collect();
+        let n_active = active.iter().filter(|&&a| a).count().max(1);
+        let players: Vec<PlayerId> = (0..n_players)
+            .filter(|&p| active[p])
+            .map(|p| PlayerId(p as u8))
+            .collect();
+        let live_types: Vec<usize> = (0..n_pieces).filter(|&t| !def.pieces[t].dummy).collect();
+        let squares: Vec<usize> = (0..n_pos)
+            .filter(|&sq| !def.board.positions[sq].dummy)
+            .collect();
+        let step = squares.len().div_ceil(COARSE_SQUARES).max(1);
+        let sampled: Vec<usize> = squares.iter().copied().step_by(step).collect();
+        let blockers = blocker_types(def, &live_types);
+        let mut rng = Rng::new(0x5EED_0FA1);
+        let mut board = rules.initial();
+        for sq in 0..n_pos {
+            board.set(sq as u16, Cell::EMPTY);
+        }
+        for &sq in &squares {
+            if !blockers.is_empty() && !players.is_empty() && rng.unit() < DENSITY {
+                let t = blockers[rng.below(blockers.len())];
+                let owner = players[rng.below(players.len())];
+                board.set(
+                    sq as u16,
+                    Cell::new(PieceId(t as u16), owner, rules.attr_defaults[t]),
+                );
+            }
+        }
+        let mut scratch = Scratch::default();
+        let mut list = MoveList::new();
+        let mut seen = vec![0u32; n_pos];
+        let mut stamp = 0u32;
+        let mut raw = vec![0f64; n_pieces];
+        for &t in &live_types {
+            let mut sum = 0.0;
+            for &p in &players {
+                let piece = Cell::new(PieceId(t as u16), p, rules.attr_defaults[t]);
+                let mut n = 0usize;
+                for &sq in &sampled {
+                    let old = board.set(sq as u16, piece);
+                    list.clear();
+                    rules.gen_steps(&board, p, None, sq as u16, &mut scratch, &mut list);
+                    board.set(sq as u16, old);
+                    stamp += 1;
+                    for m in &list.moves {
+                        let path = list.path(m);
+                        let to = path[path.len() - 1];
+                        if to != NONE && seen[to as usize] != stamp {
+                            seen[to as usize] = stamp;
+                            n += 1;
+                        }
+                    }
+                }
+                sum += (n as f64 / sampled.len().max(1) as f64).max(FLOOR);
+            }
+            raw[t] = sum / players.len().max(1) as f64;
+        }
+        let in_setup = |t: usize| {
+            def.setup.placements.iter().any(|pl| pl.piece.idx() == t)
+                || def
+                    .setup
+                    .off
+                    .iter()
+                    .any(|o| o.piece.idx() == t && o.count > 0)
+        };
+        let pick = |only_setup: bool| {
+            live_types
+                .iter()
+                .copied()
+                .filter(|&t| !rules.royal[t] && def.pieces[t].value.is_none())
+                .filter(|&t| !only_setup || in_setup(t))
+                .map(|t| raw[t])
+                .filter(|&v| v > 0.0)
+                .fold(f64::INFINITY, f64::min)
+        };
+        let unit = [pick(true), pick(false), 1.0]
+            .into_iter()
+            .find(|u| u.is_finite())
+            .unwrap_or(1.0);
+        let scale = UNIT as f64 / unit;
+        let liability = liabilities(def);
+        let mut pst = vec![0i32; n_players * n_pieces];
+        let mut hand = vec![0i32; n_players * n_pieces];
+        let mut base = vec![0i32; n_pieces];
+        let mut values = Vec::new();
+        for t in 0..n_pieces {
+            let given = def.pieces[t].value;
+            let mean_cp = given.map_or(raw[t] * scale, |v| v as f64);
+            base[t] = mean_cp.round() as i32;
+            if !def.pieces[t].dummy {
+                values.push(PieceValue {
+                    piece: PieceId(t as u16),
+                    name: def.pieces[t].name.clone(),
+                    value: (mean_cp / UNIT as f64 * 100.0).round() / 100.0,
+                    given: given.is_some(),
+                });
+            }
+            let sign = if liability[t] { -1 } else { 1 };
+            for p in &players {
+                pst[p.idx() * n_pieces + t] = sign * base[t];
+                if !def.pieces[t].drops.is_empty() {
+                    hand[p.idx() * n_pieces + t] = sign * base[t];
+                }
+            }
+        }
+        let (lines, line_cells, line_worth) = goal_lines(def, &active);
+        Evaluator {
+            n_pieces,
+            stride: 1,
+            sq_mask: 0,
+            coarse: true,
             pst,
             hand,
             base,
@@ -420,7 +580,8 @@ impl Evaluator {
         if c.is_empty() {
             return 0;
         }
-        self.pst[(c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.n_pos + sq]
+        self.pst[(c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.stride
+            + (sq & self.sq_mask)]
     }
 
     /// The position's worth for `me` against the others (their average, when several): the
@@ -432,9 +593,9 @@ impl Evaluator {
             if c.is_empty() {
                 continue;
             }
-            let v = self.pst
-                [(c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.n_pos + sq]
-                as i64;
+            let v = self.pst[(c.owner as usize * self.n_pieces + c.piece as usize - 1)
+                * self.stride
+                + (sq & self.sq_mask)] as i64;
             if c.owner == me.0 {
                 mine += v;
             } else {

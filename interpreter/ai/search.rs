@@ -93,8 +93,9 @@ struct Search<'a> {
     keys: Vec<Vec<(i32, u16)>>,
     /// Repetition keys of the positions on the search path, by ply.
     path: Vec<u64>,
-    /// Repetition keys of the game before the root.
-    before: &'a [u64],
+    /// How often each repetition key occurs in the game before the root (counted once per
+    /// search, so a node's repetition test does not scan a long game).
+    before: std::collections::HashMap<u64, usize>,
     /// Principal variations: `pv[ply]` is the best line from `ply` (move indices).
     pv: Vec<Vec<u16>>,
     root: PlayerId,
@@ -158,10 +159,10 @@ impl<'a> Search<'a> {
         } else {
             0
         };
-        let before = match history.split_last() {
-            Some((_, rest)) => rest,
-            None => history,
-        };
+        let mut before = std::collections::HashMap::new();
+        for &k in history.split_last().map_or(history, |(_, rest)| rest) {
+            *before.entry(k).or_insert(0) += 1;
+        }
         Search {
             rules,
             ev: &engine.eval,
@@ -419,7 +420,7 @@ impl<'a> Search<'a> {
             return 1;
         }
         let key = self.path[ply];
-        self.before.iter().filter(|&&k| k == key).count()
+        self.before.get(&key).copied().unwrap_or(0)
             + self.path[..=ply].iter().filter(|&&k| k == key).count()
     }
 
@@ -430,7 +431,7 @@ impl<'a> Search<'a> {
             return false;
         }
         let key = self.path[ply];
-        self.path[..ply].contains(&key) || self.before.contains(&key)
+        self.path[..ply].contains(&key) || self.before.contains_key(&key)
     }
 
     /// The value of a finished game for the side to move, if the goals say it is over.

@@ -3,7 +3,7 @@
 //! Reads see the position as it was when the step began (the generator never writes to it);
 //! effects are collected as pending and turned into board writes when a move is added.
 
-use super::moves::{Move, MoveList, Op};
+use super::moves::{Cut, Move, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
 use super::Rules;
 use crate::def::*;
@@ -11,6 +11,10 @@ use crate::def::*;
 /// The most instructions one block may execute before it is stopped (a `while` that never
 /// ends, for example). The moves it added until then are kept.
 pub const STEP_LIMIT: u32 = 1_000_000;
+
+/// The most moves one block run may add (from one square, or one drop square); past it the
+/// block stops, keeping them.
+pub const BLOCK_MOVE_LIMIT: usize = 10_000;
 
 #[derive(Clone, Copy, Debug)]
 enum Pending {
@@ -57,6 +61,10 @@ pub struct Exec<'a> {
     pub after: Option<(bool, u16)>,
     /// While running `after-move`: the move's first and last squares.
     move_ends: (u16, u16),
+    /// `out.moves.len()` when the block run began.
+    first_move: usize,
+    /// Set when the run added [`BLOCK_MOVE_LIMIT`] moves: it stops.
+    stop: bool,
 }
 
 #[derive(PartialEq, Eq)]
@@ -85,6 +93,8 @@ impl<'a> Exec<'a> {
             move_type: u16::MAX,
             after: None,
             move_ends: (NONE, NONE),
+            first_move: 0,
+            stop: false,
         }
     }
 
@@ -110,7 +120,12 @@ impl<'a> Exec<'a> {
         scratch.pos_flags.clear();
         scratch.locals.clear();
         scratch.locals.resize(self.rules.def.vars.len(), 0);
+        self.first_move = out.moves.len();
+        self.stop = false;
         self.exec(&block.body, scratch, out);
+        if self.steps > STEP_LIMIT {
+            out.note_cut(Cut::Steps);
+        }
     }
 
     /// Runs the `after-move` program for a move (`captured`, type + 1 of the mover) and appends
@@ -136,6 +151,8 @@ impl<'a> Exec<'a> {
         scratch.locals.clear();
         scratch.locals.resize(self.rules.def.vars.len(), 0);
         let mut sink = MoveList::new();
+        self.first_move = 0;
+        self.stop = false;
         self.exec(&self.rules.def.after_move, scratch, &mut sink);
         for p in &scratch.pending {
             if let Pending::Counter(slot, value) = *p {
@@ -149,7 +166,7 @@ impl<'a> Exec<'a> {
     fn exec(&mut self, body: &[Instr], s: &mut Scratch, out: &mut MoveList) -> Flow {
         for instr in body {
             self.steps += 1;
-            if self.steps > STEP_LIMIT || self.hit {
+            if self.steps > STEP_LIMIT || self.hit || self.stop {
                 return Flow::Stop;
             }
             if self.instr(instr, s, out) == Flow::Stop {
@@ -458,6 +475,11 @@ impl<'a> Exec<'a> {
 
     /// Emits the move (one per promotion choice) that the block describes at this point.
     fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
+            out.note_cut(Cut::BlockMoves);
+            self.stop = true;
+            return;
+        }
         let dest = if self.to == NONE { self.cp } else { self.to };
         if spec.promote.is_empty() {
             self.emit(spec, None, dest, s, out);

@@ -7,9 +7,9 @@ mod goals;
 mod moves;
 mod position;
 
-pub use exec::{Scratch, STEP_LIMIT};
+pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
-pub use moves::{apply, apply_more, revert, Move, MoveList, Op, UndoLog};
+pub use moves::{apply, apply_more, revert, Cut, Move, MoveList, Op, UndoLog};
 pub use position::{Cell, Position, DEAD, HUFFABLE};
 
 use crate::def::*;
@@ -22,6 +22,11 @@ pub const MAX_CHAIN: usize = 64;
 /// The most partial steps one `legal_moves` call plays while expanding chains; past it, steps
 /// end their chains where they stand, so that branching chains cannot exhaust time or memory.
 pub const CHAIN_WORK_LIMIT: usize = 1 << 16;
+
+/// The most moves one generation (single steps, or whole turns) may hold; past it, no more
+/// blocks run and no more chains are written. No real game comes near it (chess has at most
+/// 218 moves, a drop on each square of a 200x200 board 40,000 per piece type).
+pub const GEN_MOVE_LIMIT: usize = 200_000;
 
 /// A game ready to play: the definition plus tables derived from it.
 #[derive(Clone, Debug)]
@@ -197,18 +202,7 @@ impl Rules {
                     self.eval(pos, side, locals, at, a),
                     self.eval(pos, side, locals, at, b),
                 );
-                match op {
-                    '+' => a.saturating_add(b),
-                    '-' => a.saturating_sub(b),
-                    '*' => a.saturating_mul(b),
-                    _ => {
-                        if b == 0 {
-                            0
-                        } else {
-                            a.div_euclid(b)
-                        }
-                    }
-                }
+                arith(*op, a, b)
             }
             Expr::CountPieces(owner, pieces, zone) => pos
                 .cells
@@ -287,6 +281,10 @@ impl Rules {
             }
             let piece = &self.def.pieces[cell.piece as usize - 1];
             for block in piece.moves.iter().filter(|b| wanted(b)) {
+                if out.moves.len() >= GEN_MOVE_LIMIT {
+                    out.note_cut(Cut::TotalMoves);
+                    return;
+                }
                 ex.run(block, sq as u16, None, scratch, out);
             }
         }
@@ -300,6 +298,10 @@ impl Rules {
             }
             for block in piece.drops.iter().filter(|b| wanted(b)) {
                 for sq in 0..pos.cells.len() {
+                    if out.moves.len() >= GEN_MOVE_LIMIT {
+                        out.note_cut(Cut::TotalMoves);
+                        return;
+                    }
                     ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
                 }
             }
@@ -456,16 +458,23 @@ impl Rules {
         gen.ws.chain_keys.push(pos.repetition_key());
         let mut prefix = Vec::new();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
+        if let Some(why) = steps.cut {
+            out.note_cut(why);
+        }
         ws.bufs.push(steps);
         if self.def.options.complete_captures {
             let mut k = ws.dead.iter();
             out.retain(|_| !k.next().copied().unwrap_or(false));
             ws.dead.clear();
         }
+        let cut = out.cut;
         if self.def.options.huffing {
             self.huffing(ws, pos, out);
         } else {
             self.filter(ws, pos, out, true);
+        }
+        if let Some(why) = cut {
+            out.note_cut(why);
         }
     }
 
@@ -774,6 +783,31 @@ impl Rules {
     }
 }
 
+/// Rules-program arithmetic (docs/semantics.md, "Counters and expressions"): `+`, `-` and `*`
+/// saturate at the bounds of a 64-bit integer; `/` rounds toward minus infinity, division by
+/// zero gives 0, and the one quotient that does not fit (`i64::MIN / -1`) saturates too.
+/// Nothing here can panic, in debug or release builds.
+pub fn arith(op: char, a: i64, b: i64) -> i64 {
+    match op {
+        '+' => a.saturating_add(b),
+        '-' => a.saturating_sub(b),
+        '*' => a.saturating_mul(b),
+        _ => {
+            if b == 0 {
+                return 0;
+            }
+            let Some(q) = a.checked_div(b) else {
+                return i64::MAX; // i64::MIN / -1
+            };
+            if a % b != 0 && ((a < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            }
+        }
+    }
+}
+
 /// Perft counting conventions.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PerftOptions {
@@ -989,7 +1023,7 @@ impl Gen<'_, '_> {
     ) -> bool {
         let m = steps.moves[i];
         if !m.partial || depth >= MAX_CHAIN {
-            self.emit(prefix, steps, i, out);
+            let _ = self.emit(prefix, steps, i, out);
             return false;
         }
         // Play the step and look for continuations by the same piece.
@@ -1012,17 +1046,25 @@ impl Gen<'_, '_> {
         let mut conts = self.ws.take_buf();
         let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
         let cell = pos.cells[to as usize];
-        if !cell.is_empty() && self.work <= CHAIN_WORK_LIMIT {
-            self.rules
-                .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
+        if !cell.is_empty() {
+            if self.work <= CHAIN_WORK_LIMIT {
+                self.rules
+                    .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
+                if let Some(why) = conts.cut {
+                    out.note_cut(why);
+                }
+            } else {
+                out.note_cut(Cut::ChainWork);
+            }
         }
         // A `must-continue` landing never ends a chain.
-        if !m.must_continue && (conts.is_empty() || self.rules.def.options.pass_partial) {
-            self.emit(prefix, steps, i, out);
-            if !conts.is_empty() {
-                let n = out.moves.len() - 1;
-                out.moves[n].stopped = true;
-            }
+        if !m.must_continue
+            && (conts.is_empty() || self.rules.def.options.pass_partial)
+            && self.emit(prefix, steps, i, out)
+            && !conts.is_empty()
+        {
+            let n = out.moves.len() - 1;
+            out.moves[n].stopped = true;
         }
         let continued = !conts.is_empty();
         if continued {
@@ -1084,7 +1126,18 @@ impl Gen<'_, '_> {
 
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
-    fn emit(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
+    /// Returns false when the move was left out because `out` is full ([`GEN_MOVE_LIMIT`]).
+    fn emit(
+        &mut self,
+        prefix: &[MoveList],
+        steps: &MoveList,
+        i: usize,
+        out: &mut MoveList,
+    ) -> bool {
+        if out.moves.len() >= GEN_MOVE_LIMIT {
+            out.note_cut(Cut::TotalMoves);
+            return false;
+        }
         self.join(prefix, steps, i, out);
         let last = steps.moves[i];
         let n = out.moves.len() - 1;
@@ -1118,6 +1171,7 @@ impl Gen<'_, '_> {
             // The move was written last, so its ops stay contiguous.
             out.moves[n].op_hi = out.ops.len() as u32;
         }
+        true
     }
 
     /// Concatenates the chain `prefix` + step `i` into one move.

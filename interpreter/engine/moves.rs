@@ -60,6 +60,44 @@ impl Move {
     }
 }
 
+/// Why a generation left moves out: the first limit it reached (docs/semantics.md, "Limits").
+/// Only a broken rules file reaches one; front ends turn it into a warning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// A block ran more than [`super::STEP_LIMIT`] instructions.
+    Steps,
+    /// A block run added more than [`super::BLOCK_MOVE_LIMIT`] moves.
+    BlockMoves,
+    /// One generation reached [`super::GEN_MOVE_LIMIT`] moves.
+    TotalMoves,
+    /// Chain expansion played [`super::CHAIN_WORK_LIMIT`] partial steps.
+    ChainWork,
+}
+
+impl Cut {
+    /// What happened, for a warning.
+    pub fn describe(self) -> String {
+        match self {
+            Cut::Steps => format!(
+                "a move block ran more than {} instructions and was stopped (an endless loop?)",
+                super::STEP_LIMIT
+            ),
+            Cut::BlockMoves => format!(
+                "a move block added more than {} moves from one square and was stopped (an endless loop?)",
+                super::BLOCK_MOVE_LIMIT
+            ),
+            Cut::TotalMoves => format!(
+                "one position has more than {} moves; the rest were left out",
+                super::GEN_MOVE_LIMIT
+            ),
+            Cut::ChainWork => format!(
+                "chains of partial moves took more than {} steps; the longer chains were ended early",
+                super::CHAIN_WORK_LIMIT
+            ),
+        }
+    }
+}
+
 /// A list of moves with their arenas; cleared and reused between calls.
 #[derive(Clone, Debug, Default)]
 pub struct MoveList {
@@ -69,6 +107,8 @@ pub struct MoveList {
     pub ops: Vec<Op>,
     /// Paths and captured squares of all moves.
     pub squares: Vec<u16>,
+    /// Set when a limit left moves out (the first one reached).
+    pub cut: Option<Cut>,
 }
 
 impl MoveList {
@@ -82,6 +122,13 @@ impl MoveList {
         self.moves.clear();
         self.ops.clear();
         self.squares.clear();
+        self.cut = None;
+    }
+
+    /// Records that a limit left moves out (the first reason is kept).
+    #[inline]
+    pub fn note_cut(&mut self, why: Cut) {
+        self.cut.get_or_insert(why);
     }
 
     /// Number of moves.

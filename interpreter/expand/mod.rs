@@ -104,6 +104,8 @@ struct Expander<'a> {
     too_large: bool,
     /// Bytes of included files read so far.
     included: usize,
+    /// Macro calls expanded so far.
+    calls: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -122,6 +124,7 @@ impl<'a> Expander<'a> {
             nodes: 0,
             too_large: false,
             included: 0,
+            calls: 0,
         };
         let name = ex.map.file(root).name.clone();
         let (forms, diags) = parse_file(root, &ex.map.file(root).text.clone());
@@ -252,7 +255,7 @@ impl<'a> Expander<'a> {
             return None;
         }
         let file = self.map.add_bytes(name, &bytes);
-        let (forms, diags) = parse_file(file, &self.map.file(file).text.clone());
+        let (forms, diags) = parse_file(file, &self.map.file(file).text);
         self.diags.extend(diags);
         Some((file, forms))
     }
@@ -262,11 +265,18 @@ impl<'a> Expander<'a> {
         if self.nodes > MAX_EXPANDED_NODES {
             if !self.too_large {
                 self.too_large = true;
-                self.diags.push(
+                let d = if self.calls > 0 {
                     Diagnostic::error(span, "macro expansion is too large")
                         .with_label(format!("expansion passed {MAX_EXPANDED_NODES} nodes here"))
-                        .with_note("a macro probably calls itself, directly or through others"),
-                );
+                        .with_note("a macro probably calls itself, directly or through others")
+                } else {
+                    Diagnostic::error(span, "the rules are too large")
+                        .with_label(format!("the file passes {MAX_EXPANDED_NODES} items here"))
+                        .with_note(format!(
+                            "zrf reads at most {MAX_EXPANDED_NODES} atoms and lists, includes and macro expansions counted"
+                        ))
+                };
+                self.diags.push(d);
             }
             return false;
         }
@@ -355,6 +365,13 @@ impl<'a> Expander<'a> {
                 chain.push(e.name.to_string());
                 cur = e.parent;
             }
+            // Some macro of the chain calls itself (directly or through others) only when a
+            // name comes back; otherwise the chain is merely deep.
+            let recursive = {
+                let mut names: Vec<&String> = chain.iter().collect();
+                names.sort();
+                names.windows(2).any(|w| w[0] == w[1])
+            };
             chain.reverse();
             let short: Vec<String> = if chain.len() > 8 {
                 let mut s = chain[..4].to_vec();
@@ -367,7 +384,11 @@ impl<'a> Expander<'a> {
             self.diags.push(
                 Diagnostic::error(
                     node.span,
-                    format!("macro `{name}` expands into itself without end"),
+                    if recursive {
+                        format!("macro `{name}` expands into itself without end")
+                    } else {
+                        format!("macro calls nest more than {MAX_MACRO_DEPTH} deep at `{name}`")
+                    },
                 )
                 .with_label(format!(
                     "macro calls nest deeper than {MAX_MACRO_DEPTH} here"
@@ -380,6 +401,7 @@ impl<'a> Expander<'a> {
         if self.too_large {
             return;
         }
+        self.calls += 1;
         let mac = Rc::clone(&self.macros[name]);
         let exp = self.map.add_expansion(Expansion {
             name: name.to_string(),

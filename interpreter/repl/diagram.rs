@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::def::*;
 use crate::engine::{Cell, Position, Rules};
+use crate::summary::{pad_end, pad_start};
 
 /// ANSI styles, used only when the caller asks for colour.
 pub(crate) mod ansi {
@@ -199,16 +200,17 @@ fn draw_grid(
     };
     let (file_order, rank_order) = (order(files.len()), order(ranks.len()));
     let numbered = def.board.numbers.iter().any(|&n| n > 0);
-    let width =
-        files
-            .iter()
-            .map(|f| f.chars().count())
-            .chain((0..def.pieces.len()).map(|p| {
-                piece_text(def, letters, Cell::new(PieceId(p as u16), PlayerId(0), 0)).len()
-            }))
-            .max()
-            .unwrap_or(1)
-            .max(1);
+    let width = files
+        .iter()
+        .map(|f| f.chars().count())
+        .chain((0..def.pieces.len()).map(|p| {
+            piece_text(def, letters, Cell::new(PieceId(p as u16), PlayerId(0), 0))
+                .chars()
+                .count()
+        }))
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let rank_width = ranks.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let dim = |s: &str| {
         if color {
@@ -220,7 +222,7 @@ fn draw_grid(
     let file_line = {
         let cells: Vec<String> = file_order
             .iter()
-            .map(|&f| format!("{:<width$}", files[f]))
+            .map(|&f| pad_end(&files[f], width))
             .collect();
         let pad = " ".repeat(rank_width + 1);
         format!("{pad}{}", dim(cells.join(" ").trim_end()))
@@ -258,7 +260,7 @@ fn draw_grid(
                         let cell = pos.cells[sq as usize];
                         let last = sq == pos.last_to || sq == pos.last_from;
                         if cell.is_empty() {
-                            let dot = format!("{:<width$}", ".");
+                            let dot = pad_end(".", width);
                             if color && last {
                                 format!("{}{dot}{}", ansi::UNDERLINE, ansi::RESET)
                             } else {
@@ -266,14 +268,14 @@ fn draw_grid(
                             }
                         } else {
                             let t = piece_text(def, letters, cell);
-                            let pad = " ".repeat(width.saturating_sub(t.len()));
+                            let pad = " ".repeat(width.saturating_sub(t.chars().count()));
                             paint(&t, cell.owner, last, color) + &pad
                         }
                     }
                 };
                 cells.push(text);
             }
-            let label = dim(&format!("{rank:>rank_width$}"));
+            let label = dim(&pad_start(rank, rank_width));
             let mut line = format!("{label} {} {}", cells.join(" "), dim(rank));
             if numbered && !numbers.is_empty() {
                 let list: Vec<String> = numbers.iter().map(|n| format!("{n:>3}")).collect();

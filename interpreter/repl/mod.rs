@@ -90,6 +90,10 @@ pub enum Request {
     },
 }
 
+/// The longest line the session reads, in bytes (docs/semantics.md, "Limits"); a longer one is
+/// refused as a whole, without being echoed.
+pub const MAX_LINE: usize = 1_000_000;
+
 /// The answer to one line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Output {
@@ -650,17 +654,35 @@ impl Session {
     }
 
     fn error(&self, msg: impl AsRef<str>) -> Output {
+        // The message may quote what was typed: control characters are shown as escapes.
         let mut o = Output::text(format!(
             "{} {}",
             self.paint(ansi::RED, "error:"),
-            msg.as_ref()
+            crate::diagnostic::escape_controls(msg.as_ref())
         ));
         o.error = true;
         o
     }
 
+    /// An error whose message is followed by rendered diagnostics (already safe to print, and
+    /// coloured as the session is).
+    fn error_then(&self, msg: impl AsRef<str>, rendered: String) -> Output {
+        let mut o = self.error(msg);
+        o.text += &rendered;
+        if !o.text.ends_with('\n') {
+            o.text.push('\n');
+        }
+        o
+    }
+
     /// Reads one line and answers it: a move, or a command.
     pub fn eval_line(&mut self, line: &str) -> Output {
+        if line.len() > MAX_LINE {
+            return self.error(format!(
+                "the line is {} bytes long; a line may hold at most {MAX_LINE}",
+                line.len()
+            ));
+        }
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Output::default();
@@ -828,10 +850,10 @@ impl Session {
                 let board = self.show();
                 Output::text(format!("Loaded {n} moves of {title} from {path}.\n{board}"))
             }
-            Err(OpenError::Rules { map, diags }) => self.error(format!(
-                "the rules named by {path} have errors:\n{}",
-                render(&map, &diags, RenderOptions { color: self.color })
-            )),
+            Err(OpenError::Rules { map, diags }) => self.error_then(
+                format!("the rules named by {path} have errors:"),
+                render(&map, &diags, RenderOptions { color: self.color }),
+            ),
             Err(e) => self.error(format!("{path}: {}", printable(&e.to_string()))),
         }
     }
@@ -1195,14 +1217,14 @@ impl Session {
                 let board = self.show();
                 Output::text(format!("Playing {}.\n{board}", self.title()))
             }
-            Err(diags) => self.error(format!(
-                "the variant has errors:\n{}",
+            Err(diags) => self.error_then(
+                "the variant has errors:",
                 render(
                     &self.loaded.map,
                     &diags,
-                    RenderOptions { color: self.color }
-                )
-            )),
+                    RenderOptions { color: self.color },
+                ),
+            ),
         }
     }
 
@@ -1396,6 +1418,10 @@ impl Session {
     pub fn show(&mut self) -> String {
         let mut out =
             diagram::diagram_turned(&self.game.rules, &self.game.pos, self.color, self.flipped);
+        if let Some(cut) = self.game.take_cut() {
+            let text = format!("warning: {} (said once per game)", cut.describe());
+            let _ = writeln!(out, "{}", self.paint(ansi::BOLD, &text));
+        }
         let outcome = self.game.outcome();
         let n = self.number_of_next();
         let g = &self.game;

@@ -388,7 +388,14 @@ fn grid(cx: &mut Cx, draft: &mut Draft, form: &Sexp) {
                         cx.expected(first, "a string of labels such as \"a/b/c\"");
                         continue;
                     };
-                    labels.push(text.split('/').map(str::to_string).collect());
+                    let dim: Vec<String> = text.split('/').map(str::to_string).collect();
+                    if dim
+                        .iter()
+                        .any(|l| cx.name_length(first.span, l, "a label").is_none())
+                    {
+                        continue;
+                    }
+                    labels.push(dim);
                 }
             }
             Some("directions") => {

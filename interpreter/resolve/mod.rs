@@ -11,20 +11,82 @@ mod goals;
 mod options;
 mod program;
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::def::*;
 use crate::diagnostic::Diagnostic;
 use crate::expand::GameSource;
 use crate::source::Span;
+use crate::suggest::NameIndex;
 use crate::syntax::{Sexp, SexpKind};
 
 /// Resolves one game or variant. Returns the definition when there were no errors.
 pub fn resolve(src: &GameSource) -> (Option<GameDef>, Vec<Diagnostic>) {
     let mut cx = Cx::default();
     let def = cx.game(src);
-    let ok = !cx.diags.iter().any(Diagnostic::is_error);
-    (def.filter(|_| ok), cx.diags)
+    let ok = !cx.diags.kept.iter().any(Diagnostic::is_error) && cx.diags.dropped_errors == 0;
+    (def.filter(|_| ok), cx.diags.finish())
+}
+
+/// The most diagnostics one resolve keeps; later ones are only counted (a file that sets up
+/// a million pieces twice would otherwise take gigabytes of warnings).
+pub const MAX_KEPT: usize = 10_000;
+
+/// The diagnostics of one resolve: the first [`MAX_KEPT`] kept, the rest counted.
+#[derive(Default)]
+pub(crate) struct Diags {
+    kept: Vec<Diagnostic>,
+    dropped: usize,
+    dropped_errors: usize,
+    /// Where a dropped diagnostic is built, so callers can still fill it in.
+    spare: Option<Diagnostic>,
+}
+
+impl Diags {
+    /// Adds a diagnostic (or counts it, past [`MAX_KEPT`]) and returns it for filling in.
+    pub fn push(&mut self, d: Diagnostic) -> &mut Diagnostic {
+        if self.kept.len() < MAX_KEPT {
+            self.kept.push(d);
+            return self.kept.last_mut().expect("just pushed");
+        }
+        self.dropped += 1;
+        if d.is_error() {
+            self.dropped_errors += 1;
+        }
+        self.spare.insert(d)
+    }
+
+    /// Number of diagnostics kept.
+    pub fn len(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// Counts of (dropped, dropped errors), for [`Cx::soft`].
+    fn counts(&self) -> (usize, usize) {
+        (self.dropped, self.dropped_errors)
+    }
+
+    /// The kept diagnostics, then one that counts the dropped ones.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        if self.dropped > 0 {
+            let span = self.kept.last().map(|d| d.primary.span).unwrap_or_default();
+            let n = self.dropped;
+            let mut d = Diagnostic::warning(span, format!("{n} more diagnostics were not kept"));
+            if self.dropped_errors > 0 {
+                d.severity = crate::diagnostic::Severity::Error;
+                d.message = format!(
+                    "{n} more diagnostics ({} errors) were not kept",
+                    self.dropped_errors
+                );
+            }
+            self.kept.push(d.with_note(format!(
+                "zrf keeps the first {MAX_KEPT} diagnostics of a game"
+            )));
+        }
+        self.kept
+    }
 }
 
 /// Game-level keywords and what each takes, for "expected one of" messages.
@@ -72,10 +134,17 @@ const PRESENTATION_FORMS: &[&str] = &[
     "help",
 ];
 
+/// The longest name (piece, player, position, label, direction...) a rules file may use, in
+/// characters (docs/semantics.md, "Limits").
+pub const MAX_NAME: usize = 256;
+
+/// The most flag names (`set-flag`, `flag?`) a game may use.
+pub const MAX_FLAGS: usize = 64;
+
 /// Name tables and the diagnostics collected so far.
 #[derive(Default)]
 pub(crate) struct Cx {
-    pub diags: Vec<Diagnostic>,
+    pub diags: Diags,
     pub players: IndexMap<String, PlayerId>,
     pub positions: IndexMap<String, PosId>,
     /// Names removed by `kill-positions`.
@@ -89,17 +158,18 @@ pub(crate) struct Cx {
     pub counters: IndexMap<String, u16>,
     pub counter_defs: Vec<CounterDef>,
     pub vars: IndexMap<String, u16>,
+    /// "Did you mean" over the positions, and the positions by lower-case name, built at the
+    /// first unknown position (with the number of positions then, to notice a change).
+    pub position_index: Option<(usize, NameIndex, HashMap<String, usize>)>,
 }
 
 impl Cx {
     pub fn error(&mut self, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::error(span, msg));
-        self.diags.last_mut().expect("just pushed")
+        self.diags.push(Diagnostic::error(span, msg))
     }
 
     pub fn warn(&mut self, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::warning(span, msg));
-        self.diags.last_mut().expect("just pushed")
+        self.diags.push(Diagnostic::warning(span, msg))
     }
 
     /// Runs `f`, turning the errors it reports into warnings that say what is ignored.
@@ -108,13 +178,16 @@ impl Cx {
     /// lacks, a zone for an undeclared player) that should not stop the game from loading.
     pub fn soft<T>(&mut self, ignored: &str, f: impl FnOnce(&mut Cx) -> Option<T>) -> Option<T> {
         let start = self.diags.len();
+        let (_, errors_before) = self.diags.counts();
         let res = f(self);
-        for d in &mut self.diags[start..] {
+        for d in &mut self.diags.kept[start..] {
             if d.is_error() {
                 d.severity = crate::diagnostic::Severity::Warning;
                 d.notes.push(format!("ignored: {ignored}"));
             }
         }
+        // Errors dropped inside were warnings too.
+        self.diags.dropped_errors = errors_before;
         res
     }
 
@@ -148,13 +221,28 @@ impl Cx {
         self.diags.push(d);
     }
 
-    /// The symbol, or an "expected" error.
+    /// The symbol, or an "expected" error; a name longer than [`MAX_NAME`] characters is
+    /// refused (names are shown in tables and diagrams, padded to the longest).
     pub fn sym<'s>(&mut self, node: &'s Sexp, what: &str) -> Option<&'s str> {
         let s = node.sym();
         if s.is_none() {
             self.expected(node, what);
         }
-        s
+        let s = s?;
+        self.name_length(node.span, s, what)?;
+        Some(s)
+    }
+
+    /// `Some(())` when `name` is at most [`MAX_NAME`] characters long, else an error at `span`.
+    pub fn name_length(&mut self, span: Span, name: &str, what: &str) -> Option<()> {
+        let n = name.chars().count();
+        if n <= MAX_NAME {
+            return Some(());
+        }
+        self.error(span, format!("{what} is {n} characters long"))
+            .notes
+            .push(format!("names are limited to {MAX_NAME} characters"));
+        None
     }
 
     /// The integer, or an "expected" error.
@@ -238,11 +326,22 @@ impl Cx {
             }
             None => {
                 let name = name.unwrap_or_default();
-                let lower = name.to_lowercase();
-                let same_case = self
-                    .positions
-                    .iter()
-                    .find(|(k, _)| k.to_lowercase() == lower)
+                if self
+                    .position_index
+                    .as_ref()
+                    .is_none_or(|(n, _, _)| *n != self.positions.len())
+                {
+                    let index = NameIndex::new(self.positions.keys().map(String::as_str));
+                    let mut lower = HashMap::new();
+                    for (i, k) in self.positions.keys().enumerate().rev() {
+                        lower.insert(k.to_lowercase(), i);
+                    }
+                    self.position_index = Some((self.positions.len(), index, lower));
+                }
+                let (_, index, lower) = self.position_index.as_ref().expect("just built");
+                let same_case = lower
+                    .get(&name.to_lowercase())
+                    .and_then(|&i| self.positions.get_index(i))
                     .map(|(k, &v)| (k.clone(), v));
                 if let Some((real, id)) = same_case {
                     self.warn(
@@ -253,8 +352,13 @@ impl Cx {
                     .text = format!("read as `{real}`");
                     return Some(id);
                 }
-                let known: Vec<String> = self.positions.keys().cloned().collect();
-                self.unknown("position", node, &known);
+                let hint = index.nearest(&name).map(str::to_string);
+                let mut d = Diagnostic::error(node.span, format!("unknown position `{name}`"))
+                    .with_label("no position of this name is declared");
+                if let Some(best) = hint {
+                    d = d.with_help(format!("did you mean `{best}`?"));
+                }
+                self.diags.push(d);
                 None
             }
         }
@@ -291,6 +395,24 @@ impl Cx {
             .move_types
             .entry(name.to_string())
             .or_insert(MoveTypeId(n as u16))
+    }
+
+    /// Interns the name of a flag set or read by `set-flag` / `flag?`, which a block run keeps
+    /// in one 64-bit word: a name that would be the 65th is refused where it stands.
+    pub fn plain_flag(&mut self, node: &Sexp, name: &str) -> Option<FlagId> {
+        let f = self.flag(name);
+        if (f.0 as usize) < MAX_FLAGS {
+            return Some(f);
+        }
+        self.error(
+            node.span,
+            format!("too many flags: `{name}` is flag number {}", f.0 + 1),
+        )
+        .notes
+        .push(format!(
+            "a game may use at most {MAX_FLAGS} flag names (position flags count too)"
+        ));
+        None
     }
 
     /// Interns a flag name (flags are declared by use).
@@ -702,11 +824,33 @@ impl Cx {
                                 .get(i + 1)
                                 .and_then(|n| self.int(n, "a count after `off`"))
                             {
-                                Some(n) if n >= 0 => setup.off.push(OffCount {
-                                    player,
-                                    piece,
-                                    count: n.min(u32::MAX as i64) as u32,
-                                }),
+                                Some(n) if n >= 0 => {
+                                    let held: u32 = setup
+                                        .off
+                                        .iter()
+                                        .filter(|o| o.player == player && o.piece == piece)
+                                        .map(|o| o.count)
+                                        .sum();
+                                    if n + i64::from(held) > i64::from(MAX_OFF) {
+                                        self.error(
+                                            g[i + 1].span,
+                                            format!(
+                                                "{} pieces off the board is more than {MAX_OFF}",
+                                                n + i64::from(held)
+                                            ),
+                                        )
+                                        .primary
+                                        .text = format!(
+                                            "a player may hold at most {MAX_OFF} of one type"
+                                        );
+                                    } else {
+                                        setup.off.push(OffCount {
+                                            player,
+                                            piece,
+                                            count: n as u32,
+                                        });
+                                    }
+                                }
                                 Some(_) => {
                                     self.error(g[i + 1].span, "an `off` count cannot be negative");
                                 }

@@ -332,8 +332,8 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 return None;
             }
             let name = cx.sym(&args[0], "a flag name")?;
-            let f = cx.flag(name);
-            Instr::SetFlag(f, cond(cx, &args[1])?)
+            let f = cx.plain_flag(&args[0], name);
+            Instr::SetFlag(f?, cond(cx, &args[1])?)
         }
         "set-position-flag" => {
             if !arity(
@@ -628,7 +628,9 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
                         cx.error(node.span, "`flag?` takes one flag name");
                         return Some(None);
                     }
-                    cx.sym(first, "a flag name").map(|f| Cond::Flag(cx.flag(f)))
+                    cx.sym(first, "a flag name")
+                        .and_then(|f| cx.plain_flag(first, f))
+                        .map(Cond::Flag)
                 }
                 _ => {
                     let f = cx.sym(first, "a flag name").map(str::to_string);

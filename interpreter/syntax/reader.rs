@@ -18,6 +18,12 @@ use crate::source::{FileId, Span};
 /// The deepest list nesting the reader accepts.
 pub const MAX_DEPTH: usize = 200;
 
+/// The most atoms and lists the reader takes from one file; it stops there with an error.
+/// The expander accepts half as many in all (`expand::MAX_EXPANDED_NODES`), so a file this
+/// large could never load, and stopping bounds the memory a huge file takes (about 40 bytes
+/// a node).
+pub const MAX_NODES: usize = 2_000_000;
+
 enum Token<'a> {
     Open,
     Close,
@@ -77,8 +83,13 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         flattened: false,
     }];
     let mut depth_reported = false;
+    // One shared copy of each distinct symbol: big files repeat a few names many times.
+    let mut symbols: std::collections::HashMap<&str, std::rc::Rc<str>> =
+        std::collections::HashMap::new();
     let mut rest = text;
     let offset = |rest: &str| text.len() - rest.len();
+    let mut nodes = 0usize;
+    let mut stopped = false;
     loop {
         rest = match trivia(rest) {
             Ok((r, ())) => r,
@@ -98,6 +109,22 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         let end = offset(rest);
         let span = Span::new(file, start, end);
         let depth = stack.len() - 1;
+        if !matches!(tok, Token::Close) {
+            nodes += 1;
+            if nodes > MAX_NODES {
+                diags.push(
+                    Diagnostic::error(span, "the file is too large")
+                        .with_label(format!(
+                            "reading stops here, after {MAX_NODES} atoms and lists"
+                        ))
+                        .with_note(format!(
+                            "a rules file may hold at most {MAX_NODES} atoms and lists"
+                        )),
+                );
+                stopped = true;
+                break;
+            }
+        }
         match tok {
             Token::Open => {
                 let flattened = depth >= MAX_DEPTH;
@@ -133,13 +160,18 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                 push(&mut stack, SexpKind::Str(s.into()), span);
             }
             Token::Atom(a) => {
-                let node = Sexp::atom(a, span);
-                push(&mut stack, node.kind, span);
+                let kind = match super::sexp::parse_int(a) {
+                    Some(n) => SexpKind::Int(n),
+                    None => SexpKind::Sym(std::rc::Rc::clone(
+                        symbols.entry(a).or_insert_with(|| a.into()),
+                    )),
+                };
+                push(&mut stack, kind, span);
             }
         }
     }
     // Unclosed lists: one error at the outermost, naming the innermost too.
-    if stack.len() > 1 {
+    if stack.len() > 1 && !stopped {
         let unclosed = stack.len() - 1;
         let outer = Span::new(file, stack[1].open, stack[1].open + 1);
         let inner_open = stack[stack.len() - 1].open;
@@ -156,6 +188,9 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         }
         diags.push(d);
     }
+    // After a stop, the form being read is incomplete: it is dropped rather than closed (it
+    // would only bring errors about its missing end).
+    stack.truncate(if stopped { 1 } else { stack.len() });
     while stack.len() > 1 {
         let frame = stack.pop().expect("stack has a frame");
         close(&mut stack, frame, file, text.len());
@@ -169,11 +204,13 @@ fn push(stack: &mut [Frame], kind: SexpKind, span: Span) {
     frame.items.push(Sexp { kind, span });
 }
 
-fn close(stack: &mut [Frame], frame: Frame, file: FileId, end: usize) {
+fn close(stack: &mut [Frame], mut frame: Frame, file: FileId, end: usize) {
     let parent = stack.last_mut().expect("stack has a parent frame");
     if frame.flattened {
         parent.items.extend(frame.items);
     } else {
+        // The tree lives as long as the file is loaded: no room to grow is kept.
+        frame.items.shrink_to_fit();
         parent.items.push(Sexp {
             kind: SexpKind::List(frame.items),
             span: Span::new(file, frame.open, end),

@@ -108,13 +108,22 @@ enum Command {
         #[command(flatten)]
         m: Match,
     },
-    /// Replay a game record: print the final position and the result.
+    /// Replay a game record (`.game`, or a Zillions saved game `.zsg`): print the final
+    /// position and the result.
     ///
-    /// Exits 1 when a move of the record is not legal (the message gives its number) or the
-    /// rules have errors, 2 when a file cannot be read.
+    /// Exits 1 when a move of the record is not legal (the message gives its number, or for a
+    /// `.zsg` its line and the nearest legal moves) or the rules have errors, 2 when a file
+    /// cannot be read. With `--check`, FILE is a folder: every record under it is replayed,
+    /// one line each, and the exit code is 1 if any failed.
     Replay {
-        /// The game record.
+        /// The game record (a folder with `--check`).
         file: PathBuf,
+        /// The rules file, instead of the one a `.zsg` record names.
+        #[arg(long)]
+        rules: Option<PathBuf>,
+        /// Replay every `.zsg` and `.game` record under the folder FILE.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -455,8 +464,34 @@ impl zrf::repl::Files for FsFiles {
         std::fs::read(path).map_err(|e| e.to_string())
     }
 
+    /// Writes a temporary file beside the target, then renames it over the target.
     fn write(&self, path: &str, contents: &str) -> Result<(), String> {
-        std::fs::write(path, contents).map_err(|e| e.to_string())
+        let target = Path::new(path);
+        let name = target
+            .file_name()
+            .ok_or_else(|| "not a file name".to_string())?;
+        let tmp = target.with_file_name(format!(
+            ".{}.{}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        std::fs::write(&tmp, contents)
+            .and_then(|()| std::fs::rename(&tmp, target))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                e.to_string()
+            })
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        let dir = if dir.is_empty() { "." } else { dir };
+        std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -479,10 +514,10 @@ fn today() -> Option<String> {
     Some(format!("{y:04}-{m:02}-{d:02}"))
 }
 
-/// A game record rather than a rules file: named `.game`.
+/// A game record rather than a rules file: named `.game` or `.zsg`.
 fn is_record(file: &Path) -> bool {
     file.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("game"))
+        .is_some_and(|e| e.eq_ignore_ascii_case("game") || e.eq_ignore_ascii_case("zsg"))
 }
 
 /// Reports a failure to start a session; returns the exit code.
@@ -506,15 +541,20 @@ fn open_failed(e: zrf::repl::OpenError) -> ExitCode {
     }
 }
 
-fn open_record(file: &Path) -> Result<zrf::repl::Session, ExitCode> {
+fn open_record(file: &Path, rules: Option<&Path>) -> Result<zrf::repl::Session, ExitCode> {
     let bytes = read(file)?;
     let text = String::from_utf8_lossy(&bytes);
-    zrf::repl::Session::from_record(&text, &file.to_string_lossy(), &FsFiles).map_err(open_failed)
+    let path = file.to_string_lossy();
+    match rules {
+        Some(r) => zrf::repl::Session::from_zsg(&text, &path, &FsFiles, Some(&r.to_string_lossy())),
+        None => zrf::repl::Session::from_record(&text, &path, &FsFiles),
+    }
+    .map_err(open_failed)
 }
 
 fn play(file: &Path, variant: Option<&str>, setup: Option<&str>) -> ExitCode {
     let session = if is_record(file) && variant.is_none() && setup.is_none() {
-        open_record(file)
+        open_record(file, None)
     } else {
         zrf::repl::Session::open(&file.to_string_lossy(), &FsFiles, variant, setup)
             .map_err(open_failed)
@@ -528,8 +568,8 @@ fn play(file: &Path, variant: Option<&str>, setup: Option<&str>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn replay(file: &Path) -> ExitCode {
-    let mut session = match open_record(file) {
+fn replay(file: &Path, rules: Option<&Path>) -> ExitCode {
+    let mut session = match open_record(file, rules) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -540,7 +580,11 @@ fn replay(file: &Path) -> ExitCode {
         result.as_deref().unwrap_or("* (the game is not over)")
     );
     let bytes = std::fs::read(file).unwrap_or_default();
-    if let Ok(rec) = zrf::records::native::Record::parse(&String::from_utf8_lossy(&bytes)) {
+    let text = String::from_utf8_lossy(&bytes);
+    if zrf::records::zsg::is_zsg(&text) {
+        return ExitCode::SUCCESS;
+    }
+    if let Ok(rec) = zrf::records::native::Record::parse(&text) {
         let said = rec
             .get("Result")
             .unwrap_or(zrf::records::native::UNFINISHED);
@@ -552,6 +596,62 @@ fn replay(file: &Path) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `zrf replay --check DIR`: every `.zsg` and `.game` record under a folder, in name order,
+/// one line each, then the totals.
+fn replay_check(dir: &Path) -> ExitCode {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() && depth < 64 {
+                walk(&p, out, depth + 1)?;
+            } else if is_record(&p) {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut records = Vec::new();
+    if let Err(e) = walk(dir, &mut records, 0) {
+        eprintln!("error: cannot read the folder {}: {e}", dir.display());
+        return ExitCode::from(2);
+    }
+    let mut failed = 0;
+    for file in &records {
+        let text = match std::fs::read(file) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                failed += 1;
+                say!("FAIL {}: cannot read it: {e}", file.display());
+                continue;
+            }
+        };
+        let path = file.to_string_lossy();
+        match zrf::repl::Session::from_record(&text, &path, &FsFiles) {
+            Ok(mut s) => {
+                let n = s.game().played.len();
+                let result = s.result().unwrap_or_else(|| "*".into());
+                say!("ok   {path}: {n} moves, {result}");
+            }
+            Err(e) => {
+                failed += 1;
+                let msg = e.to_string();
+                let first = msg.lines().next().unwrap_or_default();
+                let first = first.strip_prefix(&format!("{path}: ")).unwrap_or(first);
+                say!("FAIL {path}: {first}");
+            }
+        }
+    }
+    say!(
+        "{} records: {} ok, {failed} failed",
+        records.len(),
+        records.len() - failed
+    );
+    ExitCode::from(u8::from(failed > 0))
 }
 
 /// The settings of `zrf selfplay`.
@@ -717,7 +817,10 @@ fn run() -> ExitCode {
             variant,
             setup,
         } => play(&file, variant.as_deref(), setup.as_deref()),
-        Command::Replay { file } => replay(&file),
+        Command::Replay { file, rules, check } => match check {
+            true => replay_check(&file),
+            false => replay(&file, rules.as_deref()),
+        },
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
     }
 }

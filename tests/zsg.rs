@@ -26,7 +26,11 @@ impl Files for Fs<'_> {
     }
 
     fn list(&self, dir: &str) -> Vec<String> {
-        let dir = if dir.is_empty() { Path::new(".") } else { Path::new(dir) };
+        let dir = if dir.is_empty() {
+            Path::new(".")
+        } else {
+            Path::new(dir)
+        };
         std::fs::read_dir(self.0.join(dir))
             .map(|rd| {
                 rd.filter_map(|e| e.ok())
@@ -129,7 +133,10 @@ fn a_pass_in_a_corpus_game() {
 fn windows_rules_paths_fall_back_to_the_file_beside_the_record() {
     let dir = TempDir::new("zsg-windows");
     std::fs::copy("games/chess.zrf", dir.0.join("chess.zrf")).unwrap();
-    for rules in [".\\chess.zrf", "C:\\Program Files\\Zillions\\Rules\\CHESS.ZRF"] {
+    for rules in [
+        ".\\chess.zrf",
+        "C:\\Program Files\\Zillions\\Rules\\CHESS.ZRF",
+    ] {
         let text = format!(
             "Zillions Save Game File Version 0.02 HC\nRulesFile={rules}\nVariantName=Chess\n\
              1. Pawn e2 - e4\n1. Pawn c7 - c5\n"
@@ -147,7 +154,10 @@ fn windows_rules_paths_fall_back_to_the_file_beside_the_record() {
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("cannot find the rules file `C:\\Zillions\\Nope.zrf`"), "{e}");
+    assert!(
+        e.contains("cannot find the rules file `C:\\Zillions\\Nope.zrf`"),
+        "{e}"
+    );
     assert!(e.contains("--rules"), "{e}");
 }
 
@@ -221,12 +231,27 @@ fn bad_records_name_the_line() {
     );
     for (tail, want) in [
         ("(x z9)\n", "line 3: the rules have no square `z9`"),
-        ("(White Queeen d4)\n", "line 3: the rules have no piece `Queeen`; did you mean `Queen`?"),
+        (
+            "(White Queeen d4)\n",
+            "line 3: the rules have no piece `Queeen`; did you mean `Queen`?",
+        ),
         ("1. Pawn e2 - e4 x\n", "line 3: `x` is followed by a square"),
-        ("1. partial 2 Pawn e2 - e4\n", "line 3: partial step 2 does not follow"),
-        ("1. Pawn e2 - e4\n1. partial 3 Pawn e4 - e5\n", "line 4: partial step 3 follows step 1"),
-        ("1. Pawn e2 - e4\n1. Pawn e7 - e5\n2. Pawn e4 - e5\n", "line 5: no legal move matches"),
-        (&format!("1. {}\n", "x ".repeat(3000)), "line 3: the line is longer than"),
+        (
+            "1. partial 2 Pawn e2 - e4\n",
+            "line 3: partial step 2 does not follow",
+        ),
+        (
+            "1. Pawn e2 - e4\n1. partial 3 Pawn e4 - e5\n",
+            "line 4: partial step 3 follows step 1",
+        ),
+        (
+            "1. Pawn e2 - e4\n1. Pawn e7 - e5\n2. Pawn e4 - e5\n",
+            "line 5: no legal move matches",
+        ),
+        (
+            &format!("1. {}\n", "x ".repeat(3000)),
+            "line 3: the line is longer than",
+        ),
     ] {
         let path = dir.write("bad.zsg", &format!("{head}{tail}"));
         let text = std::fs::read_to_string(&path).unwrap();
@@ -241,7 +266,12 @@ fn bad_records_name_the_line() {
 
 /// Plays lines in a session, saves to `name` in a temporary folder, loads it back in a new
 /// session and returns both positions and the record.
-fn round_trip(game: &str, variant: Option<&str>, setup: Option<&str>, lines: &[&str]) -> (String, String, String) {
+fn round_trip(
+    game: &str,
+    variant: Option<&str>,
+    setup: Option<&str>,
+    lines: &[&str],
+) -> (String, String, String) {
     let dir = TempDir::new("zsg-save");
     let files = Fs(&dir.0);
     let mut s = Session::open(game, &files, variant, setup).unwrap();
@@ -310,4 +340,67 @@ fn a_start_the_format_cannot_hold_is_refused() {
     assert!(out.error);
     assert!(out.text.contains("another side to move"), "{}", out.text);
     assert!(!dir.0.join("game.zsg").exists());
+}
+
+/// Plays seeded random moves, saves as ZSG, loads the record in a fresh session: the same
+/// moves and position come back. Returns the number of moves played.
+fn random_round_trip(game: &str, variant: Option<&str>, plies: usize, seed: u64) -> usize {
+    let dir = TempDir::new("zsg-random");
+    let files = Fs(&dir.0);
+    let mut s = Session::open(game, &files, variant, None).unwrap();
+    let mut x = seed;
+    for _ in 0..plies {
+        if s.game_mut().outcome().is_some() {
+            break;
+        }
+        let texts = s.game_mut().legal_texts();
+        if texts.is_empty() {
+            break;
+        }
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pick = &texts[(x >> 33) as usize % texts.len()];
+        s.game_mut().play(pick).unwrap();
+    }
+    let out = s.run_line("save game.zsg", &files);
+    assert!(!out.error, "{game}: {}", out.text);
+    let mut t = Session::open(game, &files, None, None).unwrap();
+    let out = t.run_line("load game.zsg", &files);
+    assert!(!out.error, "{game} {variant:?} seed {seed}: {}", out.text);
+    assert_eq!(t.game().played, s.game().played, "{game}");
+    assert_eq!(position(&mut t), position(&mut s), "{game}");
+    s.game().played.len()
+}
+
+#[test]
+fn random_games_survive_a_save_and_a_replay() {
+    for (game, variant) in [
+        ("games/chess.zrf", None),
+        ("games/chess.zrf", Some("Crazyhouse")),
+        ("games/chess.zrf", Some("Chessgi")),
+        ("games/halfgi.zrf", None),
+        ("games/checkers.zrf", None),
+        ("games/international-draughts.zrf", None),
+        ("games/frisian-draughts.zrf", None),
+        ("tests/corpus/dagaz/custodian/reversi.zrf", None),
+        ("tests/corpus/dagaz/elimination/mana.zrf", None),
+    ] {
+        for seed in 1..=3 {
+            random_round_trip(game, variant, 120, seed);
+        }
+    }
+}
+
+#[test]
+fn a_long_record_replays_in_linear_time() {
+    // 600 plies of Crazyhouse (drops keep material on the board, so games run long).
+    let t = std::time::Instant::now();
+    let n = random_round_trip("games/chess.zrf", Some("Crazyhouse"), 600, 7);
+    assert!(n >= 200, "only {n} moves");
+    assert!(
+        t.elapsed().as_secs() < 60,
+        "{:?} for {n} moves",
+        t.elapsed()
+    );
 }

@@ -624,13 +624,26 @@ mod tests {
                 square: "g7".into()
             }
         );
+        let m = mv("Stone g7 White Stone h8");
         assert_eq!(
-            mv("Stone g7 x h8").main,
+            m.main,
             Main::Place {
                 player: None,
                 piece: "Stone".into(),
                 square: "g7".into()
             }
+        );
+        assert_eq!(m.effects.len(), 1);
+        // A placement followed by `x SQUARE` reads as a capturing move: the format cannot
+        // tell them apart.
+        assert!(matches!(
+            mv("Stone g7 x h8").main,
+            Main::Move { capture: true, .. }
+        ));
+        // `= TYPE` after the effects is still the mover's new type.
+        assert_eq!(
+            mv("Man c5 - e3 x d4 = King").promote.as_deref(),
+            Some("King")
         );
     }
 

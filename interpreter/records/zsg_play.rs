@@ -113,7 +113,11 @@ pub fn start_position(rules: &Rules, rec: &Record) -> Result<Position, ZsgError>
             fail(unknown(
                 "square",
                 square,
-                def.board.positions.iter().map(|p| p.name.as_str()).collect(),
+                def.board
+                    .positions
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect(),
             ))
         })?;
         let cell = match &e.kind {
@@ -380,7 +384,11 @@ fn diff(rules: &Rules, pos: &mut Position, list: &MoveList, i: usize) -> Diff {
     let mut d = Diff {
         pass: m.pass,
         drop: m.drop != 0,
-        mover: if m.drop != 0 { m.drop - 1 } else { m.piece.wrapping_sub(1) },
+        mover: if m.drop != 0 {
+            m.drop - 1
+        } else {
+            m.piece.wrapping_sub(1)
+        },
         from: path.first().copied().unwrap_or(NONE),
         landings: path.iter().skip(1).copied().collect(),
         captures: Vec::new(),

@@ -119,6 +119,32 @@ fn checkers_edits_and_a_partial_capture_chain() {
 }
 
 #[test]
+fn international_draughts_maximal_capture_in_partial_steps() {
+    // Edits set up a two-piece capture; the man must take both (maximal captures), and Black
+    // then crowns with a capture, `x h2` before `= King`.
+    let mut s = replay("tests/records/zsg/international-draughts.zsg");
+    assert_eq!(s.game().played, ["32x21x12", "39x50"]);
+    assert_eq!(
+        position(&mut s),
+        "turn 0; last g3 i1; White Man d8; Black Man a9; Black King i1"
+    );
+    // Stopping after the first step is not a whole turn in zrf (nor in Zillions).
+    let text = std::fs::read_to_string("tests/records/zsg/international-draughts.zsg")
+        .unwrap()
+        .replace("1. partial 2 Man b6 - d8 x c7\n", "");
+    let e = Session::from_record(&text, "tests/records/zsg/x.zsg", &Fs(Path::new(".")))
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        e,
+        "tests/records/zsg/x.zsg: line 41: no legal move matches it: `1. Man d4 - b6 x c5`\n\
+         nearest legal moves:\n  \
+         Man d4 - b6 x c5 / partial 2 Man b6 - d8 x c7 (32x21x12; 3 of 4 agree)"
+    );
+}
+
+#[test]
 fn a_pass_in_a_corpus_game() {
     let mut s = replay("tests/records/zsg/mana-pass.zsg");
     assert_eq!(s.game().played, ["pass", "a7-c3", "b0-b6"]);
@@ -210,8 +236,9 @@ fn check_replays_every_record_under_a_folder() {
         "ok   tests/records/zsg/checkers-partial.zsg: 2 moves, *\n\
          ok   tests/records/zsg/chess.zsg: 15 moves, *\n\
          ok   tests/records/zsg/crazyhouse.zsg: 9 moves, *\n\
+         ok   tests/records/zsg/international-draughts.zsg: 2 moves, *\n\
          ok   tests/records/zsg/mana-pass.zsg: 3 moves, *\n\
-         4 records: 4 ok, 0 failed\n"
+         5 records: 5 ok, 0 failed\n"
     );
     let (code, out, _) = zrf(&["replay", "--check", "tests/records"]);
     assert_eq!(code, Some(1));
@@ -219,7 +246,7 @@ fn check_replays_every_record_under_a_folder() {
         "FAIL tests/records/diverging/chess-castle.zsg: line 10: no legal move matches it: \
          `4. King e1 - g1`\n"
     ));
-    assert!(out.ends_with("5 records: 4 ok, 1 failed\n"), "{out}");
+    assert!(out.ends_with("6 records: 5 ok, 1 failed\n"), "{out}");
 }
 
 #[test]

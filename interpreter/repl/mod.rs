@@ -191,14 +191,16 @@ const COMMANDS: &[Command] = &[
         name: "save",
         args: "FILE",
         summary: "save the game as a record (see docs/game-records.md)",
-        detail: "The record names the rules file, the variant and any setup, then lists the moves.",
+        detail: "The record names the rules file, the variant and any setup, then lists the moves.\n\
+                 A FILE ending in .zsg is written as a Zillions of Games saved game.",
     },
     Command {
         name: "load",
         args: "FILE",
         summary: "load a game record and replay its moves",
         detail: "The record may name another rules file or variant; they are loaded too. If a\n\
-                 move of the record is not legal, nothing changes.",
+                 move of the record is not legal, nothing changes. Zillions of Games saved\n\
+                 games (.zsg) are read too.",
     },
     Command {
         name: "perft",

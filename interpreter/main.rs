@@ -546,6 +546,10 @@ fn open_record(file: &Path, rules: Option<&Path>) -> Result<zrf::repl::Session, 
     let text = String::from_utf8_lossy(&bytes);
     let path = file.to_string_lossy();
     match rules {
+        Some(_) if !zrf::records::zsg::is_zsg(&text) => {
+            eprintln!("error: --rules is for Zillions saved games (.zsg); {path} is not one");
+            return Err(ExitCode::from(2));
+        }
         Some(r) => zrf::repl::Session::from_zsg(&text, &path, &FsFiles, Some(&r.to_string_lossy())),
         None => zrf::repl::Session::from_record(&text, &path, &FsFiles),
     }

@@ -107,6 +107,30 @@ fn crazyhouse_drops_as_placements_and_from_off_the_board() {
 }
 
 #[test]
+fn a_placement_may_name_its_player() {
+    let text = std::fs::read_to_string("tests/records/zsg/crazyhouse.zsg").unwrap();
+    let files = Fs(Path::new("."));
+    let path = "tests/records/zsg/named.zsg";
+    let named = text.replace("4. Pawn d4", "4. White Pawn d4");
+    let s = Session::from_record(&named, path, &files).unwrap();
+    assert_eq!(s.game().played[6], "P@d4");
+    let wrong = text.replace("4. Pawn d4", "4. Black Pawn d4");
+    let e = Session::from_record(&wrong, path, &files)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{path}: line 10: no legal move matches it: `4. Black Pawn d4`\n\
+             nearest legal moves:\n  \
+             Pawn d2 - d4 (d2-d4; 2 of 3 agree)\n  \
+             Pawn d4 (P@d4; 2 of 3 agree)\n"
+        )),
+        "{e}"
+    );
+}
+
+#[test]
 fn checkers_edits_and_a_partial_capture_chain() {
     // The edits leave a black man on c5 that jumps d4 and d2 in two partial steps, crowning
     // on c1; the promotion written after the capture.

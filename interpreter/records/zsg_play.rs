@@ -228,7 +228,8 @@ enum Fact {
     Pass,
     Mover(String),
     From(String),
-    Drop,
+    /// A drop, by the player named (`None`: not named).
+    Drop(Option<String>),
     Via(usize, String),
     To(String),
     Capture(String),
@@ -241,6 +242,7 @@ enum Fact {
 fn agrees(record: &Fact, zrf: &Fact) -> bool {
     match (record, zrf) {
         (Fact::Put(s, p, None), Fact::Put(t, q, _)) => s == t && p == q,
+        (Fact::Drop(None), Fact::Drop(_)) => true,
         _ => record == zrf,
     }
 }
@@ -283,7 +285,7 @@ fn facts(def: &GameDef, steps: &[MoveDesc]) -> Result<Vec<Fact>, String> {
                     if square_id(def, from).is_some() {
                         out.push(Fact::From(low(from)));
                     } else {
-                        out.push(Fact::Drop);
+                        out.push(Fact::Drop(None));
                     }
                 } else if landings.last() != Some(&low(from)) {
                     return Err(format!(
@@ -296,12 +298,16 @@ fn facts(def: &GameDef, steps: &[MoveDesc]) -> Result<Vec<Fact>, String> {
                     captures.push(low(to));
                 }
             }
-            Main::Place { piece, square, .. } => {
+            Main::Place {
+                player,
+                piece,
+                square,
+            } => {
                 if k > 0 {
                     return Err("a placement cannot be a later step of a partial turn".into());
                 }
                 out.push(Fact::Mover(low(piece)));
-                out.push(Fact::Drop);
+                out.push(Fact::Drop(player.as_deref().map(low)));
                 landings.push(low(square));
             }
         }
@@ -373,6 +379,8 @@ struct Diff {
     landings: Vec<u16>,
     captures: Vec<u16>,
     promote: Option<u16>,
+    /// What stands on the last landing afterwards.
+    to_cell: Cell,
     moved: Vec<(u16, u16, u16)>,
     /// (square, the cell after, same owner as before).
     puts: Vec<(u16, Cell, bool)>,
@@ -393,6 +401,7 @@ fn diff(rules: &Rules, pos: &mut Position, list: &MoveList, i: usize) -> Diff {
         landings: path.iter().skip(1).copied().collect(),
         captures: Vec::new(),
         promote: None,
+        to_cell: Cell::EMPTY,
         moved: Vec::new(),
         puts: Vec::new(),
     };
@@ -443,6 +452,7 @@ fn diff(rules: &Rules, pos: &mut Position, list: &MoveList, i: usize) -> Diff {
     }
     if to != NONE {
         let c = after[to as usize];
+        d.to_cell = c;
         if !c.is_empty() && c.piece - 1 != d.mover {
             d.promote = Some(c.piece - 1);
         }
@@ -493,7 +503,10 @@ pub fn describe(
         let capture = caps.contains(&to) && to != NONE;
         let main = if d.drop && k == 0 {
             Main::Place {
-                player: None,
+                player: owners.then(|| {
+                    let c = d.to_cell;
+                    def.players[c.owner as usize].name.clone()
+                }),
                 piece: piece(d.mover),
                 square: if to == NONE { "?".into() } else { sq(to) },
             }

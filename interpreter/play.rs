@@ -11,6 +11,9 @@ pub struct Game {
     pub pos: Position,
     /// Repetition keys of every position so far, the current one last.
     pub hashes: Vec<u64>,
+    /// How often each key occurs in `hashes`, so that a long game's outcome is found in
+    /// constant time.
+    seen: std::collections::HashMap<u64, u32>,
     /// Canonical text of every move played.
     pub played: Vec<String>,
     /// The turn index (`Position::turn`) before each move played, for move numbers.
@@ -26,10 +29,12 @@ impl Game {
     /// A game from a position.
     pub fn new(rules: Rules, pos: Position) -> Game {
         let hashes = vec![pos.repetition_key()];
+        let seen = hashes.iter().map(|&h| (h, 1)).collect();
         Game {
             rules,
             pos,
             hashes,
+            seen,
             played: Vec::new(),
             turns: Vec::new(),
             redo: Vec::new(),
@@ -42,6 +47,7 @@ impl Game {
     /// Starts again from a position, forgetting every move (and the moves to redo).
     pub fn reset(&mut self, pos: Position) {
         self.hashes = vec![pos.repetition_key()];
+        self.seen = self.hashes.iter().map(|&h| (h, 1)).collect();
         self.pos = pos;
         self.played.clear();
         self.turns.clear();
@@ -80,7 +86,9 @@ impl Game {
         self.turns.push(self.pos.turn);
         self.rules
             .make(&mut self.pos, &self.legal, &m, &mut self.log);
-        self.hashes.push(self.pos.repetition_key());
+        let key = self.pos.repetition_key();
+        self.hashes.push(key);
+        *self.seen.entry(key).or_default() += 1;
         self.played.push(canonical.clone());
         // Replaying the move that was taken back keeps the rest of the redo stack.
         if self.redo.last() == Some(&canonical) {
@@ -97,7 +105,11 @@ impl Game {
             return false;
         }
         revert(&mut self.pos, &mut self.log);
-        self.hashes.pop();
+        if let Some(key) = self.hashes.pop() {
+            if let Some(n) = self.seen.get_mut(&key) {
+                *n -= 1;
+            }
+        }
         self.turns.pop();
         if let Some(m) = self.played.pop() {
             self.redo.push(m);
@@ -116,7 +128,7 @@ impl Game {
     pub fn outcome(&mut self) -> Option<Outcome> {
         self.legal();
         let now = self.pos.repetition_key();
-        let repetitions = self.hashes.iter().filter(|&&h| h == now).count();
+        let repetitions = self.seen.get(&now).copied().unwrap_or(0) as usize;
         let cx = GoalContext {
             pos: &self.pos,
             moves: &self.legal,

@@ -449,9 +449,39 @@ fn a_long_record_replays_in_linear_time() {
     let t = std::time::Instant::now();
     let n = random_round_trip("games/chess.zrf", Some("Crazyhouse"), 600, 7);
     assert!(n >= 200, "only {n} moves");
+    eprintln!("{n} moves saved and replayed in {:?}", t.elapsed());
     assert!(
         t.elapsed().as_secs() < 60,
         "{:?} for {n} moves",
         t.elapsed()
     );
+}
+
+#[test]
+fn the_binary_saves_atomically_and_replays_what_it_saved() {
+    use std::io::Write;
+    let dir = TempDir::new("zsg-binary");
+    let rec = dir.0.join("g.zsg");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(["play", "games/chess.zrf"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!("e2-e4 e7-e5 g1-f3\nsave {}\n", rec.display());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let names: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["g.zsg"], "no temporary file is left behind");
+    let (code, out, err) = zrf(&["replay", rec.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Last move: g1-f3."), "{out}");
 }

@@ -485,3 +485,34 @@ fn the_binary_saves_atomically_and_replays_what_it_saved() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("Last move: g1-f3."), "{out}");
 }
+
+#[test]
+fn mangled_records_give_errors_not_panics() {
+    let good = std::fs::read("tests/records/zsg/checkers-partial.zsg").unwrap();
+    let files = Fs(Path::new("."));
+    let mut x: u64 = 99;
+    let mut errors = 0;
+    for _ in 0..150 {
+        let mut b = good.clone();
+        for _ in 0..3 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            // Mangle only the moves and edits, so that the rules are found.
+            let i = 100 + (x >> 33) as usize % (b.len() - 100);
+            match (x >> 20) % 3 {
+                0 => {
+                    b.remove(i);
+                }
+                1 => b.insert(i, b" x=-2\n"[(x >> 8) as usize % 6]),
+                _ => b[i] = b"abcdefgh12345678"[(x >> 40) as usize % 16],
+            }
+        }
+        let text = String::from_utf8_lossy(&b);
+        if Session::from_record(&text, "tests/records/zsg/m.zsg", &files).is_err() {
+            errors += 1;
+        }
+    }
+    assert!(
+        errors > 100,
+        "only {errors} of 150 mangled records were refused"
+    );
+}

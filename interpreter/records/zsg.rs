@@ -674,6 +674,35 @@ mod tests {
     }
 
     #[test]
+    fn mangled_records_never_panic() {
+        let good = "Zillions Save Game File Version 0.02 HC\nRulesFile=a.zrf\nVariantName=A\n\
+                    (x a1)\n(White Rook b1)\n1. Pawn e2 - e4 = Queen x d5 White Pawn e5\n\
+                    1. partial 2 Pawn e4 x e5 = Queen on e2 Rook h1 - f1\n2. Pass\n";
+        let bytes = good.as_bytes();
+        let mut x: u64 = 12345;
+        for _ in 0..3000 {
+            let mut b = bytes.to_vec();
+            for _ in 0..4 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let i = (x >> 33) as usize % b.len();
+                match (x >> 20) % 3 {
+                    0 => {
+                        b.remove(i);
+                    }
+                    1 => b.insert(i, b" x=(.-\n9"[(x >> 8) as usize % 8]),
+                    _ => b[i] = (x >> 40) as u8,
+                }
+            }
+            let text = String::from_utf8_lossy(&b);
+            if let Ok(r) = Record::parse(&text) {
+                for l in &r.lines {
+                    let _ = parse_move(&l.body, &players);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn bad_lines_name_their_line() {
         let head = "Zillions Save Game File Version 0.02 HH\nRulesFile=a.zrf\n";
         for (tail, line, what) in [

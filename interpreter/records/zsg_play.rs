@@ -67,6 +67,9 @@ impl std::fmt::Display for Divergence {
     }
 }
 
+/// Most `partial` steps in one turn (zrf's chains are far shorter).
+pub const MAX_STEPS: usize = 1024;
+
 /// How many nearest moves a divergence lists.
 pub const NEAREST: usize = 5;
 
@@ -200,6 +203,12 @@ pub fn turns(rec: &Record, def: &GameDef) -> Result<Vec<Turn>, ZsgError> {
                         message: format!("partial step {k} does not follow a step of its turn"),
                     });
                 };
+                if t.steps.len() >= MAX_STEPS {
+                    return Err(ZsgError {
+                        line: l.line,
+                        message: format!("a turn has more than {MAX_STEPS} partial steps"),
+                    });
+                }
                 if t.steps.len() + 1 != k as usize {
                     return Err(ZsgError {
                         line: l.line,

@@ -264,13 +264,18 @@ fn check_replays_every_record_under_a_folder() {
          ok   tests/records/zsg/mana-pass.zsg: 3 moves, *\n\
          5 records: 5 ok, 0 failed\n"
     );
+    // Native records too; one failure makes the exit code 1.
     let (code, out, _) = zrf(&["replay", "--check", "tests/records"]);
     assert_eq!(code, Some(1));
-    assert!(out.starts_with(
-        "FAIL tests/records/diverging/chess-castle.zsg: line 10: no legal move matches it: \
-         `4. King e1 - g1`\n"
-    ));
-    assert!(out.ends_with("6 records: 5 ok, 1 failed\n"), "{out}");
+    assert!(
+        out.starts_with(
+            "FAIL tests/records/diverging/chess-castle.zsg: line 10: no legal move matches it: \
+             `4. King e1 - g1`\n\
+             ok   tests/records/native/scholars-mate.game: 7 moves, White wins (checkmated)\n"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with("7 records: 6 ok, 1 failed\n"), "{out}");
 }
 
 #[test]

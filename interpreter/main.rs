@@ -142,19 +142,25 @@ enum Command {
     },
     /// Replay a game record: print the final position and the result.
     ///
-    /// The record may be zrf's own (`.game`), PGN (`.pgn`) or PDN (`.pdn`). Exits 1 when a move
-    /// of the record is not legal (the message gives its number) or the rules have errors, 2
-    /// when a file cannot be read.
+    /// The record may be zrf's own (`.game`), PGN (`.pgn`), PDN (`.pdn`) or a Zillions saved
+    /// game (`.zsg`). Exits 1 when a move of the record is not legal (the message gives its
+    /// number, or for a `.zsg` its line and the nearest legal moves) or the rules have errors,
+    /// 2 when a file cannot be read. With `--check`, FILE is a folder: every record under it
+    /// is replayed, one line each, and the exit code is 1 if any failed.
     Replay {
-        /// The game record.
+        /// The game record (a folder with `--check`).
         file: PathBuf,
         /// The number of the game to replay in a file of several (from 1).
         #[arg(long)]
         game: Option<usize>,
-        /// The rules file, for a PGN or PDN record that names none (no `[Game]` tag); by
-        /// default the shipped game its `[Variant]` or `[GameType]` names, looked for in games/.
+        /// The rules file: for a PGN or PDN record that names none (no `[Game]` tag; by
+        /// default the shipped game its `[Variant]` or `[GameType]` names, looked for in
+        /// games/), or instead of the one a `.zsg` record names.
         #[arg(long)]
         rules: Option<PathBuf>,
+        /// Replay every `.zsg` and `.game` record under the folder FILE.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -555,6 +561,7 @@ impl zrf::repl::Files for FsFiles {
             .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
     }
 
+    /// Writes a temporary file beside the target, then renames it over the target.
     fn write(&self, path: &str, contents: &str) -> Result<(), String> {
         fsio::write_atomic(
             Path::new(path),
@@ -566,6 +573,17 @@ impl zrf::repl::Files for FsFiles {
 
     fn absolute(&self, path: &str) -> Option<String> {
         fsio::absolute(Path::new(path)).map(|p| p.to_string_lossy().into_owned())
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        let dir = if dir.is_empty() { "." } else { dir };
+        std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -588,10 +606,10 @@ fn today() -> Option<String> {
     Some(format!("{y:04}-{m:02}-{d:02}"))
 }
 
-/// A game record rather than a rules file: named `.game`, `.pgn` or `.pdn`.
+/// A game record rather than a rules file: named `.game`, `.pgn`, `.pdn` or `.zsg`.
 fn is_record(file: &Path) -> bool {
     file.extension().is_some_and(|e| {
-        ["game", "pgn", "pdn"]
+        ["game", "pgn", "pdn", "zsg"]
             .iter()
             .any(|r| e.eq_ignore_ascii_case(r))
     })
@@ -682,15 +700,70 @@ fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> ExitCode {
         "result: {}",
         result.as_deref().unwrap_or("* (the game is not over)")
     );
-    let format = zrf::repl::records::Format::of(&file.to_string_lossy());
-    let said = rec
-        .get("Result")
-        .unwrap_or(zrf::records::native::UNFINISHED);
-    let got = session.result_token(format);
-    if said != got {
-        eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
+    if let Some(said) = rec.get("Result") {
+        let format = zrf::repl::records::Format::of(&file.to_string_lossy());
+        let got = session.result_token(format);
+        if said != got {
+            eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// `zrf replay --check DIR`: every `.zsg` and `.game` record under a folder, in name order,
+/// one line each, then the totals.
+fn replay_check(dir: &Path) -> ExitCode {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() && depth < 64 {
+                walk(&p, out, depth + 1)?;
+            } else if is_record(&p) {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut records = Vec::new();
+    if let Err(e) = walk(dir, &mut records, 0) {
+        eprintln!("error: cannot read the folder {}: {e}", dir.display());
+        return ExitCode::from(2);
+    }
+    let mut failed = 0;
+    for file in &records {
+        let text = match std::fs::read(file) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) => {
+                failed += 1;
+                say!("FAIL {}: cannot read it: {e}", file.display());
+                continue;
+            }
+        };
+        let path = file.to_string_lossy();
+        match zrf::repl::Session::from_record(&text, &path, &FsFiles) {
+            Ok(mut s) => {
+                let n = s.game().played.len();
+                let result = s.result().unwrap_or_else(|| "*".into());
+                say!("ok   {path}: {n} moves, {result}");
+            }
+            Err(e) => {
+                failed += 1;
+                let msg = e.to_string();
+                let first = msg.lines().next().unwrap_or_default();
+                let first = first.strip_prefix(&format!("{path}: ")).unwrap_or(first);
+                say!("FAIL {path}: {first}");
+            }
+        }
+    }
+    say!(
+        "{} records: {} ok, {failed} failed",
+        records.len(),
+        records.len() - failed
+    );
+    ExitCode::from(u8::from(failed > 0))
 }
 
 /// The settings of `zrf selfplay`.
@@ -922,7 +995,15 @@ fn run() -> ExitCode {
                 keep_going,
             },
         ),
-        Command::Replay { file, game, rules } => replay(&file, game, rules.as_deref()),
+        Command::Replay {
+            file,
+            game,
+            rules,
+            check,
+        } => match check {
+            true => replay_check(&file),
+            false => replay(&file, game, rules.as_deref()),
+        },
         Command::Uci { file } => engine_protocol(Protocol::Uci, file.as_deref()),
         Command::Hub { file } => engine_protocol(Protocol::Hub, file.as_deref()),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),

@@ -1,12 +1,15 @@
-//! Game records, side by side: zrf's native `.game` format (`native`), PGN for chess-like
-//! games (`pgn`) and PDN for draughts (`pdn`), which share their tag and movetext reader
-//! (`movetext`). Each format turns text into moves and headers, or back; replaying the moves
-//! against the rules is the caller's job, so this module does no I/O.
+//! Game records, side by side: zrf's native `.game` format (`native`), Zillions' saved games
+//! (`zsg`, with `zsg_play` matching their moves against the rules), PGN for chess-like games
+//! (`pgn`) and PDN for draughts (`pdn`), which share their tag and movetext reader
+//! (`movetext`). Each format turns text into moves and headers, or back; this module does
+//! no I/O.
 
 pub mod movetext;
 pub mod native;
 pub mod pdn;
 pub mod pgn;
+pub mod zsg;
+pub mod zsg_play;
 
 /// How a finished two-player game ended, for the result tokens of PGN and PDN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

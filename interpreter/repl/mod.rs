@@ -10,6 +10,7 @@ pub mod computer;
 pub mod diagram;
 pub mod fen;
 pub mod records;
+mod zsg;
 
 use std::fmt::Write;
 
@@ -57,6 +58,11 @@ pub trait Files {
     /// its own folder; `None` (the default) keeps paths as they were given.
     fn absolute(&self, _path: &str) -> Option<String> {
         None
+    }
+    /// The names of the files in a folder (`""`: the current one), for finding a file whose
+    /// name differs in case; empty when unknown.
+    fn list(&self, _dir: &str) -> Vec<String> {
+        Vec::new()
     }
 }
 
@@ -137,7 +143,7 @@ pub enum OpenError {
     /// A bad starting position (a usage problem).
     Setup(String),
     /// A game record that cannot be read or replayed; `Some(n)` is the number (from 1) of the
-    /// move that is not legal.
+    /// move that is not legal (for a `.zsg` record, the number of the line).
     Record(String, Option<usize>),
 }
 
@@ -230,18 +236,20 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "save",
         args: "FILE",
-        summary: "save the game as a record: FILE.game, FILE.pgn or FILE.pdn",
+        summary: "save the game as a record: FILE.game, FILE.pgn, FILE.pdn or FILE.zsg",
         detail: "The format follows the file name: zrf's own record (any name but these), PGN\n\
-                 with moves in SAN (chess-like games), PDN (draughts). See docs/game-records.md.",
+                 with moves in SAN (chess-like games), PDN (draughts), or a Zillions of Games\n\
+                 saved game (.zsg). See docs/game-records.md.",
     },
     Command {
         name: "load",
         args: "FILE [N]",
-        summary: "load a record (.game, .pgn, .pdn) and replay it; N: game N of a file",
+        summary: "load a record (.game, .pgn, .pdn, .zsg) and replay it; N: game N of a file",
         detail: "The record may name another rules file or variant; they are loaded too. A PGN or\n\
                  PDN record that names no rules file is played with these rules when they have\n\
                  its variant, else with the shipped game its [Variant] or [GameType] names.\n\
-                 If a move of the record is not legal, nothing changes.",
+                 Zillions of Games saved games (.zsg) are read too. If a move of the record is\n\
+                 not legal, nothing changes.",
     },
     Command {
         name: "perft",
@@ -542,6 +550,9 @@ impl Session {
         record_path: &str,
         files: &dyn Files,
     ) -> Result<Session, OpenError> {
+        if crate::records::zsg::is_zsg(text) {
+            return Session::from_zsg(text, record_path, files, None);
+        }
         let rec = Record::parse(text).map_err(|e| OpenError::Record(e, None))?;
         let game = rec.get("Game").ok_or_else(|| {
             OpenError::Record(

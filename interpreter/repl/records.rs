@@ -171,6 +171,11 @@ impl Session {
         hint: &RulesHint,
         files: &dyn Files,
     ) -> Result<(Session, Record), OpenError> {
+        if crate::records::zsg::is_zsg(text) {
+            // A Zillions saved game: one game, its rules named by `RulesFile` (or `--rules`).
+            let s = Session::from_zsg(text, record_path, files, hint.path)?;
+            return Ok((s, Record::default()));
+        }
         let format = Format::of(record_path);
         let games = format.parse(text).map_err(|e| OpenError::Record(e, None))?;
         let rec = pick(games, n).map_err(|e| OpenError::Record(e, None))?;
@@ -263,6 +268,9 @@ impl Session {
 
     /// The game as a record in the format the file name asks for.
     pub fn record_as(&mut self, path: &str) -> Result<String, String> {
+        if path.to_ascii_lowercase().ends_with(".zsg") {
+            return self.zsg_record(path);
+        }
         let format = Format::of(path);
         if format == Format::Native {
             return Ok(self.record());

@@ -286,6 +286,8 @@ pub enum Target {
     Pos(PosId),
     /// One step along a direction.
     Dir(DirId),
+    /// One step along the direction opposite to one (`(empty? (opposite n))`).
+    Opposite(DirId),
 }
 
 /// Where `go` jumps.

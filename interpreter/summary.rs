@@ -17,9 +17,14 @@ pub fn variant_list(games: &[GameSource]) -> String {
     out
 }
 
-/// The game or variant opened when none is asked for: the one marked `(default)`, else the first.
+/// The game or variant opened when none is asked for: the one marked `(default)`, else the
+/// first game (a variant may come before the game it refines), else the first entry.
 pub fn default_index(games: &[GameSource]) -> usize {
-    games.iter().position(|g| g.is_default).unwrap_or(0)
+    games
+        .iter()
+        .position(|g| g.is_default)
+        .or_else(|| games.iter().position(|g| !g.is_variant))
+        .unwrap_or(0)
 }
 
 /// Finds a variant by title (case-insensitive) or 1-based number.

@@ -98,7 +98,6 @@ fn files_that_do_not_load_say_why() {
     // Each of these has a mistake in the file itself; the first error names it.
     let cases = [
         ("checkmate/evoluchess.zrf", "unknown instruction `varify`"),
-        ("checkmate/mini-chess.zrf", "this game has no players"),
         ("checkmate/platform-chess.zrf", "unknown instruction `or`"),
         (
             "checkmate/sovereign-chess.zrf",

@@ -360,6 +360,10 @@ impl Reach<'_> {
             None => cp,
             Some(Target::Pos(p)) => p.0,
             Some(Target::Dir(d)) => self.step(d, cp),
+            Some(Target::Opposite(d)) => match self.board.opposite[d.idx()] {
+                Some(o) => self.step(o, cp),
+                None => NONE,
+            },
         }
     }
 

@@ -199,6 +199,10 @@ impl<'a> Exec<'a> {
             None => self.cp,
             Some(Target::Pos(p)) => p.0,
             Some(Target::Dir(d)) => self.step(d, self.cp),
+            Some(Target::Opposite(d)) => match self.rules.def.board.opposite[d.idx()] {
+                Some(o) => self.step(o, self.cp),
+                None => NONE,
+            },
         }
     }
 

@@ -37,7 +37,7 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
     let mut out: Vec<GameSource> = Vec::new();
     let mut diags = Vec::new();
     let mut base: Option<Vec<Sexp>> = None;
-    for form in top {
+    for (k, form) in top.iter().enumerate() {
         let Some(items) = form.list() else {
             diags.push(
                 Diagnostic::error(form.span, format!("expected a `(game ...)` form, found {}", form.describe()))
@@ -94,13 +94,24 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
             continue;
         }
         let forms = if is_variant {
-            match &base {
-                Some(b) => merge(b, &body),
-                None => {
+            match (&base, later_game(&top[k + 1..])) {
+                (Some(b), _) => merge(b, &body),
+                // Zillions reads a variant that comes before any game as a variant of the
+                // game that follows it.
+                (None, Some(next)) => {
+                    diags.push(
+                        Diagnostic::warning(form.span, "a variant should follow its game")
+                            .with_label(
+                                "read as a variant of the first `(game ...)` after it, as Zillions reads it",
+                            ),
+                    );
+                    merge(&next, &body)
+                }
+                (None, None) => {
                     diags.push(
                         Diagnostic::warning(form.span, "a variant should follow a game")
                             .with_label(
-                                "no `(game ...)` comes before this variant; it is read as a game",
+                                "no `(game ...)` comes before or after this variant; it is read as a game",
                             ),
                     );
                     base = Some(body.clone());
@@ -133,6 +144,19 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
         });
     }
     (out, diags)
+}
+
+/// The forms of the first `(game ...)` among `rest` (keyword forms only), if any.
+fn later_game(rest: &[Sexp]) -> Option<Vec<Sexp>> {
+    let game = rest.iter().find(|f| f.head() == Some("game"))?;
+    let items = game.list()?;
+    Some(
+        items[1..]
+            .iter()
+            .filter(|it| it.head().is_some())
+            .cloned()
+            .collect(),
+    )
 }
 
 /// The key a form is merged by: its keyword, plus the piece or option name where it has one.

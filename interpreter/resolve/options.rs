@@ -90,14 +90,28 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
         };
         let value = value_node.atom_text().unwrap_or_default();
         opts.all.push((name.clone(), value.clone()));
+        // Zillions also accepted other values: a number reads as true unless it is 0, any
+        // other word leaves the option off; both with a warning (docs/semantics.md).
+        let lenient = |cx: &mut Cx, expected: &str| -> bool {
+            let on = value.parse::<i64>().is_ok_and(|n| n != 0);
+            let reading = if value.parse::<i64>().is_ok() {
+                format!("read as {}", if on { "true" } else { "false" })
+            } else {
+                "the option is left off".to_string()
+            };
+            cx.warn(
+                value_node.span,
+                format!("option \"{name}\" expects {expected}, found `{value}`"),
+            )
+            .primary
+            .text = reading;
+            on
+        };
         let boolean = |cx: &mut Cx| -> bool {
             match value.as_str() {
                 "true" => true,
                 "false" => false,
-                _ => {
-                    cx.expected(value_node, "`true` or `false`");
-                    false
-                }
+                _ => lenient(cx, "`true` or `false`"),
             }
         };
         match name.as_str() {
@@ -106,10 +120,8 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
                     "true" => PassTurn::Yes,
                     "false" => PassTurn::No,
                     "forced" => PassTurn::Forced,
-                    _ => {
-                        cx.expected(value_node, "`true`, `false` or `forced`");
-                        PassTurn::No
-                    }
+                    _ if lenient(cx, "`true`, `false` or `forced`") => PassTurn::Yes,
+                    _ => PassTurn::No,
                 }
             }
             "pass partial" => opts.pass_partial = boolean(cx),
@@ -118,10 +130,7 @@ pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
                     "true" => 1,
                     "false" => 0,
                     "2" => 2,
-                    _ => {
-                        cx.expected(value_node, "`true`, `false` or `2`");
-                        0
-                    }
+                    _ => lenient(cx, "`true`, `false` or `2`") as u8,
                 }
             }
             "recycle captures" if value == "capturer" => {

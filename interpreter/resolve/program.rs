@@ -475,8 +475,12 @@ fn target(cx: &mut Cx, node: &Sexp) -> Option<Target> {
     if let Some(&p) = cx.positions.get(&name) {
         return Some(Target::Pos(p));
     }
-    if node.list().is_some() {
-        cx.expected(node, "a position or a direction");
+    if let Some(items) = node.list() {
+        // A direction expression: `(opposite DIRECTION)`.
+        if node.head() == Some("opposite") && items.len() == 2 {
+            return cx.dir(&items[1]).map(Target::Opposite);
+        }
+        cx.expected(node, "a position, a direction or `(opposite DIRECTION)`");
         return None;
     }
     let mut known: Vec<&str> = cx.dirs.keys().map(String::as_str).collect();
@@ -526,8 +530,11 @@ pub fn cond(cx: &mut Cx, node: &Sexp) -> Option<Cond> {
                     let (a, b) = (expr(cx, a, true), expr(cx, b, true));
                     Some(Cond::Compare(cmp_op(head), a?, b?))
                 }
+                // Undeclared types never move: warned about, and left out.
                 "moved-piece?" => Some(Cond::MovedPiece(
-                    args.iter().filter_map(|p| cx.piece(p)).collect(),
+                    args.iter()
+                        .filter_map(|p| cx.soft("it never matches", |cx| cx.piece(p)))
+                        .collect(),
                 )),
                 "and" | "or" => {
                     let parts: Vec<Option<Cond>> = args.iter().map(|a| cond(cx, a)).collect();
@@ -605,8 +612,13 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
             };
             match name {
                 "piece?" => {
-                    let p = cx.piece(first);
+                    // A piece type the file never declares is never there (Zillions loads
+                    // such files): the test is false, with a warning.
+                    let p = cx.soft("the condition is always false", |cx| cx.piece(first));
                     let t = opt_target(cx, &args[1..]);
+                    if p.is_none() && first.sym().is_some() {
+                        return Some(t.map(|_| Cond::Const(false)));
+                    }
                     p.zip(t).map(|(p, t)| Cond::Piece(p, t))
                 }
                 "in-zone?" => {

@@ -1,0 +1,104 @@
+//! Constructs that real Zillions files use and Zillions accepted, which zrf once refused:
+//! each class with a small file of its own, loaded and played.
+
+use zrf::diagnostic::{has_errors, Severity};
+use zrf::engine::Rules;
+use zrf::expand::NoFiles;
+use zrf::play::Game;
+
+const BOARD: &str = r#"(players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (draw-condition (A B) stalemated)"#;
+
+/// Loads a source, resolves game or variant `idx`, and returns its legal moves at the start
+/// with the warnings' messages; panics on an error.
+fn moves(source: &str, idx: usize) -> (Vec<String>, Vec<String>) {
+    let loaded = zrf::load("t.zrf", source.as_bytes(), &NoFiles);
+    let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
+    diags.extend(loaded.diags.iter().cloned());
+    assert!(!has_errors(&diags), "{diags:#?}");
+    let rules = Rules::new(def.expect("resolves"));
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    let warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .map(|d| d.message.clone())
+        .collect();
+    (g.legal_texts(), warnings)
+}
+
+#[test]
+fn a_variant_before_its_game_refines_the_game_that_follows() {
+    let src = format!(
+        r#"(variant (title "Eastward") (piece (name P) (moves (e add))))
+(game (title "Base") {BOARD} (board-setup (A (P a1)) (B (P c3))) (piece (name P) (moves (n add))))"#
+    );
+    let loaded = zrf::load("t.zrf", src.as_bytes(), &NoFiles);
+    let titles: Vec<&str> = loaded.games.iter().map(|g| g.title.as_str()).collect();
+    assert_eq!(titles, ["Eastward", "Base"]);
+    // Opened without a choice: the game, not the variant listed before it.
+    assert_eq!(zrf::summary::default_index(&loaded.games), 1);
+    let (game, _) = moves(&src, 1);
+    assert_eq!(game, ["a1-a2"]);
+    let (variant, warnings) = moves(&src, 0);
+    assert_eq!(
+        variant,
+        ["a1-b1"],
+        "the variant has the game's board and players"
+    );
+    assert_eq!(warnings, ["a variant should follow its game"]);
+}
+
+#[test]
+fn piece_tests_of_an_undeclared_type_are_false_with_a_warning() {
+    let src = format!(
+        r#"(game (title "Ghosts") {BOARD} (board-setup (A (P a1)) (B (P c3)))
+  (piece (name P) (moves
+    (n (verify (not-piece? Ghost n)) add)
+    (e (verify (piece? Ghost)) add)
+    (e (verify (moved-piece? Ghost)) e add))))"#
+    );
+    let (legal, warnings) = moves(&src, 0);
+    assert_eq!(legal, ["a1-a2"]);
+    assert_eq!(warnings, ["unknown piece `Ghost`"; 3]);
+}
+
+#[test]
+fn conditions_take_the_opposite_of_a_direction() {
+    // White's piece on b2 with Black's right below it (b1, the opposite of north).
+    let src = format!(
+        r#"(define look ($1 (verify (empty? (opposite $1))) add))
+(game (title "Opposites") {BOARD} (board-setup (A (P b2)) (B (P b1)))
+  (piece (name P) (moves
+    (look n)
+    (e (verify (enemy? (opposite w))) (verify (not-empty? (opposite e))) add)
+    (w (verify (empty? (opposite s))) add))))"#
+    );
+    // North: `look n` steps to b3 and asks whether the square south of it (the opposite of
+    // north) is empty; that is b2, where the piece stands: no. East: from c2, the opposite of
+    // west is east, off the board: no. West: from a2, the opposite of south is a3, empty: yes.
+    let (legal, warnings) = moves(&src, 0);
+    assert_eq!(legal, ["b2-a2"]);
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
+fn numeric_option_values_read_as_booleans_with_a_warning() {
+    let src = format!(
+        r#"(game (title "Numbers") {BOARD} (board-setup (A (P a1)) (B (P c3)))
+  (option "pass turn" 2) (option "recycle captures" 0) (option "pass partial" sometimes)
+  (piece (name P) (moves (n add))))"#
+    );
+    let (legal, warnings) = moves(&src, 0);
+    assert_eq!(legal, ["a1-a2", "pass"]);
+    assert_eq!(
+        warnings,
+        [
+            "option \"pass turn\" expects `true`, `false` or `forced`, found `2`",
+            "option \"recycle captures\" expects `true` or `false`, found `0`",
+            "option \"pass partial\" expects `true` or `false`, found `sometimes`",
+        ]
+    );
+}

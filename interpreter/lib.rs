@@ -22,6 +22,7 @@ pub mod stdlib;
 pub mod summary;
 pub mod syntax;
 pub mod testing;
+pub mod view;
 
 use diagnostic::Diagnostic;
 use expand::{GameSource, Loader};

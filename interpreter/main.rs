@@ -10,6 +10,8 @@ use zrf::expand::Loader;
 
 #[path = "repl/readline.rs"]
 mod readline;
+#[path = "serve/mod.rs"]
+mod serve;
 
 #[derive(Parser)]
 #[command(
@@ -92,6 +94,23 @@ enum Command {
         /// The starting position: a FEN, a PDN FEN or zrf's native position text.
         #[arg(long)]
         setup: Option<String>,
+    },
+    /// Play in a web browser: a local server with a board drawn from the file's geometry.
+    Serve {
+        /// The rules file.
+        file: PathBuf,
+        /// The variant: its title (any case) or its number.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The port (0: any free port).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
     },
     /// Play computer players against each other and print a results table.
     ///
@@ -717,6 +736,13 @@ fn run() -> ExitCode {
             variant,
             setup,
         } => play(&file, variant.as_deref(), setup.as_deref()),
+        Command::Serve {
+            file,
+            variant,
+            port,
+            host,
+            open,
+        } => serve::run(&file, variant.as_deref(), &host, port, open),
         Command::Replay { file } => replay(&file),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
     }

@@ -136,6 +136,7 @@ function drawBoard() {
       shape = el("circle", { cx: a + wd / 2, cy: b + ht / 2, r: Math.min(wd, ht) * 0.46, class: "cell spot" }, svg);
     }
     shape.setAttribute("data-sq", c.name);
+    shape.setAttribute("data-label", c.label);
     shape.addEventListener("click", () => clickCell(c.id));
     if (zone.has(c.id)) el("rect", { x: a, y: b, width: wd, height: ht, class: "zone" }, svg);
     if (labels) {

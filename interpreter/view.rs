@@ -2,6 +2,8 @@
 //! geometry (the pixel rectangles Zillions draws each position in), the pieces on it and in
 //! hand, and the legal moves with their squares. Plain data; `zrf serve` turns it into JSON.
 
+use std::collections::HashMap;
+
 use crate::def::{GameDef, NONE};
 use crate::engine::{MoveList, Position};
 use crate::notation;
@@ -37,6 +39,9 @@ pub struct BoardView {
     pub from_file: bool,
     /// Zones: name and, per player, position ids.
     pub zones: Vec<(String, Vec<Vec<usize>>)>,
+    /// Pairs of linked positions (any direction, first player's view), each pair once: the
+    /// lines drawn between positions of boards that are not checkered.
+    pub links: Vec<(usize, usize)>,
 }
 
 /// The board's geometry. Positions without a rectangle in the file are laid out by zrf:
@@ -127,6 +132,76 @@ pub fn board(def: &GameDef) -> BoardView {
     if cells.is_empty() {
         bounds = [0, 0, DEFAULT_SIZE, DEFAULT_SIZE];
     }
+    // Checkering suits a grid whose squares line up in rows and columns and either fill the
+    // whole rectangle or keep one colour (draughts); other grids (hexagons drawn as a grid,
+    // morris points) are drawn as spots joined by their links.
+    let n_grids = b.grids.len();
+    let mut plain = vec![true; n_grids];
+    let mut count = vec![0usize; n_grids];
+    let mut colours = vec![[false; 2]; n_grids];
+    let mut row_y: Vec<HashMap<u16, i32>> = vec![HashMap::new(); n_grids];
+    let mut col_x: Vec<HashMap<u16, i32>> = vec![HashMap::new(); n_grids];
+    for c in &cells {
+        let Some((g, idx)) = b.positions[c.id].grid else {
+            continue;
+        };
+        let g = g as usize;
+        count[g] += 1;
+        colours[g][c.dark as usize] = true;
+        if *row_y[g].entry(idx[1]).or_insert(c.rect[1]) != c.rect[1]
+            || *col_x[g].entry(idx[0]).or_insert(c.rect[0]) != c.rect[0]
+        {
+            plain[g] = false;
+        }
+    }
+    for (g, grid) in b.grids.iter().enumerate() {
+        let full: usize = grid.labels.iter().map(Vec::len).product();
+        let one_colour = !(colours[g][0] && colours[g][1]);
+        if count[g] != full && !one_colour {
+            plain[g] = false;
+        }
+    }
+    for c in &mut cells {
+        if let Some((g, _)) = b.positions[c.id].grid {
+            c.grid = plain[g as usize];
+        }
+    }
+    let mut links = Vec::new();
+    let n = b.n_pos();
+    let n_dirs = b.directions.len();
+    for d in 0..n_dirs {
+        for from in 0..n {
+            let to = b.next.get(d * n + from).copied().unwrap_or(NONE);
+            if to != NONE && (to as usize) != from {
+                let (a, z) = (from.min(to as usize), from.max(to as usize));
+                links.push((a, z));
+            }
+        }
+    }
+    links.sort_unstable();
+    links.dedup();
+    links.retain(|&(a, z)| !b.positions[a].dummy && !b.positions[z].dummy);
+    // Only the lines to nearest neighbours: long links (a knight's leap, a jump over the
+    // centre) would cross the board.
+    let mut centre = vec![None; n];
+    for c in &cells {
+        let r = c.rect;
+        centre[c.id] = Some(((r[0] + r[2]) as f64 / 2.0, (r[1] + r[3]) as f64 / 2.0));
+    }
+    let length = |a: usize, z: usize| -> Option<f64> {
+        let (p, q) = (centre[a]?, centre[z]?);
+        Some(((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt())
+    };
+    let mut shortest = vec![f64::INFINITY; n];
+    for &(a, z) in &links {
+        if let Some(l) = length(a, z) {
+            shortest[a] = shortest[a].min(l);
+            shortest[z] = shortest[z].min(l);
+        }
+    }
+    links.retain(|&(a, z)| {
+        length(a, z).is_some_and(|l| l > 0.0 && (l <= 1.6 * shortest[a] || l <= 1.6 * shortest[z]))
+    });
     let zones = b
         .zones
         .iter()
@@ -144,6 +219,7 @@ pub fn board(def: &GameDef) -> BoardView {
         bounds,
         from_file,
         zones,
+        links,
     }
 }
 

@@ -117,3 +117,20 @@ fn every_corpus_board_can_be_drawn() {
     eprintln!("boards where positions share a rectangle: {stacked:?}");
     assert!(drawn >= 390, "{drawn} boards drawn");
 }
+
+#[test]
+fn boards_that_are_not_chequered_are_drawn_as_joined_points() {
+    // Morris: a 7x7 grid with most positions killed; its points are joined by their links.
+    let v = zrf::view::board(&game("tests/corpus/dagaz/morris/morris.zrf"));
+    assert_eq!(v.cells.len(), 24);
+    assert!(v.cells.iter().all(|c| !c.grid));
+    let id = |name: &str| v.cells.iter().find(|c| c.name == name).unwrap().id;
+    assert!(
+        v.links
+            .contains(&(id("a7").min(id("d7")), id("a7").max(id("d7")))),
+        "a7-d7 is a line"
+    );
+    // Chess stays chequered and draws no lines.
+    let chess = zrf::view::board(&game("games/chess.zrf"));
+    assert!(chess.cells.iter().all(|c| c.grid));
+}

@@ -616,7 +616,7 @@ impl Game {
             "mover": mover,
             "pieces": pieces,
             "board": { "cells": cells, "bounds": board.bounds, "from_file": board.from_file,
-                       "zones": zones },
+                       "zones": zones, "links": board.links },
             "position": on,
             "hand": hand,
             "moves": moves,

@@ -93,10 +93,22 @@ function drawPiece(g, piece, owner, cx, cy, size) {
       fill: ink, "fill-opacity": 0.85 }, grp);
   } else if (!draughtsLike() || !/^(man|men|checker|counter|draught|pawn)$/i.test(p.name)) {
     const t = el("text", { x: cx, y: cy, "text-anchor": "middle", "dominant-baseline": "central",
-      "font-size": size * (p.letter.length > 2 ? 0.22 : 0.36), fill: ink, "font-weight": "bold" }, grp);
-    t.textContent = p.letter.length > 4 ? p.letter.slice(0, 4) : p.letter;
+      "font-size": size * (abbrev(piece).length > 2 ? 0.24 : 0.36), fill: ink, "font-weight": "bold" }, grp);
+    t.textContent = abbrev(piece);
   }
   return grp;
+}
+
+// A piece's mark on a disc: its notation letter, else the shortest prefix of its name that
+// no other piece shares (at most three letters).
+function abbrev(piece) {
+  const p = S.pieces[piece];
+  if (p.letter.length <= 2) return p.letter;
+  for (let k = 1; k <= 3; k++) {
+    const pre = p.name.slice(0, k).toLowerCase();
+    if (!S.pieces.some((q, i) => i !== piece && q.name.toLowerCase().startsWith(pre))) return p.name.slice(0, k);
+  }
+  return p.name.slice(0, 3);
 }
 
 function cellById() {
@@ -125,7 +137,13 @@ function drawBoard() {
   const zone = new Set();
   for (const z of S.board.zones) if (z.name === zoneName) for (const per of z.positions) for (const p of per) zone.add(p);
   const ts = targets();
-  const lastTo = new Set();
+  const centre = (c) => [(c.rect[0] + c.rect[2]) / 2, (c.rect[1] + c.rect[3]) / 2];
+  for (const [a, z] of S.board.links) {
+    const ca = cells.get(a), cz = cells.get(z);
+    if (!ca || !cz || (ca.grid && cz.grid)) continue;
+    const [ax, ay] = centre(ca), [zx, zy] = centre(cz);
+    el("line", { x1: ax, y1: ay, x2: zx, y2: zy, class: "link" }, svg);
+  }
   for (const c of S.board.cells) {
     const [a, b, c2, d] = c.rect;
     const wd = c2 - a, ht = d - b;
@@ -133,7 +151,7 @@ function drawBoard() {
     if (c.grid) {
       shape = el("rect", { x: a, y: b, width: wd, height: ht, class: "cell " + (c.dark ? "dark" : "light") }, svg);
     } else {
-      shape = el("circle", { cx: a + wd / 2, cy: b + ht / 2, r: Math.min(wd, ht) * 0.46, class: "cell spot" }, svg);
+      shape = el("circle", { cx: a + wd / 2, cy: b + ht / 2, r: Math.min(wd, ht) * 0.42, class: "cell spot" }, svg);
     }
     shape.setAttribute("data-sq", c.name);
     shape.setAttribute("data-label", c.label);
@@ -164,7 +182,6 @@ function drawBoard() {
     if (m.to !== null) mark(m.to, "target");
     for (const x of m.captures) mark(x, "capture");
   }
-  void lastTo;
 }
 
 function handPieces(player) {

@@ -60,13 +60,10 @@ pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u
 
 fn dechunk(mut b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    loop {
-        let Some(eol) = b.windows(2).position(|w| w == b"\r\n") else {
-            break;
-        };
+    while let Some(eol) = b.windows(2).position(|w| w == b"\r\n") {
         let size =
             usize::from_str_radix(String::from_utf8_lossy(&b[..eol]).trim(), 16).unwrap_or(0);
-        if size == 0 {
+        if size == 0 || b.len() < eol + 4 + size {
             break;
         }
         out.extend_from_slice(&b[eol + 2..eol + 2 + size]);

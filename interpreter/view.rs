@@ -54,8 +54,8 @@ pub fn board(def: &GameDef) -> BoardView {
         .filter(|p| !p.dummy)
         .all(|p| p.rect.is_some());
     let mut cells = Vec::new();
-    // Fallback layout: a grid's first dimension runs right, the second down, a third places
-    // whole boards side by side; other positions go in a row below everything else.
+    // Fallback layout: a grid's first dimension runs right, the second down (further ones are
+    // spread by `spread_layers`); other positions go in a row below everything else.
     let mut loose = Vec::new();
     let mut bottom = 0;
     for (id, p) in b.positions.iter().enumerate() {
@@ -65,19 +65,11 @@ pub fn board(def: &GameDef) -> BoardView {
         let rect = if from_file { p.rect } else { None };
         let rect = rect.or_else(|| {
             let (g, idx) = p.grid?;
-            let sizes: Vec<usize> = b.grids[g as usize].labels.iter().map(Vec::len).collect();
+            let dims = b.grids[g as usize].labels.len();
             let s = DEFAULT_SIZE;
-            let w = sizes.first().copied().unwrap_or(1) as i32;
-            let mut x = idx[0] as i32 * s;
-            let y = if sizes.len() > 1 {
-                idx[1] as i32 * s
-            } else {
-                0
-            };
-            for (k, &i) in idx.iter().enumerate().take(sizes.len()).skip(2) {
-                let stride: i32 = sizes[..k].iter().take(1).map(|&n| n as i32).product();
-                x += i as i32 * (stride.max(w) * s + s / 2) * (k as i32 - 1);
-            }
+            // Layers of a 3-D grid land on each other here; `spread_layers` moves them apart.
+            let x = idx[0] as i32 * s;
+            let y = if dims > 1 { idx[1] as i32 * s } else { 0 };
             Some([x, y, x + s, y + s])
         });
         let grid = p.grid.is_some();
@@ -112,6 +104,8 @@ pub fn board(def: &GameDef) -> BoardView {
             dark: false,
         });
     }
+    spread_layers(b, &mut cells);
+    spread_grids(b, &mut cells);
     let mut bounds = [i32::MAX, i32::MAX, i32::MIN, i32::MIN];
     for c in &mut cells {
         let r = &mut c.rect;
@@ -312,4 +306,83 @@ pub fn moves(def: &GameDef, list: &MoveList) -> Vec<MoveView> {
             }
         })
         .collect()
+}
+
+/// A grid of three or more dimensions whose file puts several positions in one rectangle
+/// (the layers of a 3-D board): each layer is moved right by its index in the third
+/// dimension, and down by its index in the fourth and later ones, so that all can be seen.
+fn spread_layers(b: &crate::def::Board, cells: &mut [CellView]) {
+    for (g, grid) in b.grids.iter().enumerate() {
+        if grid.labels.len() < 3 {
+            continue;
+        }
+        let mine: Vec<usize> = (0..cells.len())
+            .filter(|&i| {
+                b.positions[cells[i].id]
+                    .grid
+                    .is_some_and(|(h, _)| h as usize == g)
+            })
+            .collect();
+        let mut rects: Vec<[i32; 4]> = mine.iter().map(|&i| cells[i].rect).collect();
+        rects.sort_unstable();
+        rects.dedup();
+        if rects.len() == mine.len() || mine.is_empty() {
+            continue;
+        }
+        let x1 = mine.iter().map(|&i| cells[i].rect[0]).min().unwrap_or(0);
+        let x2 = mine.iter().map(|&i| cells[i].rect[2]).max().unwrap_or(0);
+        let y1 = mine.iter().map(|&i| cells[i].rect[1]).min().unwrap_or(0);
+        let y2 = mine.iter().map(|&i| cells[i].rect[3]).max().unwrap_or(0);
+        let (w, h) = (x2 - x1 + DEFAULT_SIZE / 2, y2 - y1 + DEFAULT_SIZE / 2);
+        for &i in &mine {
+            let Some((_, idx)) = b.positions[cells[i].id].grid else {
+                continue;
+            };
+            let dx = w.saturating_mul(idx[2] as i32);
+            let mut dy = 0i32;
+            let mut stride = 1i32;
+            for (k, labels) in grid.labels.iter().enumerate().skip(3) {
+                dy = dy.saturating_add(h.saturating_mul(stride).saturating_mul(idx[k] as i32));
+                stride = stride.saturating_mul(labels.len() as i32);
+            }
+            let r = &mut cells[i].rect;
+            *r = [
+                r[0].saturating_add(dx),
+                r[1].saturating_add(dy),
+                r[2].saturating_add(dx),
+                r[3].saturating_add(dy),
+            ];
+        }
+    }
+}
+
+/// Grids that the file (or the fallback layout) puts on the same rectangles, as boards drawn
+/// in several views or grids without a `start-rectangle`: each such grid is moved right of
+/// everything drawn before it.
+fn spread_grids(b: &crate::def::Board, cells: &mut [CellView]) {
+    let grid_of = |c: &CellView| b.positions[c.id].grid.map(|(g, _)| g as usize);
+    let mut right = i32::MIN;
+    let mut seen: std::collections::HashSet<[i32; 4]> = std::collections::HashSet::new();
+    for g in 0..b.grids.len() {
+        let mine: Vec<usize> = (0..cells.len())
+            .filter(|&i| grid_of(&cells[i]) == Some(g))
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let clash = mine.iter().any(|&i| seen.contains(&cells[i].rect));
+        if clash {
+            let x1 = mine.iter().map(|&i| cells[i].rect[0]).min().unwrap_or(0);
+            let dx = right.saturating_add(DEFAULT_SIZE / 2).saturating_sub(x1);
+            for &i in &mine {
+                let r = &mut cells[i].rect;
+                r[0] = r[0].saturating_add(dx);
+                r[2] = r[2].saturating_add(dx);
+            }
+        }
+        for &i in &mine {
+            seen.insert(cells[i].rect);
+            right = right.max(cells[i].rect[2]);
+        }
+    }
 }

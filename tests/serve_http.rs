@@ -148,3 +148,43 @@ fn variants_drops_and_status() {
     let (code, _) = s.post(&game, &json!({"cmd": "move", "move": "X@c1"}));
     assert_eq!(code, 400, "no move after the end");
 }
+
+#[test]
+fn a_changed_rules_file_is_reloaded_keeping_the_position_and_moves() {
+    let dir = std::env::temp_dir().join(format!("zrf-serve-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("draughts.zrf");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/english-draughts.zrf"),
+    )
+    .unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (_, st) = s.post("/api/games", &json!({}));
+    let game = format!("/api/games/{}", st["id"]);
+    let (code, st) = s.post(&game, &json!({"cmd": "setup", "position": "W:W22:B18"}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(moves(&st), ["22x15"]);
+    let (_, st) = s.post(&game, &json!({"cmd": "move", "move": "22x15"}));
+    assert_eq!(st["position"].as_array().unwrap().len(), 1);
+    let title = st["title"].as_str().unwrap().to_string();
+    let edited = text.replacen(
+        &format!("(title \"{title}\")"),
+        "(title \"Edited draughts\")",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&file, &edited).unwrap();
+    let (_, st) = s.get(&game);
+    assert_eq!(st["title"], "Edited draughts");
+    assert_eq!(st["history"], json!(["22x15"]), "{}", st["message"]);
+    assert_eq!(st["position"].as_array().unwrap().len(), 1);
+    assert!(st["broken"].is_null());
+    // A broken file: diagnostics, and the game goes on.
+    std::fs::write(&file, edited.replacen("(board", "(bored", 1)).unwrap();
+    let (_, st) = s.get(&game);
+    let broken = st["broken"].as_str().expect("diagnostics");
+    assert!(broken.contains("draughts.zrf:"), "{broken}");
+    assert_eq!(st["history"], json!(["22x15"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}

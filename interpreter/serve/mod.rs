@@ -302,11 +302,18 @@ fn ask(shared: &Shared, id: u64, body: Value) -> Reply {
 }
 
 fn open_session(file: &Path, variant: Option<&str>) -> Result<Session, OpenError> {
-    Session::open(&file.to_string_lossy(), &FsFiles, variant, None)
+    open_at(file, variant, None)
 }
 
-fn modified(file: &Path) -> Option<SystemTime> {
-    std::fs::metadata(file).and_then(|m| m.modified()).ok()
+fn open_at(file: &Path, variant: Option<&str>, setup: Option<&str>) -> Result<Session, OpenError> {
+    Session::open(&file.to_string_lossy(), &FsFiles, variant, setup)
+}
+
+/// The file's modification time and length: a change of either means an edit (the length
+/// catches edits within a coarse clock tick).
+fn modified(file: &Path) -> Option<(SystemTime, u64)> {
+    let m = std::fs::metadata(file).ok()?;
+    Some((m.modified().ok()?, m.len()))
 }
 
 /// One game: the session, the sides the computer plays, the rules file's last change.
@@ -318,10 +325,12 @@ struct Game {
     variant: usize,
     computer: Vec<bool>,
     version: u64,
-    mtime: Option<SystemTime>,
+    mtime: Option<(SystemTime, u64)>,
     /// The rendered diagnostics of the rules file, when its latest text does not load.
     broken: Option<String>,
     message: String,
+    /// The position set with `setup`, which a reload starts from again.
+    start: Option<String>,
 }
 
 fn variant_titles(file: &Path) -> Vec<String> {
@@ -364,6 +373,7 @@ fn game_thread(
         mtime,
         broken: None,
         message: String::new(),
+        start: None,
     };
     g.session.computer.stop = stop;
     let v = g.state(false);
@@ -410,7 +420,7 @@ impl Game {
         self.mtime = now;
         self.version += 1;
         let number = (self.variant + 1).to_string();
-        match open_session(&self.file, Some(&number)) {
+        match open_at(&self.file, Some(&number), self.start.as_deref()) {
             Ok(mut s) => {
                 let played = self.session.game().played.clone();
                 let mut kept = 0;
@@ -492,13 +502,17 @@ impl Game {
                     .ok_or("there is no move to redo")?;
                 self.message = format!("Replayed {m}.");
             }
-            "new" => self.line("new")?,
+            "new" => {
+                self.line("new")?;
+                self.start = None;
+            }
             "setup" => {
                 let t = text("position")?;
                 if t.contains('\n') {
                     return Err("a position is one line".into());
                 }
                 self.line(&format!("setup {t}"))?;
+                self.start = Some(t.trim().to_string());
                 self.message = "Position set.".into();
             }
             "engine" => {
@@ -531,6 +545,7 @@ impl Game {
                 self.session.computer.stop = stop;
                 let n = self.session.game().rules.def.players.len();
                 self.computer = vec![false; n];
+                self.start = None;
                 self.message = format!("Playing {title}.");
             }
             other => return Err(format!("unknown command `{other}`")),

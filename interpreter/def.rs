@@ -118,6 +118,9 @@ pub struct PosDef {
     pub dummy: bool,
     /// The grid and per-dimension indices, for grid positions.
     pub grid: Option<(u16, [u16; MAX_DIMS])>,
+    /// The pixel rectangle Zillions draws the position in (`x1 y1 x2 y2`), when the file
+    /// gives one (`start-rectangle` and the dimension offsets, or the `positions` entry).
+    pub rect: Option<[i32; 4]>,
 }
 
 /// The most dimensions a grid may have.

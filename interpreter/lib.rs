@@ -26,6 +26,7 @@ pub mod suggest;
 pub mod summary;
 pub mod syntax;
 pub mod testing;
+pub mod view;
 
 use diagnostic::Diagnostic;
 use expand::{GameSource, Loader};

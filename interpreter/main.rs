@@ -12,6 +12,8 @@ use zrf::expand::Loader;
 mod fsio;
 #[path = "repl/readline.rs"]
 mod readline;
+#[path = "serve/mod.rs"]
+mod serve;
 
 #[derive(Parser)]
 #[command(
@@ -106,6 +108,23 @@ enum Command {
         /// With a script on standard input: go on after a refused command and exit 0.
         #[arg(long)]
         keep_going: bool,
+    },
+    /// Play in a web browser: a local server with a board drawn from the file's geometry.
+    Serve {
+        /// The rules file.
+        file: PathBuf,
+        /// The variant: its title (any case) or its number.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The port (0: any free port).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
     },
     /// Play computer players against each other and print a results table.
     ///
@@ -400,7 +419,7 @@ fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode> {
     {
         if let Err(e) = game.play(mv) {
             let msg = format!("move {} `{mv}`: {e}", k + 1);
-            eprintln!("error: {}", zrf::repl::printable(&msg));
+            eprintln!("error: {}", zrf::repl::printable_lines(&msg));
             return Err(ExitCode::from(1));
         }
     }
@@ -626,11 +645,11 @@ fn open_failed(e: zrf::repl::OpenError) -> ExitCode {
             ExitCode::from(1)
         }
         OpenError::Record(msg, _) => {
-            eprintln!("error: {}", zrf::repl::printable(&msg));
+            eprintln!("error: {}", zrf::repl::printable_lines(&msg));
             ExitCode::from(1)
         }
         e => {
-            eprintln!("error: {}", zrf::repl::printable(&e.to_string()));
+            eprintln!("error: {}", zrf::repl::printable_lines(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -1006,6 +1025,13 @@ fn run() -> ExitCode {
         },
         Command::Uci { file } => engine_protocol(Protocol::Uci, file.as_deref()),
         Command::Hub { file } => engine_protocol(Protocol::Hub, file.as_deref()),
+        Command::Serve {
+            file,
+            variant,
+            port,
+            host,
+            open,
+        } => serve::run(&file, variant.as_deref(), &host, port, open),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
     }
 }

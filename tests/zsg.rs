@@ -138,7 +138,7 @@ fn checkers_edits_and_a_partial_capture_chain() {
     assert_eq!(s.game().played, ["14x23x30", "6-2"]);
     assert_eq!(
         position(&mut s),
-        "turn 0; last c7 d8; Black Man b8; Black King c1; White Man f4; White King d8"
+        "turn 0; last c7 d8; Black Man b8; Black King c1; White Man f4; White King d8; counter forty 0"
     );
 }
 
@@ -150,7 +150,8 @@ fn international_draughts_maximal_capture_in_partial_steps() {
     assert_eq!(s.game().played, ["32x21x12", "39x50"]);
     assert_eq!(
         position(&mut s),
-        "turn 0; last g3 i1; White Man d8; Black Man a9; Black King i1"
+        "turn 0; last g3 i1; White Man d8; Black Man a9; Black King i1; counter kings-only 0; \
+         counter ending16 0; counter ending16-held 0; counter ending5 0; counter ending5-held 0"
     );
     // Stopping after the first step is not a whole turn in zrf (nor in Zillions).
     let text = std::fs::read_to_string("tests/records/zsg/international-draughts.zsg")
@@ -230,7 +231,7 @@ fn replay_prints_the_position_and_rules_override() {
         "games/chess.zrf",
     ]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("Last move: e2-e4."), "{out}");
+    assert!(out.contains("Last move: e4 (e2-e4)."), "{out}");
 }
 
 #[test]
@@ -488,7 +489,7 @@ fn the_binary_saves_atomically_and_replays_what_it_saved() {
     assert_eq!(names, ["g.zsg"], "no temporary file is left behind");
     let (code, out, err) = zrf(&["replay", rec.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("Last move: g1-f3."), "{out}");
+    assert!(out.contains("Last move: Nf3 (g1-f3)."), "{out}");
 }
 
 #[test]

@@ -24,6 +24,15 @@ use crate::source::SourceMap;
 use crate::Loaded;
 use diagram::ansi;
 
+/// A message of several lines made safe to print: [`printable`] line by line, the line
+/// breaks kept.
+pub fn printable_lines(text: &str) -> String {
+    text.split('\n')
+        .map(printable)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Text with every control character but tab written as an escape (`\n`, `\u{1b}`), for
 /// echoing what the user typed or named without letting it drive the terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
@@ -865,7 +874,7 @@ impl Session {
                 format!("the rules named by {path} have errors:"),
                 render(&map, &diags, RenderOptions { color: self.color }),
             ),
-            Err(e) => self.error(format!("{path}: {}", printable(&e.to_string()))),
+            Err(e) => self.error(format!("{path}: {}", printable_lines(&e.to_string()))),
         }
     }
 

@@ -112,6 +112,7 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
                         cx.expected(p, "`(NAME X1 Y1 X2 Y2)`");
                         continue;
                     };
+                    let rect = rect_of(p.list().and_then(|l| l.get(1..)).unwrap_or_default());
                     draft.add_pos(
                         cx,
                         name.clone(),
@@ -120,6 +121,7 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
                             name,
                             dummy: false,
                             grid: None,
+                            rect,
                         },
                     );
                 }
@@ -140,6 +142,7 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
                                     name,
                                     dummy: true,
                                     grid: None,
+                                    rect: None,
                                 },
                             );
                         }
@@ -370,16 +373,41 @@ fn grid(cx: &mut Cx, draft: &mut Draft, form: &Sexp) {
     let parts = &form.list().unwrap_or_default()[1..];
     // Several `dimensions` forms in one grid (a Dagaz habit) make separate blocks that share
     // the grid's directions.
-    let mut blocks: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut blocks: Vec<(Vec<Vec<String>>, Geometry)> = Vec::new();
     let mut directions: Vec<(String, Vec<i64>, &Sexp)> = Vec::new();
+    // The latest `start-rectangle`: each `dimensions` block starts from the one before it.
+    let mut start: Option<[i32; 4]> = None;
     for sub in parts {
         let args = sub.list().and_then(|l| l.get(1..)).unwrap_or_default();
         match sub.head() {
-            Some("start-rectangle") => {}
+            Some("start-rectangle") => {
+                start = rect_of(args);
+                if let Some((_, g)) = blocks.last_mut() {
+                    if g.start.is_none() {
+                        g.start = start;
+                    }
+                }
+            }
             Some("dimensions") => {
-                blocks.push(Vec::new());
-                let labels = blocks.last_mut().expect("just pushed");
+                blocks.push((
+                    Vec::new(),
+                    Geometry {
+                        start,
+                        steps: Vec::new(),
+                    },
+                ));
+                let (labels, geometry) = blocks.last_mut().expect("just pushed");
                 for dim in args {
+                    let step = dim
+                        .list()
+                        .and_then(|l| l.get(1))
+                        .and_then(|v| v.list())
+                        .map(|v| {
+                            let n = |k: usize| v.get(k).and_then(int_of).unwrap_or(0);
+                            [n(0), n(1)]
+                        })
+                        .unwrap_or([0, 0]);
+                    geometry.steps.push(step);
                     let Some(first) = dim.list().and_then(|l| l.first()) else {
                         cx.expected(dim, "a dimension `(\"a/b/c\" (DX DY))`");
                         continue;
@@ -429,11 +457,37 @@ fn grid(cx: &mut Cx, draft: &mut Draft, form: &Sexp) {
         }
     }
     if blocks.is_empty() {
-        blocks.push(Vec::new());
+        blocks.push((
+            Vec::new(),
+            Geometry {
+                start,
+                steps: Vec::new(),
+            },
+        ));
     }
-    for labels in blocks {
-        grid_block(cx, draft, form, labels, &directions);
+    for (labels, geometry) in blocks {
+        grid_block(cx, draft, form, labels, &geometry, &directions);
     }
+}
+
+/// Where a grid block's positions are drawn: the first position's rectangle and the pixel
+/// offset of one step along each dimension.
+struct Geometry {
+    start: Option<[i32; 4]>,
+    steps: Vec<[i32; 2]>,
+}
+
+fn int_of(x: &Sexp) -> Option<i32> {
+    x.atom_text()?
+        .parse::<i64>()
+        .ok()
+        .map(|v| v.clamp(-1_000_000, 1_000_000) as i32)
+}
+
+/// A rectangle from four integers `x1 y1 x2 y2`; `None` unless all four are there.
+fn rect_of(args: &[Sexp]) -> Option<[i32; 4]> {
+    let v: Vec<i32> = args.iter().take(4).filter_map(int_of).collect();
+    (v.len() == 4).then(|| [v[0], v[1], v[2], v[3]])
 }
 
 fn grid_block(
@@ -441,6 +495,7 @@ fn grid_block(
     draft: &mut Draft,
     form: &Sexp,
     labels: Vec<Vec<String>>,
+    geometry: &Geometry,
     directions: &[(String, Vec<i64>, &Sexp)],
 ) {
     if labels.is_empty() || labels.len() > MAX_DIMS {
@@ -473,6 +528,19 @@ fn grid_block(
         for k in 0..sizes.len() {
             coords[k] = idx[k] as u16;
         }
+        let rect = geometry.start.map(|[x1, y1, x2, y2]| {
+            let (mut dx, mut dy) = (0i32, 0i32);
+            for (k, step) in geometry.steps.iter().enumerate().take(sizes.len()) {
+                dx = dx.saturating_add(step[0].saturating_mul(idx[k] as i32));
+                dy = dy.saturating_add(step[1].saturating_mul(idx[k] as i32));
+            }
+            [
+                x1.saturating_add(dx),
+                y1.saturating_add(dy),
+                x2.saturating_add(dx),
+                y2.saturating_add(dy),
+            ]
+        });
         *slot = draft.add_pos(
             cx,
             name.clone(),
@@ -481,6 +549,7 @@ fn grid_block(
                 name,
                 dummy: false,
                 grid: Some((g, coords)),
+                rect,
             },
         );
     }

@@ -1,0 +1,309 @@
+// The zrf web board: draws the state the server sends and posts the player's commands.
+"use strict";
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = [["#f7f3e8", "#222"], ["#262626", "#ddd"], ["#c0392b", "#fff"], ["#2a62c9", "#fff"],
+  ["#2e8b3a", "#fff"], ["#e0b000", "#222"], ["#8e44ad", "#fff"], ["#16a0a0", "#fff"]];
+const CHESS = { king: "\u265A", queen: "\u265B", rook: "\u265C", bishop: "\u265D", knight: "\u265E", pawn: "\u265F" };
+let S = null;          // the last state
+let id = null;         // this tab's game
+let sel = null;        // selected square id
+let dropSel = null;    // selected piece type in hand
+let shownVersion = -1;
+let editingPosition = false;
+const $ = (x) => document.getElementById(x);
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function setError(t) { $("error").textContent = t || ""; }
+
+async function post(url, body) {
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let j = null;
+  try { j = await r.json(); } catch (e) { j = { error: "bad answer from the server" }; }
+  if (!r.ok) { setError(j.error); return null; }
+  setError("");
+  return j;
+}
+
+async function start(variant) {
+  const j = await post("/api/games", variant === undefined ? {} : { variant: variant });
+  if (!j) return;
+  id = j.id;
+  sel = null; dropSel = null;
+  show(j, true);
+}
+
+async function cmd(body) {
+  if (id === null) return;
+  const j = await post("/api/games/" + id, body);
+  if (j) { sel = null; dropSel = null; $("choices").textContent = ""; show(j, true); }
+  return j;
+}
+
+async function poll() {
+  if (id !== null) {
+    try {
+      const r = await fetch("/api/games/" + id);
+      if (r.ok) {
+        const j = await r.json();
+        if (j.version !== shownVersion || (S && j.thinking !== S.thinking)) show(j, false);
+      } else if (r.status === 404 || r.status === 410) {
+        await start();
+      }
+    } catch (e) { /* the server is gone; try again later */ }
+  }
+  setTimeout(poll, S && S.thinking ? 250 : 800);
+}
+
+function pieceKind(name) {
+  const n = name.toLowerCase();
+  for (const k in CHESS) if (n === k || n.endsWith(k) && n.length < k.length + 3) return { glyph: CHESS[k] };
+  return null;
+}
+
+function draughtsLike() {
+  return S.pieces.some((p) => /^(man|men|checker|counter|draught|pawn)$/i.test(p.name)) &&
+    !S.pieces.some((p) => /queen|rook|bishop|knight/i.test(p.name));
+}
+
+// Draws one piece centred in a box of side `size` at (cx, cy).
+function drawPiece(g, piece, owner, cx, cy, size) {
+  const p = S.pieces[piece];
+  const [fill, ink] = COLOURS[owner % COLOURS.length];
+  const grp = el("g", { class: "piece", "data-piece": p.name, "data-owner": owner }, g);
+  const r = size * 0.4;
+  const chess = !draughtsLike() && pieceKind(p.name);
+  if (chess) {
+    const t = el("text", { x: cx, y: cy + size * 0.02, "text-anchor": "middle", "dominant-baseline": "central",
+      "font-size": size * 0.82, fill: fill, stroke: owner === 1 ? "#000" : "#222", "stroke-width": size * 0.02,
+      "font-family": "DejaVu Sans, Segoe UI Symbol, sans-serif" }, grp);
+    t.textContent = chess.glyph;
+    return grp;
+  }
+  el("circle", { cx: cx, cy: cy, r: r, fill: fill, stroke: owner === 0 ? "#333" : "#000", "stroke-width": size * 0.04 }, grp);
+  el("circle", { cx: cx, cy: cy, r: r * 0.72, fill: "none", stroke: ink, "stroke-opacity": 0.35, "stroke-width": size * 0.02 }, grp);
+  if (draughtsLike() && /king|dame|queen/i.test(p.name)) {
+    const w = r * 0.9, h = r * 0.55, x = cx - w / 2, y = cy - h / 2;
+    el("path", { d: `M${x},${y + h} L${x},${y} L${x + w * 0.25},${y + h * 0.5} L${x + w / 2},${y - h * 0.1} L${x + w * 0.75},${y + h * 0.5} L${x + w},${y} L${x + w},${y + h} Z`,
+      fill: ink, "fill-opacity": 0.85 }, grp);
+  } else if (!draughtsLike() || !/^(man|men|checker|counter|draught|pawn)$/i.test(p.name)) {
+    const t = el("text", { x: cx, y: cy, "text-anchor": "middle", "dominant-baseline": "central",
+      "font-size": size * (abbrev(piece).length > 2 ? 0.24 : 0.36), fill: ink, "font-weight": "bold" }, grp);
+    t.textContent = abbrev(piece);
+  }
+  return grp;
+}
+
+// A piece's mark on a disc: its notation letter, else the shortest prefix of its name that
+// no other piece shares (at most three letters).
+function abbrev(piece) {
+  const p = S.pieces[piece];
+  if (p.letter.length <= 2) return p.letter;
+  for (let k = 1; k <= 3; k++) {
+    const pre = p.name.slice(0, k).toLowerCase();
+    if (!S.pieces.some((q, i) => i !== piece && q.name.toLowerCase().startsWith(pre))) return p.name.slice(0, k);
+  }
+  return p.name.slice(0, 3);
+}
+
+function cellById() {
+  const m = new Map();
+  for (const c of S.board.cells) m.set(c.id, c);
+  return m;
+}
+
+function targets() {
+  if (sel !== null) return S.moves.filter((m) => m.from === sel);
+  if (dropSel !== null) return S.moves.filter((m) => m.drop === dropSel);
+  return [];
+}
+
+function drawBoard() {
+  const svg = $("board");
+  svg.textContent = "";
+  const [x1, y1, x2, y2] = S.board.bounds;
+  const pad = 6;
+  svg.setAttribute("viewBox", `${x1 - pad} ${y1 - pad} ${x2 - x1 + 2 * pad} ${y2 - y1 + 2 * pad}`);
+  const w = x2 - x1;
+  svg.style.width = "min(92vw, " + Math.max(360, Math.min(720, w * 1.6)) + "px)";
+  const cells = cellById();
+  const labels = $("labels").checked;
+  const zoneName = $("zone").value;
+  const zone = new Set();
+  for (const z of S.board.zones) if (z.name === zoneName) for (const per of z.positions) for (const p of per) zone.add(p);
+  const ts = targets();
+  const centre = (c) => [(c.rect[0] + c.rect[2]) / 2, (c.rect[1] + c.rect[3]) / 2];
+  for (const [a, z] of S.board.links) {
+    const ca = cells.get(a), cz = cells.get(z);
+    if (!ca || !cz || (ca.grid && cz.grid)) continue;
+    const [ax, ay] = centre(ca), [zx, zy] = centre(cz);
+    el("line", { x1: ax, y1: ay, x2: zx, y2: zy, class: "link" }, svg);
+  }
+  for (const c of S.board.cells) {
+    const [a, b, c2, d] = c.rect;
+    const wd = c2 - a, ht = d - b;
+    let shape;
+    if (c.grid) {
+      shape = el("rect", { x: a, y: b, width: wd, height: ht, class: "cell " + (c.dark ? "dark" : "light") }, svg);
+    } else {
+      shape = el("circle", { cx: a + wd / 2, cy: b + ht / 2, r: Math.min(wd, ht) * 0.42, class: "cell spot" }, svg);
+    }
+    shape.setAttribute("data-sq", c.name);
+    shape.setAttribute("data-label", c.label);
+    shape.addEventListener("click", () => clickCell(c.id));
+    if (zone.has(c.id)) el("rect", { x: a, y: b, width: wd, height: ht, class: "zone" }, svg);
+    if (labels) {
+      const t = el("text", { x: a + 2, y: d - 2, class: "label", "font-size": Math.max(6, Math.min(wd, ht) * 0.2) }, svg);
+      t.textContent = c.label;
+    }
+  }
+  for (const [at, piece, owner] of S.position) {
+    const c = cells.get(at);
+    if (!c) continue;
+    const [a, b, c2, d] = c.rect;
+    drawPiece(svg, piece, owner, (a + c2) / 2, (b + d) / 2, Math.min(c2 - a, d - b));
+  }
+  const mark = (sq, cls) => {
+    const c = cells.get(sq);
+    if (!c) return;
+    const [a, b, c2, d] = c.rect;
+    const s = Math.min(c2 - a, d - b);
+    if (cls === "target") el("circle", { cx: (a + c2) / 2, cy: (b + d) / 2, r: s * 0.18, class: cls, "data-target": c.name }, svg);
+    else if (cls === "capture") el("circle", { cx: (a + c2) / 2, cy: (b + d) / 2, r: s * 0.42, class: cls }, svg);
+    else el("rect", { x: a, y: b, width: c2 - a, height: d - b, class: cls }, svg);
+  };
+  if (sel !== null) mark(sel, "selected");
+  for (const m of ts) {
+    if (m.to !== null) mark(m.to, "target");
+    for (const x of m.captures) mark(x, "capture");
+  }
+}
+
+function handPieces(player) {
+  // Pieces a player holds, and pieces its drops can place even with nothing stored.
+  const kinds = new Set();
+  (S.hand[player] || []).forEach((n, k) => { if (n > 0) kinds.add(k); });
+  if (player === S.mover) for (const m of S.moves) if (m.drop !== null) kinds.add(m.drop);
+  return [...kinds].sort((a, b) => a - b);
+}
+
+function drawHands() {
+  const box = $("handlist");
+  box.textContent = "";
+  let any = false;
+  S.players.forEach((name, p) => {
+    const kinds = handPieces(p);
+    if (!kinds.length) return;
+    any = true;
+    const row = document.createElement("div");
+    row.className = "hand";
+    row.append(name + ":");
+    for (const k of kinds) {
+      const svg = el("svg", { viewBox: "0 0 50 50", "data-hand": S.pieces[k].name, "data-player": p }, row);
+      if (dropSel === k && p === S.mover) svg.classList.add("sel");
+      drawPiece(svg, k, p, 25, 25, 50);
+      const n = (S.hand[p] || [])[k] || 0;
+      if (n > 1) { const t = el("text", { x: 48, y: 48, "text-anchor": "end", "font-size": 14, "font-weight": "bold", fill: "#c00" }, svg); t.textContent = n; }
+      if (p === S.mover) svg.addEventListener("click", () => { sel = null; dropSel = dropSel === k ? null : k; drawBoard(); drawHands(); });
+    }
+    box.appendChild(row);
+  });
+  $("hands").style.display = any ? "" : "none";
+}
+
+function offer(moves) {
+  const box = $("choices");
+  box.textContent = moves.length > 1 ? "Which move? " : "";
+  for (const m of moves) {
+    const b = document.createElement("button");
+    b.textContent = m.text;
+    b.addEventListener("click", () => cmd({ cmd: "move", move: m.text }));
+    box.appendChild(b);
+  }
+}
+
+function clickCell(sq) {
+  if (!S || S.thinking) return;
+  $("choices").textContent = "";
+  const ts = targets().filter((m) => m.to === sq);
+  if (ts.length === 1) { cmd({ cmd: "move", move: ts[0].text }); return; }
+  if (ts.length > 1) { offer(ts); return; }
+  if (S.moves.some((m) => m.from === sq)) { sel = sel === sq ? null : sq; dropSel = null; drawBoard(); drawHands(); return; }
+  const drops = S.moves.filter((m) => m.from === null && m.to === sq && !m.pass);
+  sel = null; dropSel = null;
+  if (drops.length === 1) { cmd({ cmd: "move", move: drops[0].text }); return; }
+  if (drops.length > 1) offer(drops);
+  drawBoard(); drawHands();
+}
+
+function show(j, force) {
+  const first = S === null;
+  const gameChanged = !S || S.id !== j.id || S.variant !== j.variant || S.title !== j.title;
+  S = j;
+  shownVersion = j.version;
+  document.title = "zrf: " + j.title;
+  $("title").textContent = j.title;
+  if (gameChanged || first) {
+    const v = $("variant");
+    v.textContent = "";
+    j.variants.forEach((t, i) => { const o = document.createElement("option"); o.value = String(i + 1); o.textContent = t; v.appendChild(o); });
+    const zs = $("zone");
+    zs.textContent = "";
+    const none = document.createElement("option"); none.value = ""; none.textContent = "none"; zs.appendChild(none);
+    for (const z of j.board.zones) { const o = document.createElement("option"); o.value = z.name; o.textContent = z.name; zs.appendChild(o); }
+  }
+  $("variant").value = String(j.variant + 1);
+  const c = $("computer");
+  const want = j.computer.every((x) => x) ? "all" : j.computer.some((x) => x) ? String(j.computer.indexOf(true)) : "none";
+  c.textContent = "";
+  const opt = (v, t) => { const o = document.createElement("option"); o.value = v; o.textContent = t; c.appendChild(o); };
+  opt("none", "none");
+  j.players.forEach((p, i) => opt(String(i), p));
+  opt("all", j.players.length === 2 ? "both" : "all");
+  c.value = want;
+  if (document.activeElement !== $("engine")) $("engine").value = j.engine.replace(/^engine:\s*/, "");
+  $("turn").textContent = j.result ? "" : j.players[j.mover] + " to move";
+  $("result").textContent = j.result || "";
+  $("thinking").className = j.thinking ? "on" : "";
+  $("message").textContent = j.message || "";
+  $("broken").textContent = j.broken || "";
+  $("broken").className = "panel" + (j.broken ? " on" : "");
+  $("pass").disabled = !j.moves.some((m) => m.pass);
+  $("undo").disabled = j.history.length === 0;
+  $("redo").disabled = j.redo === 0;
+  const n = j.players.length;
+  let h = "";
+  j.history.forEach((m, i) => { if (i % n === 0) h += (h ? "\n" : "") + (i / n + 1) + ". "; h += m + " "; });
+  $("history").textContent = h;
+  $("history").scrollTop = 1e9;
+  if (!editingPosition) $("position").value = j.fen || j.native;
+  if (force || !sel) { /* keep the selection only while nothing changed */ }
+  if (!force) { sel = null; dropSel = null; }
+  drawBoard();
+  drawHands();
+}
+
+$("new").addEventListener("click", () => cmd({ cmd: "new" }));
+$("undo").addEventListener("click", () => cmd({ cmd: "undo" }));
+$("redo").addEventListener("click", () => cmd({ cmd: "redo" }));
+$("pass").addEventListener("click", () => { const m = S && S.moves.find((x) => x.pass); if (m) cmd({ cmd: "move", move: m.text }); });
+$("stop").addEventListener("click", () => cmd({ cmd: "stop" }));
+$("variant").addEventListener("change", (e) => cmd({ cmd: "variant", variant: e.target.value }));
+$("computer").addEventListener("change", (e) => {
+  const v = e.target.value;
+  cmd({ cmd: "computer", sides: S.players.map((_, i) => v === "all" || v === String(i)) });
+});
+$("engine").addEventListener("change", (e) => cmd({ cmd: "engine", setting: e.target.value }));
+$("labels").addEventListener("change", drawBoard);
+$("zone").addEventListener("change", drawBoard);
+$("position").addEventListener("focus", () => { editingPosition = true; });
+$("position").addEventListener("blur", () => { editingPosition = false; });
+$("copy").addEventListener("click", () => { const t = $("position").value; if (navigator.clipboard) navigator.clipboard.writeText(t).catch(() => {}); $("position").select(); });
+$("setpos").addEventListener("click", () => { editingPosition = false; cmd({ cmd: "setup", position: $("position").value.trim() }); });
+
+start().then(poll);

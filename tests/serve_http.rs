@@ -1,0 +1,190 @@
+//! `zrf serve` over HTTP: the binary is started on a free loopback port and asked through
+//! its JSON API, as the page does.
+
+mod web;
+
+use serde_json::{json, Value};
+use web::Served;
+
+fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn chess_over_http() {
+    let s = Served::start("games/chess.zrf", &[]);
+    let (code, st) = s.post("/api/games", &json!({}));
+    assert_eq!(code, 200, "{st}");
+    let id = st["id"].as_u64().unwrap();
+    let game = format!("/api/games/{id}");
+    // Board geometry: 64 squares from (start-rectangle 0 0 50 50), 50-pixel steps.
+    assert_eq!(st["board"]["cells"].as_array().unwrap().len(), 64);
+    assert_eq!(st["board"]["bounds"], json!([0, 0, 400, 400]));
+    let e4 = st["board"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "e4")
+        .unwrap();
+    assert_eq!(e4["rect"], json!([200, 200, 250, 250]));
+    assert_eq!(st["position"].as_array().unwrap().len(), 32);
+    // The 20 opening moves; e2 reaches e3 and e4.
+    let ms = moves(&st);
+    assert_eq!(ms.len(), 20);
+    let from_e2: Vec<&Value> = st["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["from"] == e4["id"].as_u64().unwrap() + 16)
+        .collect();
+    assert_eq!(from_e2.len(), 2, "e2-e3 and e2-e4");
+    assert_eq!(st["players"], json!(["White", "Black"]));
+    assert_eq!(st["mover"], 0);
+
+    // A move.
+    let (code, st) = s.post(&game, &json!({"cmd": "move", "move": "e2-e4"}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(st["history"], json!(["e2-e4"]));
+    assert_eq!(st["mover"], 1);
+    assert_eq!(
+        st["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+    assert_eq!(moves(&st).len(), 20);
+
+    // Refusals change nothing.
+    let version = st["version"].clone();
+    for (body, want) in [
+        (json!({"cmd": "move", "move": "e7-e4"}), 400),
+        (json!({"cmd": "move"}), 400),
+        (json!({"cmd": "fly"}), 400),
+        (json!({"cmd": "variant", "variant": "no such game"}), 400),
+        (json!({"cmd": "computer", "sides": [true]}), 400),
+        (json!({"nothing": 1}), 400),
+    ] {
+        let (code, answer) = s.post(&game, &body);
+        assert_eq!(code, want, "{body} -> {answer}");
+        assert!(answer["error"].is_string(), "{answer}");
+    }
+    let (code, _) = s.raw("POST", &game, b"{not json");
+    assert_eq!(code, 400);
+    let big = vec![b' '; 100_000];
+    let (code, _) = s.raw("POST", &game, &big);
+    assert_eq!(code, 413);
+    let (code, _) = s.get("/api/games/999999");
+    assert_eq!(code, 404);
+    let (code, st) = s.get(&game);
+    assert_eq!(code, 200);
+    assert_eq!(st["history"], json!(["e2-e4"]));
+    assert_eq!(st["version"], version, "refused requests changed the game");
+
+    // Undo and redo.
+    let (_, st) = s.post(&game, &json!({"cmd": "undo"}));
+    assert_eq!(st["history"], json!([]));
+    assert_eq!(st["redo"], 1);
+    let (code, _) = s.post(&game, &json!({"cmd": "undo"}));
+    assert_eq!(code, 400, "nothing left to take back");
+    let (_, st) = s.post(&game, &json!({"cmd": "redo"}));
+    assert_eq!(st["history"], json!(["e2-e4"]));
+
+    // Another tab plays its own game.
+    let (_, other) = s.post("/api/games", &json!({}));
+    assert_ne!(other["id"], st["id"]);
+    assert_eq!(other["history"], json!([]));
+
+    // The computer answers for Black; the page sees it thinking, then its move.
+    let (_, st) = s.post(
+        &game,
+        &json!({"cmd": "engine", "setting": "alphabeta depth 2"}),
+    );
+    assert!(st["engine"].as_str().unwrap().contains("depth 2"), "{st}");
+    let (code, st) = s.post(&game, &json!({"cmd": "computer", "sides": [false, true]}));
+    assert_eq!(code, 200);
+    assert_eq!(st["computer"], json!([false, true]));
+    let st = s.wait(&game, |st| st["history"].as_array().unwrap().len() == 2);
+    assert_eq!(st["mover"], 0);
+    assert_eq!(st["thinking"], false);
+    // Undo takes back the computer's move and the person's, back to White.
+    let (_, st) = s.post(&game, &json!({"cmd": "undo"}));
+    assert_eq!(st["history"], json!([]));
+    assert_eq!(st["mover"], 0);
+
+    // The page and its script are served.
+    let (code, page) = s.text("/");
+    assert_eq!(code, 200);
+    assert!(page.contains("<svg id=\"board\""));
+    let (code, _) = s.text("/page.js");
+    assert_eq!(code, 200);
+    let (code, _) = s.text("/nothing");
+    assert_eq!(code, 404);
+}
+
+#[test]
+fn variants_drops_and_status() {
+    let s = Served::start("games/tic-tac-toe.zrf", &[]);
+    let (_, st) = s.post("/api/games", &json!({}));
+    let game = format!("/api/games/{}", st["id"]);
+    // Nine drops, each with no from-square and one landing square.
+    let ms = st["moves"].as_array().unwrap();
+    assert_eq!(ms.len(), 9);
+    assert!(ms.iter().all(|m| m["from"].is_null() && m["drop"].is_u64()));
+    for m in ["a3", "a1", "b3", "b1", "c3"] {
+        let (_, st) = s.get(&game);
+        let text = moves(&st)
+            .into_iter()
+            .find(|t| t.ends_with(m))
+            .expect("a drop there");
+        let (code, st) = s.post(&game, &json!({"cmd": "move", "move": text}));
+        assert_eq!(code, 200, "{m}: {st}");
+    }
+    let (_, st) = s.get(&game);
+    assert!(st["result"].as_str().unwrap().contains("wins"), "{st}");
+    assert_eq!(st["moves"], json!([]));
+    let (code, _) = s.post(&game, &json!({"cmd": "move", "move": "X@c1"}));
+    assert_eq!(code, 400, "no move after the end");
+}
+
+#[test]
+fn a_changed_rules_file_is_reloaded_keeping_the_position_and_moves() {
+    let dir = std::env::temp_dir().join(format!("zrf-serve-http-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("draughts.zrf");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/english-draughts.zrf"),
+    )
+    .unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (_, st) = s.post("/api/games", &json!({}));
+    let game = format!("/api/games/{}", st["id"]);
+    let (code, st) = s.post(&game, &json!({"cmd": "setup", "position": "W:W22:B18"}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(moves(&st), ["22x15"]);
+    let (_, st) = s.post(&game, &json!({"cmd": "move", "move": "22x15"}));
+    assert_eq!(st["position"].as_array().unwrap().len(), 1);
+    let title = st["title"].as_str().unwrap().to_string();
+    let edited = text.replacen(
+        &format!("(title \"{title}\")"),
+        "(title \"Edited draughts\")",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&file, &edited).unwrap();
+    let (_, st) = s.get(&game);
+    assert_eq!(st["title"], "Edited draughts");
+    assert_eq!(st["history"], json!(["22x15"]), "{}", st["message"]);
+    assert_eq!(st["position"].as_array().unwrap().len(), 1);
+    assert!(st["broken"].is_null());
+    // A broken file: diagnostics, and the game goes on.
+    std::fs::write(&file, edited.replacen("(board", "(bored", 1)).unwrap();
+    let (_, st) = s.get(&game);
+    let broken = st["broken"].as_str().expect("diagnostics");
+    assert!(broken.contains("draughts.zrf:"), "{broken}");
+    assert_eq!(st["history"], json!(["22x15"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}

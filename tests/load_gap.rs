@@ -102,3 +102,55 @@ fn numeric_option_values_read_as_booleans_with_a_warning() {
         ]
     );
 }
+
+const DICE: &str = r#"(game (title "Dice race") (players A ?Dice B) (turn-order A ?Dice B ?Dice)
+  (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (P a1)) (B (Q f1)) (Dice (D off 9)))
+  (piece (name P) (moves (e (verify empty?) add) (e (verify empty?) e (verify empty?) add)))
+  (piece (name Q) (moves (w (verify empty?) add)))
+  (piece (name D) (drops ((verify empty?) add)))
+  (draw-condition (A B) stalemated))"#;
+
+#[test]
+fn random_players_moves_are_counted_and_played_by_the_session() {
+    // A has two moves (b1, c1); the random player then drops on any of the 4 empty squares;
+    // B's queen steps west when that square is free.
+    let loaded = zrf::load("dice.zrf", DICE.as_bytes(), &NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(def.as_ref().unwrap().players[1].random);
+    let rules = Rules::new(def.unwrap());
+    let mut pos = rules.initial();
+    // Depth 3 by hand: after b1, drops on c1/d1/e1 leave B e1-free only for c1, d1 (2 replies)
+    // and a1 (1): 3; after c1, drops a1, b1, d1 leave e1 free (3), e1 blocks B (0): 3.
+    assert_eq!(
+        (1..=3)
+            .map(|d| rules.perft(&mut pos, d))
+            .collect::<Vec<_>>(),
+        [2, 8, 6]
+    );
+    // In a session the random player moves by itself, from a seeded generator.
+    struct Mem;
+    impl zrf::repl::Files for Mem {
+        fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+            (path == "dice.zrf")
+                .then(|| DICE.as_bytes().to_vec())
+                .ok_or_else(|| "no such file".into())
+        }
+        fn write(&self, _: &str, _: &str) -> Result<(), String> {
+            Err("read-only".into())
+        }
+    }
+    let mut s = zrf::repl::Session::open("dice.zrf", &Mem, None, None).unwrap();
+    let o = s.run_line("a1-c1", &Mem);
+    assert!(
+        o.text.contains("Dice plays D@a1 (at random, one of 4)."),
+        "{}",
+        o.text
+    );
+    assert_eq!(s.game().played, ["a1-c1", "D@a1"]);
+    // B's turn now; after it the random player moves again.
+    let o = s.run_line("f1-e1", &Mem);
+    assert!(o.text.contains("Dice plays D@"), "{}", o.text);
+    assert_eq!(s.game().played.len(), 4);
+}

@@ -34,6 +34,9 @@ pub struct Computer {
     /// Something can set `stop` (the terminal does, on Ctrl-C): `analyse` without limits then
     /// searches until stopped, rather than with the setting's limits.
     pub stoppable: bool,
+    /// The generator that chooses random players' moves (`?Dice`): seeded, so a session
+    /// that types the same lines plays the same game.
+    dice: crate::ai::Rng,
 }
 
 impl Computer {
@@ -56,6 +59,7 @@ impl Computer {
             progress: None,
             said: None,
             stoppable: false,
+            dice: crate::ai::Rng::new(0),
         }
     }
 
@@ -151,6 +155,26 @@ impl Session {
             r.info.depth,
             r.info.score,
             r.info.elapsed.as_secs_f64()
+        ))
+    }
+
+    /// A random player's turn (`?Dice`): one of its legal moves, chosen uniformly.
+    fn random_move(&mut self) -> Result<String, String> {
+        let mover = self.mover_name();
+        let texts = self.game.legal_texts();
+        if texts.is_empty() {
+            return Err("there is no move to play".into());
+        }
+        let text = texts[self.computer.dice.below(texts.len())].clone();
+        self.play_one(&text)
+            .map_err(|e| format!("the random move `{text}`: {e}"))?;
+        let shown = match self.game.sans.last() {
+            Some(san) if self.game.has_san => san.clone(),
+            _ => text,
+        };
+        Ok(format!(
+            "{mover} plays {shown} (at random, one of {}).",
+            texts.len()
         ))
     }
 
@@ -342,11 +366,17 @@ impl Session {
                 break;
             }
             let mover = self.game.rules.entry(self.game.pos.turn).mover.idx();
-            if !self.computer.plays.get(mover).copied().unwrap_or(false) {
+            let random = self.game.rules.def.players[mover].random;
+            if !random && !self.computer.plays.get(mover).copied().unwrap_or(false) {
                 break;
             }
             let cfg = self.computer.config.clone();
-            match self.computer_move(&cfg) {
+            let played = if random {
+                self.random_move()
+            } else {
+                self.computer_move(&cfg)
+            };
+            match played {
                 Ok(said) => match self.computer.said.as_mut() {
                     Some(show) => show(&said),
                     None => {

@@ -154,3 +154,38 @@ fn random_players_moves_are_counted_and_played_by_the_session() {
     assert!(o.text.contains("Dice plays D@"), "{}", o.text);
     assert_eq!(s.game().played.len(), 4);
 }
+
+#[test]
+fn a_big_but_linear_macro_expansion_loads() {
+    // 450 piece types whose moves come from one macro of 192 move blocks: about 1.2 million
+    // atoms and lists after expansion, past the old limit of 1,000,000, as big shogi files
+    // are; the guard against exponential expansion (tests/robustness.rs) still holds.
+    let body = ["n", "s", "e", "w", "ne", "nw", "se", "sw"]
+        .iter()
+        .map(|d| format!("(slide {d}) (slide {d}) (leap {d}) (leap {d}) "))
+        .collect::<String>()
+        .repeat(6);
+    let pieces: String = (0..450)
+        .map(|k| format!("(piece (name P{k}) (many-moves))\n"))
+        .collect();
+    let src = format!(
+        r#"(define slide ($1 (while empty? add $1) (verify enemy?) add))
+(define leap ((verify (not-friend? $1)) $1 add))
+(define many-moves (moves {body}))
+(game (title "Heavy") (players A B) (turn-order A B)
+ (board (grid (dimensions ("a/b/c/d/e/f/g/h" (1 0)) ("8/7/6/5/4/3/2/1" (0 1)))
+   (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+ (board-setup (A (P0 a1)) (B (P1 h8)))
+ {pieces}
+ (draw-condition (A B) stalemated))"#
+    );
+    let loaded = zrf::load("heavy.zrf", src.as_bytes(), &NoFiles);
+    assert!(!has_errors(&loaded.diags), "{:?}", loaded.diags.first());
+    assert_eq!(loaded.games.len(), 1);
+    let pieces = loaded.games[0]
+        .forms
+        .iter()
+        .filter(|f| f.head() == Some("piece"))
+        .count();
+    assert_eq!(pieces, 450);
+}

@@ -3,28 +3,11 @@
 //! and variant; games written by Fairy-Stockfish (SAN) and pydraughts (PDN) replay to the
 //! positions those programs reached.
 
-use std::path::Path;
-
 mod common;
 
-use common::TempDir;
+use common::{TempDir, TestFiles};
 use zrf::repl::records::RulesHint;
-use zrf::repl::{Files, Session};
-
-/// Rules files from the repository; records in a temporary folder.
-struct TestFiles<'a>(&'a Path);
-
-impl Files for TestFiles<'_> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(self.0.join(path))
-            .or_else(|_| std::fs::read(path))
-            .map_err(|e| e.to_string())
-    }
-
-    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
-        std::fs::write(self.0.join(path), contents).map_err(|e| e.to_string())
-    }
-}
+use zrf::repl::Session;
 
 fn native(s: &Session) -> String {
     zrf::setup::native(&s.game().rules, &s.game().pos)

@@ -11,24 +11,9 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use common::TempDir;
+use common::{TempDir, TestFiles};
 
 use zrf::repl::{Files, Session};
-
-/// Rules files from the repository; records written to and read from a temporary folder.
-struct TestFiles<'a>(&'a Path);
-
-impl Files for TestFiles<'_> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(self.0.join(path))
-            .or_else(|_| std::fs::read(path))
-            .map_err(|e| e.to_string())
-    }
-
-    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
-        std::fs::write(self.0.join(path), contents).map_err(|e| e.to_string())
-    }
-}
 
 /// Runs a scenario and returns its transcript: the banner, then `> line` and the answer.
 fn transcript(script: &str) -> String {

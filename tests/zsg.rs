@@ -8,39 +8,10 @@ use std::process::Command;
 
 mod common;
 
-use common::TempDir;
-use zrf::repl::{Files, Session};
+use common::{TempDir, TestFiles as Fs};
+use zrf::repl::Session;
 
 /// Paths relative to the crate root, or inside a temporary folder.
-struct Fs<'a>(&'a Path);
-
-impl Files for Fs<'_> {
-    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(self.0.join(path))
-            .or_else(|_| std::fs::read(path))
-            .map_err(|e| e.to_string())
-    }
-
-    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
-        std::fs::write(self.0.join(path), contents).map_err(|e| e.to_string())
-    }
-
-    fn list(&self, dir: &str) -> Vec<String> {
-        let dir = if dir.is_empty() {
-            Path::new(".")
-        } else {
-            Path::new(dir)
-        };
-        std::fs::read_dir(self.0.join(dir))
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-}
-
 /// Replays a record file and returns the session.
 fn replay(path: &str) -> Session {
     let text = std::fs::read_to_string(path).expect("the record");

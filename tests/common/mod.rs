@@ -70,3 +70,34 @@ pub fn game(file: &str, variant: Option<&str>, setup: Option<&str>, moves: &str)
     }
     g
 }
+
+/// Files for a session in tests: read from a folder, else as the path is given (the
+/// repository's own files); written into the folder.
+pub struct TestFiles<'a>(pub &'a Path);
+
+impl zrf::repl::Files for TestFiles<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        std::fs::read(self.0.join(path))
+            .or_else(|_| std::fs::read(path))
+            .map_err(|e| e.to_string())
+    }
+
+    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
+        std::fs::write(self.0.join(path), contents).map_err(|e| e.to_string())
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        let dir = if dir.is_empty() {
+            Path::new(".")
+        } else {
+            Path::new(dir)
+        };
+        std::fs::read_dir(self.0.join(dir))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}

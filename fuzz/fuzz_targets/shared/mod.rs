@@ -119,3 +119,52 @@ pub fn pick<'d>(files: &[String], data: &'d [u8]) -> Option<(std::rc::Rc<Rules>,
     let v = data[2] as usize % n;
     Some((rules(file, v)?, &data[3..]))
 }
+
+/// The shipped games by their repository path (`games/chess.zrf`) or bare name, read from the
+/// repository; nothing else exists and nothing can be written.
+pub struct ShippedFiles;
+
+impl zrf::repl::Files for ShippedFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        let path = path.trim_start_matches("./");
+        let found = shipped()
+            .iter()
+            .find(|f| f.as_str() == path || f.strip_prefix("games/") == Some(path));
+        match found {
+            Some(f) => std::fs::read(repo().join(f)).map_err(|e| e.to_string()),
+            None => Err("no such file".into()),
+        }
+    }
+
+    fn write(&self, _path: &str, _contents: &str) -> Result<(), String> {
+        Err("read-only".into())
+    }
+}
+
+/// The record targets (PGN, PDN, ZSG): read `data` as a record named `name`; when it replays
+/// (at most 300 moves), write it back in the same format and replay that to the same game.
+pub fn record_round_trip(data: &[u8], name: &str) {
+    use zrf::repl::records::RulesHint;
+    use zrf::repl::Session;
+    let text = String::from_utf8_lossy(data);
+    if text.lines().count() > 400 {
+        return;
+    }
+    let hint = RulesHint {
+        path: None,
+        titles: None,
+        variant: None,
+    };
+    let Ok((mut s, _)) = Session::from_records(&text, name, None, &hint, &ShippedFiles) else {
+        return;
+    };
+    let played = s.game().played.clone();
+    let Ok(written) = s.record_as(name) else {
+        // A format that cannot hold this game (PGN of a game without SAN): refused cleanly.
+        return;
+    };
+    let (back, _) = Session::from_records(&written, name, None, &hint, &ShippedFiles)
+        .unwrap_or_else(|e| panic!("a written record does not replay: {e}\n{written}"));
+    assert_eq!(back.game().played, played, "moves written:\n{written}");
+    assert_eq!(back.game().pos.cells, s.game().pos.cells, "{written}");
+}

@@ -361,7 +361,7 @@ fn fail_read(path: &Path, e: &std::io::Error, tally: &mut Tally) {
 
 fn indent(text: &str) -> String {
     text.lines()
-        .map(|l| format!("     {l}"))
+        .map(|l| format!("     {l}").trim_end().to_string())
         .collect::<Vec<_>>()
         .join("\n")
 }

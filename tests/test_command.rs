@@ -68,7 +68,10 @@ fn snapshots_go_from_pending_to_accepted_to_failing_with_a_diff() {
     // New snapshots are pending: the run fails and says how to record them.
     let pending = zrf(&dir.0, &["test", "ttt.zrf"]);
     assert!(pending.starts_with("exit 1\n"), "{pending}");
-    assert!(!dir.0.join("ttt.snap").exists(), "a plain run writes nothing");
+    assert!(
+        !dir.0.join("ttt.snap").exists(),
+        "a plain run writes nothing"
+    );
     insta::assert_snapshot!("pending", pending);
 
     // --accept records them, and passes.
@@ -76,7 +79,10 @@ fn snapshots_go_from_pending_to_accepted_to_failing_with_a_diff() {
     assert!(accepted.starts_with("exit 0\n"), "{accepted}");
     insta::assert_snapshot!("accepted", accepted);
     let snap = read(&dir, "ttt.snap");
-    assert!(snap.contains("=== the empty board [perft 2]\n  1 9\n  2 72\n"), "{snap}");
+    assert!(
+        snap.contains("=== the empty board [perft 2]\n  1 9\n  2 72\n"),
+        "{snap}"
+    );
     insta::assert_snapshot!("snap_file", snap);
 
     // A second run passes and leaves the file alone.
@@ -97,8 +103,14 @@ fn snapshots_go_from_pending_to_accepted_to_failing_with_a_diff() {
     );
     let changed = zrf(&dir.0, &["test", "ttt.zrf"]);
     assert!(changed.starts_with("exit 1\n"), "{changed}");
-    assert!(changed.contains("FAIL ttt.tests:2:1: the empty board [perft 2]"), "{changed}");
-    assert!(changed.contains("-2 72\n") && changed.contains("+2 30\n"), "{changed}");
+    assert!(
+        changed.contains("FAIL ttt.tests:2:1: the empty board [perft 2]"),
+        "{changed}"
+    );
+    assert!(
+        changed.contains("-2 72\n") && changed.contains("+2 30\n"),
+        "{changed}"
+    );
     insta::assert_snapshot!("changed", changed);
     assert_eq!(read(&dir, "ttt.snap"), snap, "a failing run writes nothing");
 
@@ -108,7 +120,10 @@ fn snapshots_go_from_pending_to_accepted_to_failing_with_a_diff() {
     let again = zrf(&dir.0, &["test", "--accept", "ttt.zrf"]);
     assert!(again.starts_with("exit 0\n"), "{again}");
     let snap = read(&dir, "ttt.snap");
-    assert!(snap.contains("  2 30\n") && !snap.contains("after two marks"), "{snap}");
+    assert!(
+        snap.contains("  2 30\n") && !snap.contains("after two marks"),
+        "{snap}"
+    );
 }
 
 #[test]
@@ -120,7 +135,10 @@ fn an_expectation_failure_names_the_case_at_file_line_col() {
         "(test \"nine drops\" (perft 1 9))\n\n  (test \"wrong count\"\n    (perft 2 71))\n",
     );
     let run = zrf(&dir.0, &["test", "ttt.zrf"]);
-    assert!(run.contains("FAIL ttt.tests:3:3: wrong count\n     perft 2: expected 71, got 72\n"), "{run}");
+    assert!(
+        run.contains("FAIL ttt.tests:3:3: wrong count\n     perft 2: expected 71, got 72\n"),
+        "{run}"
+    );
     insta::assert_snapshot!(run);
 }
 
@@ -129,13 +147,22 @@ fn malformed_tests_files_are_errors() {
     let dir = TempDir::new("snap-errors");
     dir.write("ttt.zrf", RULES);
     for (name, tests) in [
-        ("checks_nothing", "(test \"only a setup\" (moves \"M@a1\"))\n"),
+        (
+            "checks_nothing",
+            "(test \"only a setup\" (moves \"M@a1\"))\n",
+        ),
         ("unknown_form", "(test \"typo\" (expect-move \"M@a1\"))\n"),
         ("unknown_snapshot", "(test \"typo\" (snapshot positon))\n"),
-        ("unclosed_paren", "(test \"open\"\n  (perft 1 9)\n(test \"next\" (perft 1 9))\n"),
+        (
+            "unclosed_paren",
+            "(test \"open\"\n  (perft 1 9)\n(test \"next\" (perft 1 9))\n",
+        ),
         ("not_a_test", "(perft 1 9)\n"),
         ("no_name", "(test (perft 1 9))\n"),
-        ("same_name_twice", "(test \"a\" (perft 1 9))\n(test \"a\" (perft 2 72))\n"),
+        (
+            "same_name_twice",
+            "(test \"a\" (perft 1 9))\n(test \"a\" (perft 2 72))\n",
+        ),
         ("bad_perft", "(test \"p\" (perft 1))\n"),
     ] {
         dir.write("ttt.tests", tests);
@@ -154,8 +181,14 @@ fn a_corrupt_snapshot_file_is_an_error_and_is_not_overwritten() {
     dir.write("ttt.snap", "=== the empty board [moves]\nM@a1\n");
     let run = zrf(&dir.0, &["test", "--accept", "ttt.zrf"]);
     assert!(run.starts_with("exit 1\n"), "{run}");
-    assert!(run.contains("ttt.snap: line 2: expected a `===` header"), "{run}");
-    assert_eq!(read(&dir, "ttt.snap"), "=== the empty board [moves]\nM@a1\n");
+    assert!(
+        run.contains("ttt.snap: line 2: expected a `===` header"),
+        "{run}"
+    );
+    assert_eq!(
+        read(&dir, "ttt.snap"),
+        "=== the empty board [moves]\nM@a1\n"
+    );
 }
 
 #[test]
@@ -185,7 +218,10 @@ fn a_folder_is_searched_recursively() {
     assert!(run.contains("games/orphan.tests: no rules file"), "{run}");
     let empty = TempDir::new("snap-empty-folder");
     let run = zrf(&empty.0, &["test", "."]);
-    assert!(run.starts_with("exit 1\n") && run.contains("no tests file"), "{run}");
+    assert!(
+        run.starts_with("exit 1\n") && run.contains("no tests file"),
+        "{run}"
+    );
 }
 
 #[test]
@@ -202,14 +238,20 @@ fn review_refuses_without_a_terminal() {
 #[test]
 fn deny_warnings_fails_check_and_test_on_a_warning() {
     let dir = TempDir::new("snap-deny");
-    let rules = RULES.replace("(turn-order X O)", "(turn-order X O)\n  (option \"pass trun\" true)");
+    let rules = RULES.replace(
+        "(turn-order X O)",
+        "(turn-order X O)\n  (option \"pass trun\" true)",
+    );
     dir.write("ttt.zrf", &rules);
     dir.write("ttt.tests", "(test \"nine\" (perft 1 9))\n");
     assert!(zrf(&dir.0, &["check", "ttt.zrf"]).starts_with("exit 0\n"));
     assert!(zrf(&dir.0, &["test", "ttt.zrf"]).starts_with("exit 0\n"));
     let check = zrf(&dir.0, &["check", "--deny-warnings", "ttt.zrf"]);
     assert!(check.starts_with("exit 1\n"), "{check}");
-    assert!(check.contains("1 warning(s), denied by --deny-warnings"), "{check}");
+    assert!(
+        check.contains("1 warning(s), denied by --deny-warnings"),
+        "{check}"
+    );
     let test = zrf(&dir.0, &["test", "--deny-warnings", "ttt.zrf"]);
     assert!(test.starts_with("exit 1\n"), "{test}");
     assert!(test.contains("warnings are denied"), "{test}");

@@ -71,10 +71,12 @@ struct Frame {
     open: usize,
     /// The column of the `(` (in bytes from the start of its line).
     col: usize,
+    /// The indentation of the line the `(` is on.
+    indent: usize,
     items: Vec<Sexp>,
     /// True when this frame is deeper than `MAX_DEPTH` and is being flattened.
     flattened: bool,
-    /// The first line, while this list is open, that starts no deeper than its `(`: where
+    /// The first line, while this list is open, indented no deeper than the line of its `(`: where
     /// its `)` is most likely missing if the file ends with lists open.
     outdent: Option<usize>,
     /// The `(` column and the `)` offset of the last item when it is a list.
@@ -82,10 +84,11 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(open: usize, col: usize, flattened: bool) -> Frame {
+    fn new(open: usize, col: usize, indent: usize, flattened: bool) -> Frame {
         Frame {
             open,
             col,
+            indent,
             items: Vec::new(),
             flattened,
             outdent: None,
@@ -94,11 +97,13 @@ impl Frame {
     }
 }
 
-/// Where a token stands: its column, and whether it is the first on its line.
-fn place(text: &str, start: usize) -> (usize, bool) {
+/// Where a token stands: its column, the indentation of its line, and whether it is the
+/// first on its line.
+fn place(text: &str, start: usize) -> (usize, usize, bool) {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let before = &text[line_start..start];
-    (before.len(), before.chars().all(|c| c == ' ' || c == '\t'))
+    let indent = before.len() - before.trim_start_matches([' ', '\t']).len();
+    (before.len(), indent, indent == before.len())
 }
 
 /// Reads a whole file into top-level forms, reporting every syntax error found.
@@ -107,7 +112,7 @@ fn place(text: &str, start: usize) -> (usize, bool) {
 /// (an unclosed list is closed at the end of the file, a stray `)` is dropped).
 pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let mut stack: Vec<Frame> = vec![Frame::new(0, 0, false)];
+    let mut stack: Vec<Frame> = vec![Frame::new(0, 0, 0, false)];
     // Lists whose `)` is probably missing: (the outdented line, the list's `(`).
     let mut missing: Vec<(usize, usize)> = Vec::new();
     // The first `)` that probably closed its list too early: the next line starts deeper
@@ -135,10 +140,10 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         let end = offset(rest);
         let span = Span::new(file, start, end);
         let depth = stack.len() - 1;
-        let (col, first_on_line) = place(text, start);
+        let (col, indent, first_on_line) = place(text, start);
         if first_on_line && !matches!(tok, Token::Close) {
             for frame in stack[1..].iter_mut() {
-                if frame.outdent.is_none() && col <= frame.col {
+                if frame.outdent.is_none() && col <= frame.indent {
                     frame.outdent = Some(start);
                 }
             }
@@ -159,7 +164,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                             .with_label(format!("nesting deeper than {MAX_DEPTH} starts here")),
                     );
                 }
-                stack.push(Frame::new(start, col, flattened));
+                stack.push(Frame::new(start, col, indent, flattened));
             }
             Token::Close => {
                 if stack.len() == 1 {
@@ -200,9 +205,13 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             }
         }
     }
-    // Unclosed lists: one error where a `)` is most likely missing (the first line that starts
-    // no deeper than a list still open there), else at the outermost unclosed `(`.
-    missing.extend(stack[1..].iter().filter_map(|f| f.outdent.map(|l| (l, f.open))));
+    // Unclosed lists: one error where a `)` is most likely missing (the first line indented no
+    // deeper than the line where a list still open there starts), else at the outermost `(`.
+    missing.extend(
+        stack[1..]
+            .iter()
+            .filter_map(|f| f.outdent.map(|l| (l, f.open))),
+    );
     if stack.len() > 1 && !missing.is_empty() {
         let unclosed = stack.len() - 1;
         let (line, open) = *missing.iter().min().expect("not empty");
@@ -211,7 +220,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                 .with_label("a `)` is probably missing before this line")
                 .with_secondary(Span::new(file, open, open + 1), "this list is not closed before the line")
                 .with_note(format!(
-                    "the file ends with {unclosed} list{} open, and this line starts no deeper than the `(` of a list open there",
+                    "the file ends with {unclosed} list{} open, and this line is indented no deeper than the line where a list open here starts",
                     if unclosed == 1 { "" } else { "s" }
                 )),
         );
@@ -313,7 +322,10 @@ mod tests {
         let (_, diags) = parse_file(FileId(0), text);
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].message, "missing `)`");
-        assert_eq!(diags[0].primary.span.lo as usize, text.find("(piece (name b)").unwrap());
+        assert_eq!(
+            diags[0].primary.span.lo as usize,
+            text.find("(piece (name b)").unwrap()
+        );
     }
 
     #[test]
@@ -322,7 +334,10 @@ mod tests {
         let (_, diags) = parse_file(FileId(0), text);
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].message, "extra `)`");
-        assert_eq!(diags[0].primary.span.lo as usize, text.find("a))").unwrap() + 2);
+        assert_eq!(
+            diags[0].primary.span.lo as usize,
+            text.find("a))").unwrap() + 2
+        );
     }
 
     #[test]

@@ -271,7 +271,11 @@ fn run_file(
             if mode == Mode::Check {
                 out(&format!(
                     "{} {}: {} [{}]: {}\n{}",
-                    if s.recorded.is_none() { "PENDING" } else { "FAIL" },
+                    if s.recorded.is_none() {
+                        "PENDING"
+                    } else {
+                        "FAIL"
+                    },
                     at(r),
                     r.name,
                     s.kind,
@@ -289,10 +293,9 @@ fn run_file(
                 ok = false;
             }
         }
-        let pending = r
-            .snapshots
-            .iter()
-            .any(|s| s.recorded.is_none() && !decisions.contains(&(r.name.clone(), s.kind.clone())));
+        let pending = r.snapshots.iter().any(|s| {
+            s.recorded.is_none() && !decisions.contains(&(r.name.clone(), s.kind.clone()))
+        });
         if ok && !pending {
             tally.passed += 1;
             out(&format!("ok   {}: {}", t.tests.display(), r.name));

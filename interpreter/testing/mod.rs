@@ -128,7 +128,9 @@ pub fn run(
                 diags.push(
                     Diagnostic::error(form.span, "a test needs a name")
                         .with_label("expected `(test \"NAME\" ...)`")
-                        .with_note("the name, in double quotes on one line, comes right after `test`"),
+                        .with_note(
+                            "the name, in double quotes on one line, comes right after `test`",
+                        ),
                 );
                 continue;
             }
@@ -144,7 +146,8 @@ pub fn run(
         }
         names.push((name.clone(), items[1].span));
         let start = Span::new(tests, form.span.lo as usize, form.span.lo as usize + 1);
-        if let Some((failure, snapshots)) = case(games, form, &name, &items[2..], recorded, &mut diags)
+        if let Some((failure, snapshots)) =
+            case(games, form, &name, &items[2..], recorded, &mut diags)
         {
             results.push(TestResult {
                 name,
@@ -178,8 +181,10 @@ fn snapshot_kinds(form: &Sexp, diags: &mut Vec<Diagnostic>) -> Option<Vec<(Strin
     let items = form.list().unwrap_or_default();
     if items.len() < 2 {
         diags.push(
-            Diagnostic::error(form.span, "`snapshot` names nothing to record")
-                .with_label(format!("expected one or more of {}", crate::resolve::quoted(SNAPSHOT_KINDS))),
+            Diagnostic::error(form.span, "`snapshot` names nothing to record").with_label(format!(
+                "expected one or more of {}",
+                crate::resolve::quoted(SNAPSHOT_KINDS)
+            )),
         );
         return None;
     }
@@ -196,8 +201,9 @@ fn snapshot_kinds(form: &Sexp, diags: &mut Vec<Diagnostic>) -> Option<Vec<(Strin
                     }
                     _ => {
                         diags.push(
-                            Diagnostic::error(d.span, "expected a depth from 1 to 12")
-                                .with_label("`(perft DEPTH)` records the counts at depths 1 to DEPTH"),
+                            Diagnostic::error(d.span, "expected a depth from 1 to 12").with_label(
+                                "`(perft DEPTH)` records the counts at depths 1 to DEPTH",
+                            ),
                         );
                         return None;
                     }
@@ -214,7 +220,10 @@ fn snapshot_kinds(form: &Sexp, diags: &mut Vec<Diagnostic>) -> Option<Vec<(Strin
                 let shown = it.atom_text().unwrap_or_else(|| it.describe());
                 diags.push(
                     Diagnostic::error(it.span, format!("unknown snapshot `{shown}`"))
-                        .with_label(format!("expected one of {}", crate::resolve::quoted(SNAPSHOT_KINDS)))
+                        .with_label(format!(
+                            "expected one of {}",
+                            crate::resolve::quoted(SNAPSHOT_KINDS)
+                        ))
                         .suggest(&shown, ["position", "moves", "summary", "perft"]),
                 );
                 return None;
@@ -255,7 +264,10 @@ fn case(
             };
             diags.push(
                 Diagnostic::error(c.span, format!("unknown test form `{shown}`"))
-                    .with_label(format!("expected one of {}", crate::resolve::quoted(CHECKS)))
+                    .with_label(format!(
+                        "expected one of {}",
+                        crate::resolve::quoted(CHECKS)
+                    ))
                     .suggest(&shown, CHECKS.iter().copied()),
             );
             return None;
@@ -304,7 +316,10 @@ fn case(
     let idx = match crate::summary::select_variant(games, variant.as_deref()) {
         Ok(i) => i,
         Err(msg) => {
-            diags.push(Diagnostic::error(find("variant").map_or(form.span, |v| v.span), msg));
+            diags.push(Diagnostic::error(
+                find("variant").map_or(form.span, |v| v.span),
+                msg,
+            ));
             return None;
         }
     };
@@ -376,7 +391,11 @@ fn case(
             let current = normalize(&match kind.as_str() {
                 "position" => format!(
                     "{}\n\n{}",
-                    normalize(&crate::repl::diagram::diagram(&game.rules, &game.pos, false)),
+                    normalize(&crate::repl::diagram::diagram(
+                        &game.rules,
+                        &game.pos,
+                        false
+                    )),
                     crate::setup::native(&game.rules, &game.pos)
                 ),
                 "moves" => {

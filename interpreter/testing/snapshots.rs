@@ -33,7 +33,7 @@ impl Snapshots {
         let mut entries = IndexMap::new();
         let mut current: Option<((String, String), Vec<&str>)> = None;
         let finish = |cur: Option<((String, String), Vec<&str>)>,
-                          entries: &mut IndexMap<(String, String), String>|
+                      entries: &mut IndexMap<(String, String), String>|
          -> Result<(), String> {
             if let Some((key, lines)) = cur {
                 if entries.contains_key(&key) {
@@ -61,7 +61,12 @@ impl Snapshots {
             } else if let Some(body) = line.strip_prefix("  ") {
                 match &mut current {
                     Some((_, lines)) => lines.push(body),
-                    None => return Err(format!("line {}: text before the first `===` header", i + 1)),
+                    None => {
+                        return Err(format!(
+                            "line {}: text before the first `===` header",
+                            i + 1
+                        ))
+                    }
                 }
             } else if line.trim().is_empty() {
                 if let Some((_, lines)) = &mut current {
@@ -105,7 +110,10 @@ impl Snapshots {
 /// trailing empty lines, no carriage returns.
 pub fn normalize(text: &str) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    let keep = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+    let keep = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
     lines[..keep].join("\n")
 }
 

@@ -290,6 +290,7 @@ fn test_runs_the_cases_of_the_shipped_games() {
     for (file, summary) in [
         ("games/english-draughts.zrf", "9 passed, 0 failed\n"),
         ("games/tic-tac-toe.zrf", "6 passed, 0 failed\n"),
+        ("games/capablanca.zrf", "5 passed, 0 failed\n"),
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
             .args(["test", file])

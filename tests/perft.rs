@@ -89,6 +89,12 @@ fn chess() {
     run_file("chess.perft");
 }
 
+/// A 10x8 game written only with the documented stdlib macros (castling three squares).
+#[test]
+fn capablanca_chess() {
+    run_file("capablanca.perft");
+}
+
 #[test]
 fn checkers() {
     run_file("checkers.perft");

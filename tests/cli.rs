@@ -319,7 +319,7 @@ fn test_reports_a_failing_case_with_the_difference() {
         .expect("zrf runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text.contains("FAIL c.zrf: wrong"), "{text}");
+    assert!(text.contains("FAIL c.tests:1:1: wrong"), "{text}");
     assert!(text.contains("unexpected [\"10-14\""), "{text}");
     assert!(text.ends_with("1 passed, 1 failed\n"), "{text}");
 }

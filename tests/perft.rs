@@ -95,6 +95,12 @@ fn capablanca_chess() {
     run_file("capablanca.perft");
 }
 
+/// The flying-kings example of docs/stdlib.md.
+#[test]
+fn checkers_with_flying_kings() {
+    run_file("flying-kings.perft");
+}
+
 #[test]
 fn checkers() {
     run_file("checkers.perft");

@@ -67,6 +67,7 @@ pub fn expand(
     let mut out = Vec::new();
     for (at, form) in &top {
         ex.at = *at;
+        ex.arities.clear();
         ex.expand_node(form, None, 0, 0, &mut out);
     }
     (out, ex.diags)
@@ -106,6 +107,9 @@ struct Expander<'a> {
     at: usize,
     /// The next place to hand out while collecting.
     places: usize,
+    /// Arities computed for the current place (a macro's arity depends on which definitions
+    /// its calls see, so this is cleared when the place changes).
+    arities: std::collections::HashMap<*const Macro, usize>,
     diags: Vec<Diagnostic>,
     includes: Vec<String>,
     nodes: usize,
@@ -125,6 +129,7 @@ impl<'a> Expander<'a> {
             macros: IndexMap::new(),
             at: 0,
             places: 0,
+            arities: std::collections::HashMap::new(),
             diags: Vec::new(),
             includes: Vec::new(),
             nodes: 0,
@@ -210,8 +215,11 @@ impl<'a> Expander<'a> {
 
     /// How many arguments a macro takes: the highest `$N` in its body, or in the body of a
     /// macro it calls with fewer arguments (those `$N` come from this call).
-    fn arity(&self, mac: &Macro, visiting: &mut Vec<*const Macro>) -> usize {
+    fn arity(&mut self, mac: &Macro, visiting: &mut Vec<*const Macro>) -> usize {
         let me = mac as *const Macro;
+        if let Some(&n) = self.arities.get(&me) {
+            return n;
+        }
         if visiting.contains(&me) {
             return 0;
         }
@@ -234,6 +242,7 @@ impl<'a> Expander<'a> {
             }
         }
         visiting.pop();
+        self.arities.insert(me, most);
         most
     }
 

@@ -93,16 +93,17 @@ pub fn resolve_game(game: &GameSource) -> (Option<def::GameDef>, Vec<Diagnostic>
     (def, diags)
 }
 
-/// Drops repeats and sorts by place in the file.
+/// Drops repeats and sorts by place in the file, errors about unbalanced parentheses first.
 ///
 /// Variants share most forms with their game, so the same problem would otherwise be
 /// reported once per variant; the first report (the game's, if the game has it) is kept.
+/// A missing or extra `)` changes the meaning of everything after it, so it comes first.
 pub fn tidy(map: &SourceMap, diags: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
     diags.retain(|d| seen.insert((d.primary.span, d.message.clone())));
     diags.sort_by_key(|d| {
         let site = map.use_site(d.primary.span);
-        (site.file, site.lo)
+        (!syntax::is_delimiter_error(d), site.file, site.lo)
     });
     if diags.len() > MAX_DIAGNOSTICS {
         let hidden = diags.len() - MAX_DIAGNOSTICS;

@@ -14,6 +14,8 @@ mod fsio;
 mod readline;
 #[path = "serve/mod.rs"]
 mod serve;
+#[path = "testing/command.rs"]
+mod test_command;
 
 #[derive(Parser)]
 #[command(
@@ -33,11 +35,24 @@ enum Command {
         /// The game's name (the file is NAME.zrf in the current folder).
         name: String,
     },
-    /// Run the test cases of FILE.tests (next to each FILE.zrf) and report pass or fail.
+    /// Run the test cases of NAME.tests beside each rules file NAME.zrf and report pass or fail.
+    ///
+    /// A folder is searched recursively for tests files. Cases that ask for snapshots compare
+    /// what zrf produces with NAME.snap; `--accept` records the new or changed ones, `--review`
+    /// shows each and asks. The format is described in docs/testing.md.
     Test {
-        /// Rules files.
+        /// Rules files, tests files or folders.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Record every new or changed snapshot in NAME.snap (and drop unused ones).
+        #[arg(long, conflicts_with = "review")]
+        accept: bool,
+        /// Show each new or changed snapshot as a diff and ask: accept, reject or skip.
+        #[arg(long)]
+        review: bool,
+        /// Fail when the rules file has warnings.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Load a rules file, report every error and warning, and summarise the game.
     Check {
@@ -49,6 +64,9 @@ enum Command {
         /// List the games and variants with their numbers.
         #[arg(long)]
         list_variants: bool,
+        /// Exit 1 when there are warnings, as with errors (for continuous integration).
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// List the legal moves of a position, one canonical move per line.
     Moves {
@@ -207,61 +225,6 @@ macro_rules! say {
     }};
 }
 
-fn run_tests(files: &[PathBuf]) -> ExitCode {
-    let (mut passed, mut failed) = (0, 0);
-    let mut broken = false;
-    for file in files {
-        let tests_path = file.with_extension("tests");
-        let bytes = match read(file) {
-            Ok(b) => b,
-            Err(code) => return code,
-        };
-        let tests = match fsio::read_file(&tests_path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                eprintln!(
-                    "{}: no tests file ({})",
-                    fsio::shown(file),
-                    fsio::shown(&tests_path)
-                );
-                continue;
-            }
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", fsio::shown(&tests_path));
-                return ExitCode::from(2);
-            }
-        };
-        let mut loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
-        let tid = loaded.map.add_bytes(tests_path.to_string_lossy(), &tests);
-        let (results, diags) = zrf::testing::run(&loaded.games, &mut loaded.map, tid);
-        if !diags.is_empty() {
-            eprint!(
-                "{}",
-                render(&loaded.map, &diags, RenderOptions { color: color() })
-            );
-            broken |= has_errors(&diags);
-        }
-        for r in results {
-            match r.failure {
-                None => {
-                    passed += 1;
-                    say!("ok   {}: {}", file.display(), r.name);
-                }
-                Some(why) => {
-                    failed += 1;
-                    say!("FAIL {}: {}\n     {why}", file.display(), r.name);
-                }
-            }
-        }
-    }
-    say!("{passed} passed, {failed} failed");
-    if failed > 0 || broken {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
 /// The starter rules file of `zrf new`.
 const NEW_GAME: &str = include_str!("templates/new-game.zrf");
 
@@ -325,7 +288,7 @@ fn read(path: &Path) -> Result<Vec<u8>, ExitCode> {
     })
 }
 
-fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
+fn check(file: &Path, variant: Option<&str>, list: bool, deny_warnings: bool) -> ExitCode {
     let bytes = match read(file) {
         Ok(b) => b,
         Err(code) => return code,
@@ -347,6 +310,13 @@ fn check(file: &Path, variant: Option<&str>, list: bool) -> ExitCode {
     if has_errors(&diags) {
         let n = diags.iter().filter(|d| d.is_error()).count();
         eprintln!("{name}: {n} error(s)");
+        return ExitCode::from(1);
+    }
+    if deny_warnings && !diags.is_empty() {
+        eprintln!(
+            "{name}: {} warning(s), denied by --deny-warnings",
+            diags.len()
+        );
         return ExitCode::from(1);
     }
     if list {
@@ -966,12 +936,27 @@ fn run() -> ExitCode {
     let cli = Cli::parse_from(args());
     match cli.command {
         Command::New { name } => new_game(&name),
-        Command::Test { files } => run_tests(&files),
+        Command::Test {
+            files,
+            accept,
+            review,
+            deny_warnings,
+        } => {
+            let mode = if accept {
+                test_command::Mode::Accept
+            } else if review {
+                test_command::Mode::Review
+            } else {
+                test_command::Mode::Check
+            };
+            test_command::run(&files, mode, deny_warnings, color())
+        }
         Command::Check {
             file,
             variant,
             list_variants,
-        } => check(&file, variant.as_deref(), list_variants),
+            deny_warnings,
+        } => check(&file, variant.as_deref(), list_variants, deny_warnings),
         Command::Moves {
             file,
             at,

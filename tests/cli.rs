@@ -294,6 +294,7 @@ fn test_runs_the_cases_of_the_shipped_games() {
         ("games/international-draughts.zrf", "11 passed, 0 failed\n"),
         ("games/polish-draughts.zrf", "4 passed, 0 failed\n"),
         ("games/russian-draughts.zrf", "7 passed, 0 failed\n"),
+        ("games/capablanca.zrf", "5 passed, 0 failed\n"),
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
             .args(["test", file])
@@ -322,7 +323,7 @@ fn test_reports_a_failing_case_with_the_difference() {
         .expect("zrf runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text.contains("FAIL c.zrf: wrong"), "{text}");
+    assert!(text.contains("FAIL c.tests:1:1: wrong"), "{text}");
     assert!(text.contains("unexpected [\"10-14\""), "{text}");
     assert!(text.ends_with("1 passed, 1 failed\n"), "{text}");
 }

@@ -92,3 +92,40 @@ fn stdlib_prelude_defines_its_macros() {
         ]
     );
 }
+
+/// The shipped checkers defines `man-step` with one parameter; `draughts.zrf` defines it with
+/// two. Included after the game, the library must not change the game (before, its definition
+/// won and men were no longer crowned): each call uses the last definition before it.
+#[test]
+fn a_library_included_after_a_game_does_not_change_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/checkers.zrf");
+    let alone = std::fs::read_to_string(&path).expect("checkers");
+    let with_lib = format!("{alone}\n(include \"draughts.zrf\")\n");
+    let forms = |text: &str| {
+        let loaded = zrf::load("checkers.zrf", text.as_bytes(), &NoFiles);
+        let printed: Vec<String> = loaded.games[0]
+            .forms
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        (printed, loaded.diags)
+    };
+    let (a, diags) = forms(&alone);
+    assert!(diags.is_empty(), "{diags:?}");
+    let (b, diags) = forms(&with_lib);
+    assert_eq!(
+        a, b,
+        "the game's forms are the same with the library included after it"
+    );
+    assert!(
+        a.iter().any(|f| f.contains("(add King)")),
+        "men are crowned: {a:?}"
+    );
+    // The redefinitions that differ are reported, each once.
+    let redefined: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        redefined.contains(&"macro `man-step` is defined again, differently"),
+        "{redefined:?}"
+    );
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+}

@@ -89,6 +89,18 @@ fn chess() {
     run_file("chess.perft");
 }
 
+/// A 10x8 game written only with the documented stdlib macros (castling three squares).
+#[test]
+fn capablanca_chess() {
+    run_file("capablanca.perft");
+}
+
+/// The flying-kings example of docs/stdlib.md.
+#[test]
+fn checkers_with_flying_kings() {
+    run_file("flying-kings.perft");
+}
+
 #[test]
 fn checkers() {
     run_file("checkers.perft");

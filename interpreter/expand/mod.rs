@@ -61,6 +61,8 @@ pub struct Macro {
     pub body: Vec<Sexp>,
     /// The whole `(define …)` form.
     pub span: Span,
+    /// The macro's name in the `define`.
+    pub name_span: Span,
 }
 
 /// Parses `root` (already in `map`), follows its includes and expands every macro call.
@@ -74,32 +76,51 @@ pub fn expand(
 ) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let (mut ex, top) = Expander::collect_root(map, root, loader);
     let mut out = Vec::new();
-    for form in &top {
+    for (at, form) in &top {
+        ex.at = *at;
+        ex.arities.clear();
         ex.expand_node(form, None, 0, 0, &mut out);
     }
     (out, ex.diags)
 }
 
-/// The macro table that expanding a file would build (for tests and tooling).
+/// The macro table that expanding a file would build (for tests and tooling): each name with
+/// its last definition.
 pub fn macros(
     map: &mut SourceMap,
     root: FileId,
     loader: &dyn Loader,
 ) -> (IndexMap<String, Rc<Macro>>, Vec<Diagnostic>) {
     let (ex, _) = Expander::collect_root(map, root, loader);
-    (ex.macros, ex.diags)
+    let table = ex
+        .macros
+        .into_iter()
+        .filter_map(|(name, defs)| Some((name, Rc::clone(&defs.last()?.1))))
+        .collect();
+    (table, ex.diags)
 }
 
 struct Env<'a> {
     args: &'a [Sexp],
     name: &'a str,
     parent: Option<&'a Env<'a>>,
+    /// True when the call was already warned about for missing arguments, so each `$N`
+    /// without an argument is not reported again.
+    quiet: bool,
 }
 
 struct Expander<'a> {
     map: &'a mut SourceMap,
     loader: &'a dyn Loader,
-    macros: IndexMap<String, Rc<Macro>>,
+    /// Every definition of each name, with the place (in reading order) of its `define`.
+    macros: IndexMap<String, Vec<(usize, Rc<Macro>)>>,
+    /// The place, in reading order, of the top-level form being expanded.
+    at: usize,
+    /// The next place to hand out while collecting.
+    places: usize,
+    /// Arities computed for the current place (a macro's arity depends on which definitions
+    /// its calls see, so this is cleared when the place changes).
+    arities: std::collections::HashMap<*const Macro, usize>,
     diags: Vec<Diagnostic>,
     includes: Vec<String>,
     nodes: usize,
@@ -116,11 +137,14 @@ impl<'a> Expander<'a> {
         map: &'a mut SourceMap,
         root: FileId,
         loader: &'a dyn Loader,
-    ) -> (Expander<'a>, Vec<Sexp>) {
+    ) -> (Expander<'a>, Vec<(usize, Sexp)>) {
         let mut ex = Expander {
             map,
             loader,
             macros: IndexMap::new(),
+            at: 0,
+            places: 0,
+            arities: std::collections::HashMap::new(),
             diags: Vec::new(),
             includes: Vec::new(),
             nodes: 0,
@@ -137,9 +161,11 @@ impl<'a> Expander<'a> {
         (ex, top)
     }
 
-    /// First pass over a file's top level: registers defines, inlines includes.
-    fn collect(&mut self, forms: Vec<Sexp>, out: &mut Vec<Sexp>) {
+    /// First pass over a file's top level: registers defines, inlines includes, and numbers
+    /// both in reading order.
+    fn collect(&mut self, forms: Vec<Sexp>, out: &mut Vec<(usize, Sexp)>) {
         for form in forms {
+            self.places += 1;
             match form.head() {
                 Some("define") => self.define(&form),
                 Some("include") => {
@@ -150,7 +176,7 @@ impl<'a> Expander<'a> {
                         self.includes.pop();
                     }
                 }
-                _ => out.push(form),
+                _ => out.push((self.places, form)),
             }
         }
     }
@@ -174,22 +200,67 @@ impl<'a> Expander<'a> {
             );
             return;
         };
-        if let Some(old) = self.macros.get(name) {
-            if old.body != items[2..] {
-                self.diags.push(
-                    Diagnostic::warning(name_node.span, format!("macro `{name}` is defined again"))
-                        .with_label("this definition replaces the earlier one")
-                        .with_secondary(old.span, "earlier definition"),
-                );
+        let defs = self.macros.entry(name.to_string()).or_default();
+        if let Some((_, old)) = defs.last() {
+            if old.body == items[2..] {
+                return;
             }
+            self.diags.push(
+                Diagnostic::warning(name_node.span, format!("macro `{name}` is defined again, differently"))
+                    .with_label("calls after this point use this definition")
+                    .with_secondary(old.name_span, "calls before the second definition use this one")
+                    .with_note("a call uses the last definition before it in reading order (includes read in place), or the first one when it comes before every definition"),
+            );
         }
-        self.macros.insert(
-            name.to_string(),
+        defs.push((
+            self.places,
             Rc::new(Macro {
                 body: items[2..].to_vec(),
                 span: form.span,
+                name_span: name_node.span,
             }),
-        );
+        ));
+    }
+
+    /// The definition of `name` that a call at the current place uses: the last one before
+    /// it, or the first one when the call comes before all of them.
+    fn lookup_macro(&self, name: &str) -> Option<Rc<Macro>> {
+        let defs = self.macros.get(name)?;
+        let before = defs.iter().rev().find(|(at, _)| *at < self.at);
+        before.or(defs.first()).map(|(_, m)| Rc::clone(m))
+    }
+
+    /// How many arguments a macro takes: the highest `$N` in its body, or in the body of a
+    /// macro it calls with fewer arguments (those `$N` come from this call).
+    fn arity(&mut self, mac: &Macro, visiting: &mut Vec<*const Macro>) -> usize {
+        let me = mac as *const Macro;
+        if let Some(&n) = self.arities.get(&me) {
+            return n;
+        }
+        if visiting.contains(&me) {
+            return 0;
+        }
+        visiting.push(me);
+        let mut most = 0;
+        let mut stack: Vec<&Sexp> = mac.body.iter().collect();
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                SexpKind::Sym(t) | SexpKind::Str(t) => most = most.max(highest_param(t)),
+                SexpKind::List(items) => {
+                    if let Some(inner) = node.head().and_then(|h| self.lookup_macro(h)) {
+                        let n = self.arity(&inner, visiting);
+                        if n > items.len() - 1 {
+                            most = most.max(n);
+                        }
+                    }
+                    stack.extend(items);
+                }
+                SexpKind::Int(_) => {}
+            }
+        }
+        visiting.pop();
+        self.arities.insert(me, most);
+        most
     }
 
     /// Reads and parses the file an `(include "name")` form names.
@@ -333,9 +404,11 @@ impl<'a> Expander<'a> {
                 }
                 return;
             }
-            Some(name) if self.macros.contains_key(name) => {
-                self.call(node, name, &items[1..], env, depth, nest, out);
-                return;
+            Some(name) => {
+                if let Some(mac) = self.lookup_macro(name) {
+                    self.call(node, name, mac, &items[1..], env, depth, nest, out);
+                    return;
+                }
             }
             _ => {}
         }
@@ -354,6 +427,7 @@ impl<'a> Expander<'a> {
         &mut self,
         node: &Sexp,
         name: &str,
+        mac: Rc<Macro>,
         args: &[Sexp],
         env: Option<&Env>,
         depth: usize,
@@ -404,7 +478,77 @@ impl<'a> Expander<'a> {
             return;
         }
         self.calls += 1;
-        let mac = Rc::clone(&self.macros[name]);
+        let takes = self.arity(&mac, &mut Vec::new());
+        let given = args.len();
+        let outer = std::iter::successors(env, |e| e.parent)
+            .map(|e| e.args.len())
+            .max()
+            .unwrap_or(0);
+        let mut quiet = false;
+        if given < takes && outer < takes {
+            let wording = format!(
+                "`{name}` takes {takes} argument{}, {given} given",
+                if takes == 1 { "" } else { "s" }
+            );
+            if given == 0 {
+                // The usual slip: a macro with parameters called as if it had none. Its body
+                // would only produce follow-on errors, so it is left out.
+                self.diags.push(
+                    Diagnostic::error(node.span, wording)
+                        .with_label(format!("`${}` has no argument", given + 1))
+                        .with_secondary(
+                            mac.name_span,
+                            format!("`{name}` is defined here and uses `${takes}`"),
+                        ),
+                );
+                return;
+            }
+            // Zillions replaces a missing argument by nothing, and real files rely on it
+            // (`capture $2` in a one-argument call): a warning, once per call.
+            let missing: Vec<String> = (given.max(outer) + 1..=takes)
+                .map(|k| format!("`${k}`"))
+                .collect();
+            self.diags.push(
+                Diagnostic::warning(node.span, wording)
+                    .with_label("too few arguments")
+                    .with_secondary(mac.name_span, "defined here")
+                    .with_note(format!(
+                        "{} {} replaced by nothing (a whole token) or left as written (inside a token), as in Zillions",
+                        missing.join(", "),
+                        if missing.len() == 1 { "is" } else { "are" }
+                    )),
+            );
+            quiet = true;
+        } else if given > takes && !mac.body.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    args[takes].span,
+                    format!(
+                        "`{name}` takes {takes} argument{}, {given} given",
+                        if takes == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_label(
+                    if given - takes == 1 {
+                        "this argument is not used"
+                    } else {
+                        "these arguments are not used"
+                    }
+                    .to_string(),
+                )
+                .with_secondary(
+                    mac.name_span,
+                    format!(
+                        "`{name}` is defined here{}",
+                        if takes == 0 {
+                            " without parameters".to_string()
+                        } else {
+                            format!(" and uses up to `${takes}`")
+                        }
+                    ),
+                ),
+            );
+        }
         let exp = self.map.add_expansion(Expansion {
             name: name.to_string(),
             call: node.span,
@@ -414,6 +558,7 @@ impl<'a> Expander<'a> {
             args,
             name,
             parent: env,
+            quiet,
         };
         for item in &mac.body {
             if let Some(substituted) = self.substitute(item, &new_env, exp) {
@@ -491,6 +636,9 @@ impl<'a> Expander<'a> {
 
     /// Warns that `$k` has no argument in the call `env`, and what happens to it.
     fn missing_argument(&mut self, span: Span, k: usize, env: &Env, what: &str) {
+        if env.quiet {
+            return;
+        }
         self.diags.push(
             Diagnostic::warning(span, format!("`${k}` has no argument"))
                 .with_label(format!(
@@ -571,6 +719,19 @@ fn size(node: &Sexp, limit: usize) -> usize {
         }
     }
     n
+}
+
+/// The highest `N` of the `$N` in a token (0 when there is none).
+fn highest_param(s: &str) -> usize {
+    let mut most = 0;
+    let mut rest = s;
+    while let Some(i) = rest.find('$') {
+        let after = &rest[i + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        most = most.max(after[..digits].parse().unwrap_or(0));
+        rest = &after[digits..];
+    }
+    most
 }
 
 /// `$3` → 3, when the whole token is one parameter.

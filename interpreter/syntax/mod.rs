@@ -3,5 +3,5 @@
 mod reader;
 mod sexp;
 
-pub use reader::{parse_file, MAX_DEPTH, MAX_NODES};
+pub use reader::{is_delimiter_error, parse_file, MAX_DEPTH, MAX_NODES};
 pub use sexp::{parse_int, Sexp, SexpKind};

@@ -15,6 +15,15 @@ use super::sexp::{Sexp, SexpKind};
 use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, Span};
 
+/// Headlines of the errors about unbalanced parentheses, which explain most errors after them
+/// and so are shown first.
+const DELIMITER_ERRORS: &[&str] = &["missing `)`", "extra `)`", "unexpected `)`", "unclosed `(`"];
+
+/// True for an error about unbalanced parentheses.
+pub fn is_delimiter_error(d: &Diagnostic) -> bool {
+    d.is_error() && DELIMITER_ERRORS.contains(&d.message.as_str())
+}
+
 /// The deepest list nesting the reader accepts.
 pub const MAX_DEPTH: usize = 200;
 
@@ -66,9 +75,41 @@ fn token(input: &str) -> IResult<&str, Token<'_>> {
 
 struct Frame {
     open: usize,
+    /// The column of the `(` (in bytes from the start of its line).
+    col: usize,
+    /// The indentation of the line the `(` is on.
+    indent: usize,
     items: Vec<Sexp>,
     /// True when this frame is deeper than `MAX_DEPTH` and is being flattened.
     flattened: bool,
+    /// The first line, while this list is open, indented no deeper than the line of its `(`: where
+    /// its `)` is most likely missing if the file ends with lists open.
+    outdent: Option<usize>,
+    /// The `(` column and the `)` offset of the last item when it is a list.
+    last_list: Option<(usize, usize)>,
+}
+
+impl Frame {
+    fn new(open: usize, col: usize, indent: usize, flattened: bool) -> Frame {
+        Frame {
+            open,
+            col,
+            indent,
+            items: Vec::new(),
+            flattened,
+            outdent: None,
+            last_list: None,
+        }
+    }
+}
+
+/// Where a token stands: its column, the indentation of its line, and whether it is the
+/// first on its line.
+fn place(text: &str, start: usize) -> (usize, usize, bool) {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..start];
+    let indent = before.len() - before.trim_start_matches([' ', '\t']).len();
+    (before.len(), indent, indent == before.len())
 }
 
 /// Reads a whole file into top-level forms, reporting every syntax error found.
@@ -77,11 +118,12 @@ struct Frame {
 /// (an unclosed list is closed at the end of the file, a stray `)` is dropped).
 pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let mut stack: Vec<Frame> = vec![Frame {
-        open: 0,
-        items: Vec::new(),
-        flattened: false,
-    }];
+    let mut stack: Vec<Frame> = vec![Frame::new(0, 0, 0, false)];
+    // Lists whose `)` is probably missing: (the outdented line, the list's `(`).
+    let mut missing: Vec<(usize, usize)> = Vec::new();
+    // The first `)` that probably closed its list too early: the next line starts deeper
+    // than that list's `(`.
+    let mut early_close: Option<usize> = None;
     let mut depth_reported = false;
     // One shared copy of each distinct symbol: big files repeat a few names many times.
     let mut symbols: std::collections::HashMap<&str, std::rc::Rc<str>> =
@@ -125,6 +167,20 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                 break;
             }
         }
+        let (col, indent, first_on_line) = place(text, start);
+        if first_on_line && !matches!(tok, Token::Close) {
+            for frame in stack[1..].iter_mut() {
+                if frame.outdent.is_none() && col <= frame.indent {
+                    frame.outdent = Some(start);
+                }
+            }
+            let frame = stack.last().expect("stack has a frame");
+            if let Some((open_col, close)) = frame.last_list {
+                if col > open_col && early_close.is_none() {
+                    early_close = Some(close);
+                }
+            }
+        }
         match tok {
             Token::Open => {
                 let flattened = depth >= MAX_DEPTH;
@@ -135,21 +191,32 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                             .with_label(format!("nesting deeper than {MAX_DEPTH} starts here")),
                     );
                 }
-                stack.push(Frame {
-                    open: start,
-                    items: Vec::new(),
-                    flattened,
-                });
+                stack.push(Frame::new(start, col, indent, flattened));
             }
             Token::Close => {
                 if stack.len() == 1 {
-                    diags.push(
-                        Diagnostic::error(span, "unexpected `)`").with_label("no `(` is open here"),
-                    );
+                    diags.push(match early_close.take() {
+                        Some(early) => Diagnostic::error(
+                            Span::new(file, early, early + 1),
+                            "extra `)`",
+                        )
+                        .with_label("this `)` probably closes its list too early")
+                        .with_secondary(span, "so this `)` has no `(` to close")
+                        .with_note(
+                            "the line after the first `)` is indented deeper than the list it closes",
+                        ),
+                        None => Diagnostic::error(span, "unexpected `)`")
+                            .with_label("no `(` is open here"),
+                    });
                     continue;
                 }
                 let frame = stack.pop().expect("stack has a frame");
+                if let Some(line) = frame.outdent {
+                    missing.push((line, frame.open));
+                }
+                let open_col = frame.col;
                 close(&mut stack, frame, file, end);
+                stack.last_mut().expect("a parent").last_list = Some((open_col, start));
             }
             Token::Str(s) => push(&mut stack, SexpKind::Str(s.into()), span),
             Token::OpenStr(s) => {
@@ -170,8 +237,26 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             }
         }
     }
-    // Unclosed lists: one error at the outermost, naming the innermost too.
-    if stack.len() > 1 && !stopped {
+    // Unclosed lists: one error where a `)` is most likely missing (the first line indented no
+    // deeper than the line where a list still open there starts), else at the outermost `(`.
+    missing.extend(
+        stack[1..]
+            .iter()
+            .filter_map(|f| f.outdent.map(|l| (l, f.open))),
+    );
+    if stack.len() > 1 && !stopped && !missing.is_empty() {
+        let unclosed = stack.len() - 1;
+        let (line, open) = *missing.iter().min().expect("not empty");
+        diags.push(
+            Diagnostic::error(Span::new(file, line, line + 1), "missing `)`")
+                .with_label("a `)` is probably missing before this line")
+                .with_secondary(Span::new(file, open, open + 1), "this list is not closed before the line")
+                .with_note(format!(
+                    "the file ends with {unclosed} list{} open, and this line is indented no deeper than the line where a list open here starts",
+                    if unclosed == 1 { "" } else { "s" }
+                )),
+        );
+    } else if stack.len() > 1 && !stopped {
         let unclosed = stack.len() - 1;
         let outer = Span::new(file, stack[1].open, stack[1].open + 1);
         let inner_open = stack[stack.len() - 1].open;
@@ -201,6 +286,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
 
 fn push(stack: &mut [Frame], kind: SexpKind, span: Span) {
     let frame = stack.last_mut().expect("stack has a frame");
+    frame.last_list = None;
     frame.items.push(Sexp { kind, span });
 }
 
@@ -265,6 +351,30 @@ mod tests {
         let (text, n) = read("(a)) (b \"oops");
         assert_eq!(n, 3, "stray ), unterminated string, unclosed (");
         assert_eq!(text, "(a) (b \"oops\")");
+    }
+
+    #[test]
+    fn a_missing_paren_is_placed_by_indentation() {
+        let text = "(game\n  (piece (name a)\n  (piece (name b))\n)\n";
+        let (_, diags) = parse_file(FileId(0), text);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].message, "missing `)`");
+        assert_eq!(
+            diags[0].primary.span.lo as usize,
+            text.find("(piece (name b)").unwrap()
+        );
+    }
+
+    #[test]
+    fn an_extra_paren_is_placed_by_indentation() {
+        let text = "(game\n  (piece (name a))\n    (moves x))\n  (piece (name b)))\n";
+        let (_, diags) = parse_file(FileId(0), text);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].message, "extra `)`");
+        assert_eq!(
+            diags[0].primary.span.lo as usize,
+            text.find("a))").unwrap() + 2
+        );
     }
 
     #[test]

@@ -1,0 +1,258 @@
+//! `zrf test` run as a separate process in a temporary folder: snapshot round trips
+//! (pending, accepted, passing, failing with a diff after the rules change), failures located
+//! at `FILE:LINE:COL`, and every malformed tests file an error rather than a silent pass.
+//!
+//! The runs use relative paths inside the folder, so the snapshots hold no temporary paths.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+mod common;
+
+use common::TempDir;
+
+/// Tic-tac-toe, small enough that every snapshot is short.
+const RULES: &str = r#"(game
+  (title "Tic-Tac-Toe")
+  (players X O)
+  (turn-order X O)
+  (board
+    (grid
+      (start-rectangle 0 0 60 60)
+      (dimensions ("a/b/c" (60 0)) ("3/2/1" (0 60)))
+      (directions (n 0 -1) (e 1 0) (ne 1 -1) (se 1 1))))
+  (board-setup (X (man off 5)) (O (man off 4)))
+  (piece (name man) (notation "M") (drops ((verify empty?) add)))
+  (win-condition (X O)
+    (or (relative-config man n man n man) (relative-config man e man e man)
+        (relative-config man ne man ne man) (relative-config man se man se man)))
+  (draw-condition (X O) stalemated))
+"#;
+
+const TESTS: &str = r#"; Snapshot cases.
+(test "the empty board"
+  (snapshot moves (perft 2)))
+
+(test "after two marks"
+  (moves "M@b2 M@a1")
+  (snapshot position))
+"#;
+
+/// Runs `zrf ARGS` in `dir` and returns the exit code with stdout and stderr, as one text.
+fn zrf(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run zrf");
+    format!(
+        "exit {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().map_or("none".into(), |c| c.to_string()),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn read(dir: &TempDir, name: &str) -> String {
+    std::fs::read_to_string(dir.0.join(name)).expect("read")
+}
+
+#[test]
+fn snapshots_go_from_pending_to_accepted_to_failing_with_a_diff() {
+    let dir = TempDir::new("snap-round-trip");
+    dir.write("ttt.zrf", RULES);
+    dir.write("ttt.tests", TESTS);
+
+    // New snapshots are pending: the run fails and says how to record them.
+    let pending = zrf(&dir.0, &["test", "ttt.zrf"]);
+    assert!(pending.starts_with("exit 1\n"), "{pending}");
+    assert!(
+        !dir.0.join("ttt.snap").exists(),
+        "a plain run writes nothing"
+    );
+    insta::assert_snapshot!("pending", pending);
+
+    // --accept records them, and passes.
+    let accepted = zrf(&dir.0, &["test", "--accept", "ttt.zrf"]);
+    assert!(accepted.starts_with("exit 0\n"), "{accepted}");
+    insta::assert_snapshot!("accepted", accepted);
+    let snap = read(&dir, "ttt.snap");
+    assert!(
+        snap.contains("=== the empty board [perft 2]\n  1 9\n  2 72\n"),
+        "{snap}"
+    );
+    insta::assert_snapshot!("snap_file", snap);
+
+    // A second run passes and leaves the file alone.
+    let passed = zrf(&dir.0, &["test", "ttt.zrf"]);
+    assert_eq!(
+        passed,
+        "exit 0\n--- stdout\nok   ttt.tests: the empty board\nok   ttt.tests: after two marks\n2 passed, 0 failed\n--- stderr\n"
+    );
+    assert_eq!(read(&dir, "ttt.snap"), snap);
+
+    // The rules change: the board loses its last rank, and the run fails with diffs.
+    dir.write(
+        "ttt.zrf",
+        &RULES
+            .replace("\"3/2/1\"", "\"2/1\"")
+            .replace("(man off 5)", "(man off 3)")
+            .replace("(man off 4)", "(man off 3)"),
+    );
+    let changed = zrf(&dir.0, &["test", "ttt.zrf"]);
+    assert!(changed.starts_with("exit 1\n"), "{changed}");
+    assert!(
+        changed.contains("FAIL ttt.tests:2:1: the empty board [perft 2]"),
+        "{changed}"
+    );
+    assert!(
+        changed.contains("-2 72\n") && changed.contains("+2 30\n"),
+        "{changed}"
+    );
+    insta::assert_snapshot!("changed", changed);
+    assert_eq!(read(&dir, "ttt.snap"), snap, "a failing run writes nothing");
+
+    // Accepting again records the new truth; a case removed from the tests file loses its
+    // snapshot.
+    dir.write("ttt.tests", &TESTS[..TESTS.find("(test \"after").unwrap()]);
+    let again = zrf(&dir.0, &["test", "--accept", "ttt.zrf"]);
+    assert!(again.starts_with("exit 0\n"), "{again}");
+    let snap = read(&dir, "ttt.snap");
+    assert!(
+        snap.contains("  2 30\n") && !snap.contains("after two marks"),
+        "{snap}"
+    );
+}
+
+#[test]
+fn an_expectation_failure_names_the_case_at_file_line_col() {
+    let dir = TempDir::new("snap-fail");
+    dir.write("ttt.zrf", RULES);
+    dir.write(
+        "ttt.tests",
+        "(test \"nine drops\" (perft 1 9))\n\n  (test \"wrong count\"\n    (perft 2 71))\n",
+    );
+    let run = zrf(&dir.0, &["test", "ttt.zrf"]);
+    assert!(
+        run.contains("FAIL ttt.tests:3:3: wrong count\n     perft 2: expected 71, got 72\n"),
+        "{run}"
+    );
+    insta::assert_snapshot!(run);
+}
+
+#[test]
+fn malformed_tests_files_are_errors() {
+    let dir = TempDir::new("snap-errors");
+    dir.write("ttt.zrf", RULES);
+    for (name, tests) in [
+        (
+            "checks_nothing",
+            "(test \"only a setup\" (moves \"M@a1\"))\n",
+        ),
+        ("unknown_form", "(test \"typo\" (expect-move \"M@a1\"))\n"),
+        ("unknown_snapshot", "(test \"typo\" (snapshot positon))\n"),
+        (
+            "unclosed_paren",
+            "(test \"open\"\n  (perft 1 9)\n(test \"next\" (perft 1 9))\n",
+        ),
+        ("not_a_test", "(perft 1 9)\n"),
+        ("no_name", "(test (perft 1 9))\n"),
+        (
+            "same_name_twice",
+            "(test \"a\" (perft 1 9))\n(test \"a\" (perft 2 72))\n",
+        ),
+        ("bad_perft", "(test \"p\" (perft 1))\n"),
+    ] {
+        dir.write("ttt.tests", tests);
+        let run = zrf(&dir.0, &["test", "ttt.zrf"]);
+        assert!(run.starts_with("exit 1\n"), "{name}: {run}");
+        assert!(run.contains("error"), "{name}: {run}");
+        insta::assert_snapshot!(name, run);
+    }
+}
+
+#[test]
+fn a_corrupt_snapshot_file_is_an_error_and_is_not_overwritten() {
+    let dir = TempDir::new("snap-corrupt");
+    dir.write("ttt.zrf", RULES);
+    dir.write("ttt.tests", TESTS);
+    dir.write("ttt.snap", "=== the empty board [moves]\nM@a1\n");
+    let run = zrf(&dir.0, &["test", "--accept", "ttt.zrf"]);
+    assert!(run.starts_with("exit 1\n"), "{run}");
+    assert!(
+        run.contains("ttt.snap: line 2: expected a `===` header"),
+        "{run}"
+    );
+    assert_eq!(
+        read(&dir, "ttt.snap"),
+        "=== the empty board [moves]\nM@a1\n"
+    );
+}
+
+#[test]
+fn a_rules_file_without_tests_is_an_error() {
+    let dir = TempDir::new("snap-none");
+    dir.write("ttt.zrf", RULES);
+    let run = zrf(&dir.0, &["test", "ttt.zrf"]);
+    insta::assert_snapshot!(run);
+    assert!(run.starts_with("exit 1\n"), "{run}");
+}
+
+#[test]
+fn a_folder_is_searched_recursively() {
+    let dir = TempDir::new("snap-folder");
+    std::fs::create_dir_all(dir.0.join("games/small")).unwrap();
+    dir.write("games/small/ttt.zrf", RULES);
+    dir.write("games/small/ttt.tests", "(test \"nine\" (perft 1 9))\n");
+    dir.write("games/lib.zrf", "(define x y)\n");
+    let run = zrf(&dir.0, &["test", "games"]);
+    assert_eq!(
+        run,
+        "exit 0\n--- stdout\nok   games/small/ttt.tests: nine\n1 passed, 0 failed\n--- stderr\n"
+    );
+    dir.write("games/orphan.tests", "(test \"x\" (perft 1 1))\n");
+    let run = zrf(&dir.0, &["test", "games"]);
+    assert!(run.starts_with("exit 1\n"), "{run}");
+    assert!(run.contains("games/orphan.tests: no rules file"), "{run}");
+    let empty = TempDir::new("snap-empty-folder");
+    let run = zrf(&empty.0, &["test", "."]);
+    assert!(
+        run.starts_with("exit 1\n") && run.contains("no tests file"),
+        "{run}"
+    );
+}
+
+#[test]
+fn review_refuses_without_a_terminal() {
+    let dir = TempDir::new("snap-review");
+    dir.write("ttt.zrf", RULES);
+    dir.write("ttt.tests", TESTS);
+    let run = zrf(&dir.0, &["test", "--review", "ttt.zrf"]);
+    insta::assert_snapshot!(run);
+    assert!(run.starts_with("exit 2\n"), "{run}");
+    assert!(!dir.0.join("ttt.snap").exists());
+}
+
+#[test]
+fn deny_warnings_fails_check_and_test_on_a_warning() {
+    let dir = TempDir::new("snap-deny");
+    let rules = RULES.replace(
+        "(turn-order X O)",
+        "(turn-order X O)\n  (option \"pass trun\" true)",
+    );
+    dir.write("ttt.zrf", &rules);
+    dir.write("ttt.tests", "(test \"nine\" (perft 1 9))\n");
+    assert!(zrf(&dir.0, &["check", "ttt.zrf"]).starts_with("exit 0\n"));
+    assert!(zrf(&dir.0, &["test", "ttt.zrf"]).starts_with("exit 0\n"));
+    let check = zrf(&dir.0, &["check", "--deny-warnings", "ttt.zrf"]);
+    assert!(check.starts_with("exit 1\n"), "{check}");
+    assert!(
+        check.contains("1 warning(s), denied by --deny-warnings"),
+        "{check}"
+    );
+    let test = zrf(&dir.0, &["test", "--deny-warnings", "ttt.zrf"]);
+    assert!(test.starts_with("exit 1\n"), "{test}");
+    assert!(test.contains("warnings are denied"), "{test}");
+}

@@ -42,6 +42,8 @@ id_type! {
 pub struct GameDef {
     /// The title.
     pub title: String,
+    /// Some program asks `attacked?` or `defended?` (the engine then derives attack tables).
+    pub asks_attacked: bool,
     /// Help texts: description, history, strategy (empty when absent).
     pub description: String,
     /// History text.

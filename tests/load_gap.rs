@@ -189,3 +189,37 @@ fn a_big_but_linear_macro_expansion_loads() {
         .count();
     assert_eq!(pieces, 450);
 }
+
+#[test]
+fn a_random_player_beside_a_plain_one_of_the_same_name_keeps_its_question_mark() {
+    for players in ["Chu ?Chu Han ?Han", "?Chu Chu ?Han Han"] {
+        let src = format!(
+            r#"(game (title "Pairs") (players {players}) (turn-order Chu ?Chu Han ?Han)
+  (board (grid (dimensions ("a/b/c" (1 0)) ("1" (0 1))) (directions (e 1 0))))
+  (board-setup (Chu (P a1)) (Han (P c1)) (?Chu (D off 1)) (?Han (D off 1)))
+  (piece (name P) (moves (e (verify empty?) add)))
+  (piece (name D) (drops ((verify empty?) add)))
+  (draw-condition (Chu Han) stalemated))"#
+        );
+        let loaded = zrf::load("t.zrf", src.as_bytes(), &NoFiles);
+        let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+        assert!(!has_errors(&diags), "{players}: {diags:#?}");
+        let def = def.unwrap();
+        let mut seen: Vec<(String, bool)> = def
+            .players
+            .iter()
+            .map(|p| (p.name.clone(), p.random))
+            .collect();
+        seen.sort();
+        assert_eq!(
+            seen,
+            [
+                ("?Chu".to_string(), true),
+                ("?Han".to_string(), true),
+                ("Chu".to_string(), false),
+                ("Han".to_string(), false)
+            ],
+            "{players}"
+        );
+    }
+}

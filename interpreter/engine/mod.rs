@@ -85,6 +85,7 @@ impl Rules {
             in_turn_order[e.mover.idx()] = true;
             in_turn_order[e.owner.idx()] = true;
         }
+        let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         Rules {
             turns,
             once,
@@ -94,7 +95,14 @@ impl Rules {
             in_turn_order,
             goal_squares,
             deferred: def.options.deferred_captures,
-            attacks: Attacks::new(&def),
+            // The tables answer `attacked?` and royal safety quickly; a game that needs
+            // neither does not pay for deriving them (big games take seconds), and any other
+            // question falls back on running the programs.
+            attacks: if needs_attacks {
+                Attacks::new(&def)
+            } else {
+                Attacks::default()
+            },
             counter_base: {
                 let mut base = Vec::new();
                 let mut n = 0u32;

@@ -161,6 +161,8 @@ pub(crate) struct Cx {
     /// "Did you mean" over the positions, and the positions by lower-case name, built at the
     /// first unknown position (with the number of positions then, to notice a change).
     pub position_index: Option<(usize, NameIndex, HashMap<String, usize>)>,
+    /// Some program asks `attacked?` or `defended?`.
+    pub asks_attacked: bool,
 }
 
 impl Cx {
@@ -563,6 +565,7 @@ impl Cx {
             vars: self.vars.keys().cloned().collect(),
             attributes: self.attrs.keys().cloned().collect(),
             flags: self.flags.keys().cloned().collect(),
+            asks_attacked: self.asks_attacked,
         })
     }
 
@@ -582,22 +585,46 @@ impl Cx {
                 Some(rest) => (true, rest),
                 None => (false, name),
             };
-            if self.players.contains_key(name) || self.players.contains_key(plain) {
-                self.error(it.span, format!("player `{plain}` is listed twice"));
+            // A plain name may so far stand for a random player (`?Chu` is also `Chu`).
+            let alias = !random
+                && self
+                    .players
+                    .get(name)
+                    .is_some_and(|e| out.get(e.idx()).is_some_and(|p: &Player| p.random));
+            if self.players.contains_key(name) && !alias {
+                self.error(it.span, format!("player `{name}` is listed twice"));
                 continue;
             }
+            // `(players Chu ?Chu)`: the random player beside a plain one of the same name
+            // keeps its `?` (Zillions uses such pairs for each side's dice).
+            let earlier = self.players.get(plain).copied();
+            let paired = match earlier {
+                Some(e) if random || out.get(e.idx()).is_some_and(|p: &Player| p.random) => true,
+                Some(_) => {
+                    self.error(it.span, format!("player `{plain}` is listed twice"));
+                    continue;
+                }
+                None => false,
+            };
             if out.len() >= 32 {
                 self.error(it.span, "more than 32 players");
                 break;
             }
             let id = PlayerId(out.len() as u8);
-            // Random players are referred to with or without the `?`.
             self.players.insert(name.to_string(), id);
-            if random {
+            let shown = if paired && random { name } else { plain };
+            if paired && !random {
+                // The earlier random player of this name is called `?NAME` from now on.
+                if let Some(e) = earlier {
+                    out[e.idx()].name = format!("?{plain}");
+                }
+            }
+            if random && !paired {
+                // A random player is referred to with or without the `?`.
                 self.players.insert(plain.to_string(), id);
             }
             out.push(Player {
-                name: plain.to_string(),
+                name: shown.to_string(),
                 random,
             });
         }

@@ -665,6 +665,7 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
                     return Some(None);
                 }
             }
+            cx.asks_attacked = true;
             Some(if name == "attacked?" {
                 Cond::Attacked(mt, t)
             } else {

@@ -304,31 +304,7 @@ impl Evaluator {
 
         // The unit: the weakest non-royal type in the setup whose value is not given (else of
         // all types).
-        let in_setup = |t: usize| {
-            def.setup.placements.iter().any(|pl| pl.piece.idx() == t)
-                || def
-                    .setup
-                    .off
-                    .iter()
-                    .any(|o| o.piece.idx() == t && o.count > 0)
-        };
-        let pick = |only_setup: bool| {
-            live_types
-                .iter()
-                .copied()
-                .filter(|&t| !rules.royal[t] && def.pieces[t].value.is_none())
-                .filter(|&t| !only_setup || in_setup(t))
-                .map(|t| means[t])
-                .filter(|&v| v > 0.0)
-                .fold(f64::INFINITY, f64::min)
-        };
-        let mut unit = pick(true);
-        if !unit.is_finite() {
-            unit = pick(false);
-        }
-        if !unit.is_finite() {
-            unit = 1.0;
-        }
+        let unit = unit_value(def, rules, &live_types, &means);
         let scale = UNIT as f64 / unit;
 
         // Goals: standing on (or nearing) the squares of an absolute-config goal.
@@ -508,28 +484,7 @@ impl Evaluator {
             }
             raw[t] = sum / players.len().max(1) as f64;
         }
-        let in_setup = |t: usize| {
-            def.setup.placements.iter().any(|pl| pl.piece.idx() == t)
-                || def
-                    .setup
-                    .off
-                    .iter()
-                    .any(|o| o.piece.idx() == t && o.count > 0)
-        };
-        let pick = |only_setup: bool| {
-            live_types
-                .iter()
-                .copied()
-                .filter(|&t| !rules.royal[t] && def.pieces[t].value.is_none())
-                .filter(|&t| !only_setup || in_setup(t))
-                .map(|t| raw[t])
-                .filter(|&v| v > 0.0)
-                .fold(f64::INFINITY, f64::min)
-        };
-        let unit = [pick(true), pick(false), 1.0]
-            .into_iter()
-            .find(|u| u.is_finite())
-            .unwrap_or(1.0);
+        let unit = unit_value(def, rules, &live_types, &raw);
         let scale = UNIT as f64 / unit;
         let liability = liabilities(def);
         let mut pst = vec![0i32; n_players * n_pieces];
@@ -868,4 +823,31 @@ fn liabilities(def: &GameDef) -> Vec<bool> {
         }
     }
     out
+}
+
+/// What one unit of value is: the weakest worth (in `values`, by type) among the non-royal
+/// types without a given value that the setup holds, else among all such types, else 1.
+fn unit_value(def: &GameDef, rules: &Rules, live_types: &[usize], values: &[f64]) -> f64 {
+    let in_setup = |t: usize| {
+        def.setup.placements.iter().any(|pl| pl.piece.idx() == t)
+            || def
+                .setup
+                .off
+                .iter()
+                .any(|o| o.piece.idx() == t && o.count > 0)
+    };
+    let pick = |only_setup: bool| {
+        live_types
+            .iter()
+            .copied()
+            .filter(|&t| !rules.royal[t] && def.pieces[t].value.is_none())
+            .filter(|&t| !only_setup || in_setup(t))
+            .map(|t| values[t])
+            .filter(|&v| v > 0.0)
+            .fold(f64::INFINITY, f64::min)
+    };
+    [pick(true), pick(false)]
+        .into_iter()
+        .find(|u| u.is_finite())
+        .unwrap_or(1.0)
 }

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use crate::ai::{Engine, Info, SearchConfig, SearchResult};
 use crate::diagnostic::has_errors;
-use crate::engine::{Move, MoveList, Position, Rules, UndoLog};
+use crate::engine::{MoveList, Position, Rules, UndoLog};
 use crate::expand::Loader;
 
 /// Where a protocol writes its lines (one call per line, without the newline).
@@ -194,18 +194,20 @@ pub fn printable(s: &str) -> String {
     out
 }
 
-/// Finds the legal move that `pick` accepts; `None` when none or several do.
-pub fn find_move(list: &MoveList, mut pick: impl FnMut(&Move) -> bool) -> Option<usize> {
-    let mut found = None;
-    for (i, m) in list.moves.iter().enumerate() {
-        if pick(m) {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(i);
-        }
+/// A protocol line as its command word and the rest, both trimmed; a line longer than `max`
+/// bytes is refused with a message.
+pub fn command_of(line: &str, max: usize) -> Result<(&str, &str), String> {
+    if line.len() > max {
+        return Err(format!(
+            "line of {} bytes ignored (at most {max})",
+            line.len()
+        ));
     }
-    found
+    let line = line.trim();
+    Ok(line
+        .split_once(char::is_whitespace)
+        .map(|(c, r)| (c, r.trim()))
+        .unwrap_or((line, "")))
 }
 
 /// Plays canonical move texts (a principal variation) from a position, writing each as

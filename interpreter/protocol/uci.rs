@@ -219,18 +219,13 @@ impl Uci {
 
     /// Answers one line; false after `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        if line.len() > MAX_LINE {
-            self.tell(&format!(
-                "line of {} bytes ignored (at most {MAX_LINE})",
-                line.len()
-            ));
-            return true;
-        }
-        let line = line.trim();
-        let (cmd, rest) = line
-            .split_once(char::is_whitespace)
-            .map(|(c, r)| (c, r.trim()))
-            .unwrap_or((line, ""));
+        let (cmd, rest) = match super::command_of(line, MAX_LINE) {
+            Ok(parts) => parts,
+            Err(e) => {
+                self.tell(&e);
+                return true;
+            }
+        };
         match cmd {
             "" => {}
             "uci" => self.uci(),

@@ -151,6 +151,23 @@ pub fn quote(value: &str) -> String {
     format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
+/// A whole record: the tags in order, a blank line, then the numbered moves and the result.
+pub fn write_record(
+    tags: &[(&str, String)],
+    moves: &[String],
+    first: u32,
+    black_first: bool,
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (k, v) in tags {
+        out += &format!("[{k} {}]\n", quote(v));
+    }
+    out.push('\n');
+    out += &write_moves(moves, first, black_first, result);
+    out
+}
+
 /// Movetext lines: `1. e4 e5 2. Nf3`, wrapped before 80 columns, then the result token.
 /// `first` is the number of the first move and `black_first` whether it is the second
 /// player's (`1... e5`).

@@ -4,7 +4,7 @@
 //! `1-1`, `0-2` (or `1-0`, `1/2-1/2`, `0-1` in English checkers). Described in
 //! `docs/game-records.md`.
 
-use super::movetext::{self, quote};
+use super::movetext;
 use super::native::Record;
 use super::{fold, Export, Result2};
 
@@ -98,13 +98,7 @@ pub fn write(g: &Export) -> String {
     }
     tags.push(("Game", g.rules_path.clone()));
     tags.push(("Variant", g.title.clone()));
-    let mut out = String::new();
-    for (k, v) in tags {
-        out += &format!("[{k} {}]\n", quote(&v));
-    }
-    out.push('\n');
-    out += &movetext::write_moves(&g.moves, g.first_number, g.second_first, result);
-    out
+    movetext::write_record(&tags, &g.moves, g.first_number, g.second_first, result)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! it: the seven-tag roster, `[Variant]`, `[FEN]` with `[SetUp "1"]`, then moves in SAN
 //! (see `san.rs`). Described in `docs/game-records.md`.
 
-use super::movetext::{self, quote};
+use super::movetext;
 use super::native::Record;
 use super::{fold, Export, Result2};
 
@@ -78,13 +78,7 @@ pub fn write(g: &Export) -> String {
         tags.push(("FEN", s.clone()));
     }
     tags.push(("Game", g.rules_path.clone()));
-    let mut out = String::new();
-    for (k, v) in tags {
-        out += &format!("[{k} {}]\n", quote(&v));
-    }
-    out.push('\n');
-    out += &movetext::write_moves(&g.moves, g.first_number, g.second_first, result);
-    out
+    movetext::write_record(&tags, &g.moves, g.first_number, g.second_first, result)
 }
 
 #[cfg(test)]

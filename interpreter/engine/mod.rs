@@ -4,6 +4,7 @@
 mod attack;
 mod exec;
 mod goals;
+mod legal;
 mod moves;
 mod position;
 
@@ -53,6 +54,10 @@ pub struct Rules {
     pub attacks: Attacks,
     /// First slot of each counter in `Position::counters`.
     pub counter_base: Vec<u32>,
+    /// Royal safety is proven from the attack tables where they can (`legal.rs`); false plays
+    /// every move and scans the board for royal pieces (the reference the fast way is tested
+    /// against).
+    pub fast_legality: bool,
 }
 
 impl Rules {
@@ -116,6 +121,7 @@ impl Rules {
                 }
                 base
             },
+            fast_legality: true,
             def,
         }
     }
@@ -366,25 +372,25 @@ impl Rules {
             // Irregular blocks (castling, en passant, jumps over a piece) that could capture
             // here run as programs.
             let candidates = &a.irregular_to[pl * n_pos + sq];
-            if candidates.is_empty() {
-                continue;
-            }
-            let mut scratch = Scratch::default();
-            let mut out = MoveList::new();
-            let mut ex = Exec::new(self, pos, PlayerId(pl as u8));
-            ex.target = sq as u16;
-            ex.defender = side.0;
+            // Buffers only once a candidate stands where it could attack from.
+            let mut run: Option<(Scratch, MoveList, Exec)> = None;
             for &(start, piece, bi) in candidates {
                 let c = pos.cells[start as usize];
                 if !mine(c) || c.piece != piece + 1 {
                     continue;
                 }
+                let (scratch, out, ex) = run.get_or_insert_with(|| {
+                    let mut ex = Exec::new(self, pos, PlayerId(pl as u8));
+                    ex.target = sq as u16;
+                    ex.defender = side.0;
+                    (Scratch::default(), MoveList::new(), ex)
+                });
                 ex.run(
                     &self.def.pieces[piece as usize].moves[bi as usize],
                     start,
                     None,
-                    &mut scratch,
-                    &mut out,
+                    scratch,
+                    out,
                 );
                 if ex.hit {
                     return true;
@@ -622,16 +628,7 @@ impl Rules {
             self.compel(pos, out);
         }
         if self.royal.iter().any(|&r| r) {
-            let side = self.entry(pos.turn).owner;
-            ws.keep.clear();
-            for m in &out.moves {
-                self.make_ops(pos, out, m, &mut ws.log);
-                let safe = !self.royal_attacked(pos, side);
-                revert(pos, &mut ws.log);
-                ws.keep.push(safe);
-            }
-            let mut k = ws.keep.iter();
-            out.retain(|_| k.next().copied().unwrap_or(false));
+            self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
         }
         match self.def.options.pass_turn {
             PassTurn::Yes => push_pass(out),
@@ -995,6 +992,7 @@ pub struct Workspace {
     keep: Vec<bool>,
     dead: Vec<bool>,
     fingerprints: Vec<u64>,
+    safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.
     chain_keys: Vec<u64>,

@@ -1,0 +1,173 @@
+//! Royal safety without trial moves.
+//!
+//! A move is legal when it leaves no royal piece of the mover attacked. Playing every move and
+//! asking the attack tables afterwards is exact but slow; instead, the position is examined once
+//! (where the mover's royal pieces stand, whether one is attacked, which pieces stand between a
+//! royal piece and an enemy slider), and a move whose writes cannot change the answer is kept
+//! without being played. Every other move is played and tested, as before.
+//!
+//! What the tables can prove: after a move that writes only the mover's own non-royal pieces or
+//! empty cells, leaves the royal squares alone and empties at most one occupied square, an enemy
+//! piece can attack a royal square only from a square the move did not write, so a leap attack
+//! would already exist, and a slide attack needs the emptied square to be the only piece between
+//! the royal piece and an enemy slider (a pin). The proof needs a position that is not in check,
+//! no enemy piece standing where one of its irregular blocks (run as programs, which may read
+//! anything) could reach a royal square, and direction links that can be reversed.
+
+use super::moves::{MoveList, Op};
+use super::position::{Position, DEAD};
+use super::Rules;
+use crate::def::{PlayerId, NONE};
+
+/// What one position's royal pieces face, found once before the moves are filtered.
+#[derive(Clone, Debug, Default)]
+pub struct Safety {
+    /// Squares of the mover's royal pieces.
+    kings: Vec<u16>,
+    /// Pieces that are the only one between a royal piece and an enemy slider aiming at it.
+    pinned: Vec<u16>,
+    /// The tables can judge moves here (not in check, no irregular attacker in reach).
+    proven: bool,
+    /// Royal squares after a trial move.
+    after: Vec<u16>,
+}
+
+impl Rules {
+    /// Examines a position for `side` before its moves are judged.
+    pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
+        s.kings.clear();
+        s.pinned.clear();
+        s.proven = false;
+        for (sq, c) in pos.cells.iter().enumerate() {
+            if !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1] {
+                s.kings.push(sq as u16);
+            }
+        }
+        let a = &self.attacks;
+        if !self.fast_legality || !a.usable {
+            return;
+        }
+        let n_pos = pos.cells.len();
+        let n_dirs = self.def.board.directions.len();
+        for &k in &s.kings {
+            let k = k as usize;
+            for pl in 0..self.def.players.len() {
+                if pl == side.idx() {
+                    continue;
+                }
+                let enemy =
+                    |c: super::Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+                for &(src, piece) in &a.leap_to[pl * n_pos + k] {
+                    let c = pos.cells[src as usize];
+                    if enemy(c) && c.piece == piece + 1 {
+                        return;
+                    }
+                }
+                for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
+                    let c = pos.cells[start as usize];
+                    if enemy(c) && c.piece == piece + 1 {
+                        return;
+                    }
+                }
+                for (d, pieces) in &a.slides[pl] {
+                    let base = (pl * n_dirs + d.idx()) * n_pos;
+                    let mut q = a.rev[base + k];
+                    let mut first = NONE;
+                    while q != NONE {
+                        let c = pos.cells[q as usize];
+                        if !c.is_empty() {
+                            let slider = enemy(c) && pieces[c.piece as usize - 1];
+                            if first != NONE {
+                                if slider {
+                                    s.pinned.push(first);
+                                }
+                                break;
+                            }
+                            if slider {
+                                return; // in check
+                            }
+                            first = q;
+                        }
+                        q = a.rev[base + q as usize];
+                    }
+                }
+            }
+        }
+        s.proven = true;
+    }
+
+    /// Whether the examined position proves a move safe without playing it.
+    #[inline]
+    fn proven_safe(&self, s: &Safety, pos: &Position, side: PlayerId, ops: &[Op]) -> bool {
+        let mut emptied = 0;
+        for op in ops {
+            if let Op::Set(sq, c) = *op {
+                if c.is_empty() {
+                    if !pos.cells[sq as usize].is_empty() {
+                        emptied += 1;
+                        if emptied > 1 || s.pinned.contains(&sq) {
+                            return false;
+                        }
+                    }
+                } else if c.owner != side.0
+                    || c.marks & DEAD != 0
+                    || self.royal[c.piece as usize - 1]
+                {
+                    return false;
+                }
+                if s.kings.contains(&sq) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Keeps the moves of `out` that leave no royal piece of the side to move attacked.
+    pub(super) fn royal_filter(
+        &self,
+        s: &mut Safety,
+        keep: &mut Vec<bool>,
+        log: &mut super::UndoLog,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) {
+        let side = self.entry(pos.turn).owner;
+        self.examine_safety(pos, side, s);
+        keep.clear();
+        for m in &out.moves {
+            let ops = out.ops(m);
+            if s.proven && self.proven_safe(s, pos, side, ops) {
+                keep.push(true);
+                continue;
+            }
+            if !self.fast_legality {
+                // The reference: play the move and look for royal pieces over the whole board.
+                self.make_ops(pos, out, m, log);
+                keep.push(!self.royal_attacked(pos, side));
+                super::revert(pos, log);
+                continue;
+            }
+            // Play it and test the royal squares it leaves.
+            s.after.clear();
+            s.after.extend_from_slice(&s.kings);
+            for op in ops {
+                if let Op::Set(sq, c) = *op {
+                    s.after.retain(|&k| k != sq);
+                    if !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1] {
+                        s.after.push(sq);
+                    }
+                }
+            }
+            self.make_ops(pos, out, m, log);
+            let safe = !s
+                .after
+                .iter()
+                .any(|&k| self.attacked(pos, k, side, None, true));
+            super::revert(pos, log);
+            keep.push(safe);
+        }
+        let mut k = keep.iter();
+        out.retain(|_| k.next().copied().unwrap_or(false));
+    }
+}

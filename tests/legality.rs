@@ -1,0 +1,137 @@
+//! Royal safety proven from the attack tables (`engine/legal.rs`) must keep exactly the moves
+//! that playing every move and testing the board keeps: both ways are run on the positions of
+//! seeded random games of every shipped game with royal pieces and of a sample of corpus games
+//! with royal pieces, and their move lists must be identical.
+
+use std::path::Path;
+
+use zrf::engine::{MoveList, Rules, UndoLog, Workspace};
+use zrf::expand::Loader;
+
+struct FsLoader;
+
+impl Loader for FsLoader {
+    fn load(&self, path: &str) -> Option<Vec<u8>> {
+        std::fs::read(path).ok()
+    }
+}
+
+/// splitmix64, so the games are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((z >> 32) * n as u64 >> 32) as usize
+    }
+}
+
+/// Every game and variant of a file that resolves without errors.
+fn all_rules(file: &str) -> Vec<(String, Rules)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let loaded = zrf::load(&path.to_string_lossy(), &bytes, &FsLoader);
+    let mut out = Vec::new();
+    for (i, g) in loaded.games.iter().enumerate() {
+        if let (Some(def), diags) = zrf::resolve_game(g) {
+            if !zrf::diagnostic::has_errors(&diags) {
+                out.push((format!("{file} #{i}"), Rules::new(def)));
+            }
+        }
+    }
+    assert!(!out.is_empty(), "{file}: no game resolves");
+    out
+}
+
+/// Plays `games` random games of up to `plies` plies; at every position compares the moves
+/// both ways. Returns the number of positions compared and how many had a move filtered out.
+fn compare(name: &str, fast: &Rules, games: u64, plies: usize) -> (usize, usize) {
+    assert!(fast.royal.iter().any(|&r| r), "{name}: no royal piece");
+    let mut reference = fast.clone();
+    reference.fast_legality = false;
+    let mut no_royal = fast.clone();
+    no_royal.royal.iter_mut().for_each(|r| *r = false);
+    let (mut ws_a, mut ws_b) = (Workspace::default(), Workspace::default());
+    let (mut a, mut b, mut all) = (MoveList::new(), MoveList::new(), MoveList::new());
+    let (mut positions, mut filtered) = (0, 0);
+    for seed in 0..games {
+        let mut rng = Rng(seed * 7919 + name.len() as u64);
+        let mut pos = fast.initial();
+        let mut log = UndoLog::new();
+        for ply in 0..plies {
+            fast.legal_moves_in(&mut ws_a, &mut pos, &mut a);
+            reference.legal_moves_in(&mut ws_b, &mut pos, &mut b);
+            let paths = |l: &MoveList| -> Vec<Vec<u16>> {
+                l.moves.iter().map(|m| l.path(m).to_vec()).collect()
+            };
+            assert_eq!(paths(&a), paths(&b), "{name}, game {seed}, ply {ply}");
+            let same = a.moves == b.moves && a.ops == b.ops && a.squares == b.squares;
+            assert!(
+                same,
+                "{name}, game {seed}, ply {ply}: same paths, other moves"
+            );
+            positions += 1;
+            // Moves that leave a royal piece attacked exist here: the filter had work to do.
+            no_royal.legal_moves_in(&mut ws_b, &mut pos, &mut all);
+            if all.len() > a.len() {
+                filtered += 1;
+            }
+            if a.is_empty() {
+                break;
+            }
+            let m = a.moves[rng.below(a.len())];
+            fast.make(&mut pos, &a, &m, &mut log);
+        }
+    }
+    (positions, filtered)
+}
+
+#[test]
+fn shipped_royal_games_agree() {
+    for file in [
+        "games/chess.zrf",
+        "games/capablanca.zrf",
+        "games/halfgi.zrf",
+    ] {
+        for (name, rules) in all_rules(file) {
+            let (n, filtered) = compare(&name, &rules, 6, 80);
+            assert!(n > 100, "{name}: only {n} positions");
+            assert!(
+                filtered > 5,
+                "{name}: only {filtered} positions with illegal moves"
+            );
+        }
+    }
+}
+
+#[test]
+fn corpus_royal_games_agree() {
+    let dir = "tests/corpus/dagaz/";
+    for file in [
+        "checkmate/makruk.zrf",
+        "checkmate/knights-court.zrf",
+        "checkmate/neutral-king.zrf",
+        "checkmate/benedict-chess.zrf",
+        "checkmate/teleport-chess.zrf",
+        "checkmate/glinski.zrf",
+        "checkmate/courier-chess.zrf",
+        "checkmate/sittuyin.zrf",
+        "checkmate/anti-king.zrf",
+        "checkmate/andalusia.zrf",
+        "shogi/sho-shogi.zrf",
+        "xiangqi/xiangqi.zrf",
+        "xiangqi/janggi.zrf",
+    ] {
+        for (name, rules) in all_rules(&format!("{dir}{file}")) {
+            if !rules.royal.iter().any(|&r| r) {
+                continue;
+            }
+            let (n, _) = compare(&name, &rules, 2, 60);
+            assert!(n > 10, "{name}: only {n} positions");
+        }
+    }
+}

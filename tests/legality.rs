@@ -53,6 +53,7 @@ fn compare(name: &str, fast: &Rules, games: u64, plies: usize) -> (usize, usize)
     assert!(fast.royal.iter().any(|&r| r), "{name}: no royal piece");
     let mut reference = fast.clone();
     reference.fast_legality = false;
+    reference.after_move_plain = false;
     let mut no_royal = fast.clone();
     no_royal.royal.iter_mut().for_each(|r| *r = false);
     let (mut ws_a, mut ws_b) = (Workspace::default(), Workspace::default());
@@ -74,6 +75,8 @@ fn compare(name: &str, fast: &Rules, games: u64, plies: usize) -> (usize, usize)
                 same,
                 "{name}, game {seed}, ply {ply}: same paths, other moves"
             );
+            // Trial moves were taken back with the hash restored from the undo log.
+            assert_eq!(pos.hash, pos.full_hash(), "{name}, game {seed}, ply {ply}");
             positions += 1;
             // Moves that leave a royal piece attacked exist here: the filter had work to do.
             no_royal.legal_moves_in(&mut ws_b, &mut pos, &mut all);
@@ -84,7 +87,21 @@ fn compare(name: &str, fast: &Rules, games: u64, plies: usize) -> (usize, usize)
                 break;
             }
             let m = a.moves[rng.below(a.len())];
+            let before = pos.clone();
+            let mut slow = pos.clone();
+            reference.make(&mut slow, &a, &m, &mut UndoLog::new());
             fast.make(&mut pos, &a, &m, &mut log);
+            assert!(
+                pos == slow,
+                "{name}, game {seed}, ply {ply}: after-move differs"
+            );
+            zrf::engine::revert(&mut pos, &mut log);
+            assert!(
+                pos == before,
+                "{name}, game {seed}, ply {ply}: take-back differs"
+            );
+            fast.make(&mut pos, &a, &m, &mut log);
+            assert_eq!(pos.hash, pos.full_hash(), "{name}, game {seed}, ply {ply}");
         }
     }
     (positions, filtered)

@@ -28,7 +28,7 @@ enum Pending {
 }
 
 /// Scratch buffers reused across blocks.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Scratch {
     pending: Vec<Pending>,
     subs: Vec<(u16, u16)>,

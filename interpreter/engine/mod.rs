@@ -58,6 +58,30 @@ pub struct Rules {
     /// every move and scans the board for royal pieces (the reference the fast way is tested
     /// against).
     pub fast_legality: bool,
+    /// The `after-move` program is plain enough to run without the interpreter (set false
+    /// to run it through the interpreter, the reference the plain way is tested against).
+    pub after_move_plain: bool,
+}
+
+/// The most counter settings a plain `after-move` program collects (more: the interpreter).
+const PLAIN_AFTER_SETS: usize = 8;
+
+/// Whether an `after-move` program holds only `if` and counter settings, with conditions on the
+/// move (`capture-made?`, `moved-piece?`), constants and comparisons.
+fn plain_after_move_program(body: &[Instr]) -> bool {
+    fn cond(c: &Cond) -> bool {
+        match c {
+            Cond::Const(_) | Cond::CaptureMade | Cond::MovedPiece(_) | Cond::Compare(..) => true,
+            Cond::Not(x) => cond(x),
+            Cond::And(xs) | Cond::Or(xs) => xs.iter().all(cond),
+            _ => false,
+        }
+    }
+    body.iter().all(|i| match i {
+        Instr::SetCounter(..) => true,
+        Instr::If(c, a, b) => cond(c) && plain_after_move_program(a) && plain_after_move_program(b),
+        _ => false,
+    })
 }
 
 impl Rules {
@@ -122,6 +146,7 @@ impl Rules {
                 base
             },
             fast_legality: true,
+            after_move_plain: plain_after_move_program(&def.after_move),
             def,
         }
     }
@@ -716,19 +741,109 @@ impl Rules {
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let mover = self.entry(pos.turn).owner;
         self.make_ops(pos, list, m, log);
-        if !self.def.after_move.is_empty() {
-            let mut extra = Vec::new();
-            let path = list.path(m);
-            let (from, to) = (path[0], path[path.len() - 1]);
-            let mut ex = Exec::new(self, pos, mover);
-            ex.run_after_move(
-                m.cap_hi > m.path_hi || m.huff != 0,
-                m.piece,
-                (from, to),
-                &mut Scratch::default(),
-                &mut extra,
-            );
-            apply_more(pos, &extra, log);
+        if self.def.after_move.is_empty() {
+            return;
+        }
+        let path = list.path(m);
+        let ends = (path[0], path[path.len() - 1]);
+        let captured = m.cap_hi > m.path_hi || m.huff != 0;
+        if self.after_move_plain {
+            let mut sets = [(0u32, 0i64); PLAIN_AFTER_SETS];
+            if let Some(n) = self.plain_after_move(
+                pos,
+                mover,
+                (captured, m.piece),
+                ends,
+                &self.def.after_move,
+                &mut sets,
+                0,
+            ) {
+                let mut ops = [Op::Counter(0, 0); PLAIN_AFTER_SETS];
+                for (op, &(slot, value)) in ops.iter_mut().zip(&sets[..n]) {
+                    let old = pos.counters[slot as usize] as i64;
+                    let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
+                    *op = Op::Counter(slot, delta as i32);
+                }
+                apply_more(pos, &ops[..n], log);
+                return;
+            }
+        }
+        let mut extra = std::mem::take(&mut log.after_ops);
+        let mut scratch = std::mem::take(&mut log.after_scratch);
+        extra.clear();
+        let mut ex = Exec::new(self, pos, mover);
+        ex.run_after_move(captured, m.piece, ends, &mut scratch, &mut extra);
+        apply_more(pos, &extra, log);
+        log.after_ops = extra;
+        log.after_scratch = scratch;
+    }
+
+    /// Runs an `after-move` program made only of `if` and counter settings whose conditions
+    /// ask about the move and compare numbers (the fifty-move clock), straight over the tree,
+    /// with the semantics of the interpreter: expressions read the position after the move,
+    /// and a later setting of a counter replaces an earlier one. Returns the number of
+    /// settings written to `sets`, or `None` when there are more than it holds.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_after_move(
+        &self,
+        pos: &Position,
+        mover: PlayerId,
+        after: (bool, u16),
+        ends: (u16, u16),
+        body: &[Instr],
+        sets: &mut [(u32, i64); PLAIN_AFTER_SETS],
+        mut n: usize,
+    ) -> Option<usize> {
+        let at = [NONE, ends.0, ends.1];
+        for i in body {
+            match i {
+                Instr::SetCounter(c, e) => {
+                    let value = self.eval(pos, mover, &[], at, e);
+                    let slot = self.counter_slot(*c, mover);
+                    if let Some(k) = sets[..n].iter().position(|&(s, _)| s == slot) {
+                        sets.copy_within(k + 1..n, k);
+                        n -= 1;
+                    }
+                    if n == PLAIN_AFTER_SETS {
+                        return None;
+                    }
+                    sets[n] = (slot, value);
+                    n += 1;
+                }
+                Instr::If(c, a, b) => {
+                    let branch = if self.plain_cond(pos, mover, after, at, c) {
+                        a
+                    } else {
+                        b
+                    };
+                    n = self.plain_after_move(pos, mover, after, ends, branch, sets, n)?;
+                }
+                _ => unreachable!("checked by plain_after_move_program"),
+            }
+        }
+        Some(n)
+    }
+
+    fn plain_cond(
+        &self,
+        pos: &Position,
+        mover: PlayerId,
+        after: (bool, u16),
+        at: [u16; 3],
+        c: &Cond,
+    ) -> bool {
+        match c {
+            Cond::Const(b) => *b,
+            Cond::Not(x) => !self.plain_cond(pos, mover, after, at, x),
+            Cond::And(xs) => xs.iter().all(|x| self.plain_cond(pos, mover, after, at, x)),
+            Cond::Or(xs) => xs.iter().any(|x| self.plain_cond(pos, mover, after, at, x)),
+            Cond::CaptureMade => after.0,
+            Cond::MovedPiece(ts) => ts.iter().any(|t| t.0 + 1 == after.1),
+            Cond::Compare(op, a, b) => op.test(
+                self.eval(pos, mover, &[], at, a),
+                self.eval(pos, mover, &[], at, b),
+            ),
+            _ => unreachable!("checked by plain_after_move_program"),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Moves as data: a header per move and shared arenas of board writes and squares, so that
 //! generating a move allocates nothing once the buffers have grown.
 
+use super::exec::Scratch;
 use super::position::{Cell, Position};
 
 /// One elementary change a move makes.
@@ -196,8 +197,12 @@ pub struct UndoLog {
     stores: Vec<(u32, i32)>,
     counters: Vec<(u32, i32)>,
     frames: Vec<Frame>,
+    /// Buffers of the `after-move` program, reused by every `make`.
+    pub(super) after_ops: Vec<Op>,
+    pub(super) after_scratch: Scratch,
 }
 
+/// One applied move: where its entries begin, and the state that is restored whole.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     cells: u32,
@@ -206,6 +211,8 @@ struct Frame {
     turn: u32,
     last_from: u16,
     last_to: u16,
+    hash: u64,
+    counters_hash: u64,
 }
 
 impl UndoLog {
@@ -236,6 +243,8 @@ pub fn apply(
         turn: pos.turn,
         last_from: pos.last_from,
         last_to: pos.last_to,
+        hash: pos.hash,
+        counters_hash: pos.counters_hash,
     });
     apply_more(pos, ops, log);
     pos.set_turn(turn, last_from, last_to);
@@ -263,20 +272,27 @@ pub fn apply_more(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
     }
 }
 
-/// Takes back the last applied move.
+/// Takes back the last applied move. Cells, stores and counters are written back without
+/// hashing; the hash is restored from the frame.
 pub fn revert(pos: &mut Position, log: &mut UndoLog) {
     let Some(f) = log.frames.pop() else { return };
     while log.cells.len() > f.cells as usize {
         let (sq, old) = log.cells.pop().expect("cell entry");
-        pos.set(sq, old);
+        pos.cells[sq as usize] = old;
     }
     while log.counters.len() > f.counters as usize {
         let (idx, delta) = log.counters.pop().expect("counter entry");
-        pos.add_counter(idx, -delta);
+        let c = &mut pos.counters[idx as usize];
+        *c = c.wrapping_sub(delta);
     }
     while log.stores.len() > f.stores as usize {
         let (idx, delta) = log.stores.pop().expect("store entry");
-        pos.add_store(idx, -delta);
+        let n = &mut pos.store[idx as usize];
+        *n = (*n as i64 - delta as i64).clamp(0, u32::MAX as i64) as u32;
     }
-    pos.set_turn(f.turn, f.last_from, f.last_to);
+    pos.turn = f.turn;
+    pos.last_from = f.last_from;
+    pos.last_to = f.last_to;
+    pos.hash = f.hash;
+    pos.counters_hash = f.counters_hash;
 }

@@ -61,10 +61,72 @@ pub struct Rules {
     /// The `after-move` program is plain enough to run without the interpreter (set false
     /// to run it through the interpreter, the reference the plain way is tested against).
     pub after_move_plain: bool,
+    /// The `after-move` program as a clock, when it is one.
+    clock: Option<Clock>,
 }
 
 /// The most counter settings a plain `after-move` program collects (more: the interpreter).
 const PLAIN_AFTER_SETS: usize = 8;
+
+/// An `after-move` program that is one counter's clock, as the fifty-move rule keeps it:
+/// `(if (or capture-made? (moved-piece? T…)) (set C k) else (inc C d))`.
+#[derive(Clone, Debug)]
+struct Clock {
+    counter: u16,
+    /// A capture sets the counter to `reset`.
+    on_capture: bool,
+    /// By type + 1: moving a piece of this type sets the counter to `reset`.
+    pieces: Vec<bool>,
+    reset: i64,
+    /// Otherwise the counter becomes `counter op step` (`+` or `-`).
+    op: char,
+    step: i64,
+}
+
+impl Clock {
+    fn recognise(def: &GameDef) -> Option<Clock> {
+        fn resets(c: &Cond, on_capture: &mut bool, pieces: &mut Vec<bool>) -> bool {
+            match c {
+                Cond::CaptureMade => *on_capture = true,
+                Cond::MovedPiece(ts) => {
+                    for t in ts {
+                        if pieces.len() <= t.idx() + 1 {
+                            pieces.resize(t.idx() + 2, false);
+                        }
+                        pieces[t.idx() + 1] = true;
+                    }
+                }
+                Cond::Or(xs) => return xs.iter().all(|x| resets(x, on_capture, pieces)),
+                _ => return false,
+            }
+            true
+        }
+        let [Instr::If(cond, then, els)] = def.after_move.as_slice() else {
+            return None;
+        };
+        let [Instr::SetCounter(counter, Expr::Int(reset))] = then.as_slice() else {
+            return None;
+        };
+        let [Instr::SetCounter(c2, Expr::Arith(op, x, y))] = els.as_slice() else {
+            return None;
+        };
+        let (Expr::Counter(c3), Expr::Int(step)) = (&**x, &**y) else {
+            return None;
+        };
+        if c2 != counter || c3 != counter || !matches!(op, '+' | '-') {
+            return None;
+        }
+        let (mut on_capture, mut pieces) = (false, Vec::new());
+        resets(cond, &mut on_capture, &mut pieces).then_some(Clock {
+            counter: *counter,
+            on_capture,
+            pieces,
+            reset: *reset,
+            op: *op,
+            step: *step,
+        })
+    }
+}
 
 /// Whether an `after-move` program holds only `if` and counter settings, with conditions on the
 /// move (`capture-made?`, `moved-piece?`), constants and comparisons.
@@ -147,6 +209,7 @@ impl Rules {
             },
             fast_legality: true,
             after_move_plain: plain_after_move_program(&def.after_move),
+            clock: Clock::recognise(&def),
             def,
         }
     }
@@ -487,6 +550,20 @@ impl Rules {
             &mut ws.scratch,
             &mut steps,
         );
+        if steps.len() <= GEN_MOVE_LIMIT
+            && !self.deferred
+            && steps.moves.iter().all(|m| !m.partial && m.finally == 0)
+        {
+            // Single steps are whole turns already: the list is the output as it stands.
+            std::mem::swap(out, &mut steps);
+            ws.bufs.push(steps);
+            let cut = out.cut;
+            self.finish(ws, pos, out);
+            if let Some(why) = cut {
+                out.note_cut(why);
+            }
+            return;
+        }
         let mut gen = Gen {
             rules: self,
             ws,
@@ -507,13 +584,18 @@ impl Rules {
             ws.dead.clear();
         }
         let cut = out.cut;
+        self.finish(ws, pos, out);
+        if let Some(why) = cut {
+            out.note_cut(why);
+        }
+    }
+
+    /// The filters of whole turns (or huffing's variations on them).
+    fn finish(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         if self.def.options.huffing {
             self.huffing(ws, pos, out);
         } else {
             self.filter(ws, pos, out, true);
-        }
-        if let Some(why) = cut {
-            out.note_cut(why);
         }
     }
 
@@ -747,6 +829,19 @@ impl Rules {
         let path = list.path(m);
         let ends = (path[0], path[path.len() - 1]);
         let captured = m.cap_hi > m.path_hi || m.huff != 0;
+        if let (Some(c), true) = (&self.clock, self.after_move_plain) {
+            let slot = self.counter_slot(c.counter, mover);
+            let old = pos.counters[slot as usize] as i64;
+            let reset = (captured && c.on_capture) || c.pieces.get(m.piece as usize) == Some(&true);
+            let value = if reset {
+                c.reset
+            } else {
+                arith(c.op, old, c.step)
+            };
+            let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
+            apply_more(pos, &[Op::Counter(slot, delta as i32)], log);
+            return;
+        }
         if self.after_move_plain {
             let mut sets = [(0u32, 0i64); PLAIN_AFTER_SETS];
             if let Some(n) = self.plain_after_move(
@@ -984,6 +1079,13 @@ fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
         out.ops(a) == out.ops(b) && out.path(a) == out.path(b) && a.promote == b.promote
     };
     let mut any = false;
+    // Most lists have no two equal fingerprints: sorted, they show it at once.
+    ws.sorted.clear();
+    ws.sorted.extend_from_slice(&ws.fingerprints);
+    ws.sorted.sort_unstable();
+    if ws.sorted.windows(2).all(|w| w[0] != w[1]) {
+        return;
+    }
     if n <= 64 {
         // The usual case: a few dozen moves, compared pairwise by fingerprint.
         for i in 1..n {
@@ -1107,6 +1209,7 @@ pub struct Workspace {
     keep: Vec<bool>,
     dead: Vec<bool>,
     fingerprints: Vec<u64>,
+    sorted: Vec<u64>,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -152,3 +152,64 @@ fn corpus_royal_games_agree() {
         }
     }
 }
+
+/// `after-move` programs run without the interpreter (`engine/after.rs`) must change the
+/// counters exactly as the interpreter does: every shipped game with one, along random games
+/// long enough to reach the endings the draughts draw rules count.
+#[test]
+fn plain_after_move_agrees() {
+    let (mut games_with_program, mut changed, mut endings) = (0, 0, 0);
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("games")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "zrf") {
+            continue;
+        }
+        let file = format!("games/{}", path.file_name().unwrap().to_string_lossy());
+        for (name, fast) in all_rules(&file) {
+            if fast.def.after_move.is_empty() {
+                continue;
+            }
+            games_with_program += 1;
+            let mut reference = fast.clone();
+            reference.after_move_plain = false;
+            let mut ws = Workspace::default();
+            let mut list = MoveList::new();
+            // From the start, and from an ending the draughts draw rules count (a lone king
+            // against three pieces, in international draughts).
+            let ending = zrf::setup::parse(&fast, "W:WK46,K10,28:BK5")
+                .ok()
+                .filter(|_| name.starts_with("games/international"));
+            endings += usize::from(ending.is_some());
+            for seed in 0..4 {
+                let mut rng = Rng(seed + 17);
+                let mut pos = match (&ending, seed) {
+                    (Some(p), 3) => p.clone(),
+                    _ => fast.initial(),
+                };
+                let mut log = UndoLog::new();
+                for ply in 0..200 {
+                    fast.legal_moves_in(&mut ws, &mut pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let m = list.moves[rng.below(list.len())];
+                    let mut slow = pos.clone();
+                    reference.make(&mut slow, &list, &m, &mut UndoLog::new());
+                    let before = pos.counters.clone();
+                    fast.make(&mut pos, &list, &m, &mut log);
+                    assert!(
+                        pos == slow,
+                        "{name}, game {seed}, ply {ply}: counters differ"
+                    );
+                    changed += usize::from(pos.counters != before);
+                }
+            }
+        }
+    }
+    assert!(
+        games_with_program >= 8,
+        "{games_with_program} games with after-move"
+    );
+    assert!(changed > 1000, "the counters changed only {changed} times");
+    assert_eq!(endings, 1);
+}

@@ -1,6 +1,7 @@
 //! The move engine: positions, the move-program interpreter and the turn layer that turns
 //! program output into legal moves (whole turns), plus make/unmake and perft.
 
+mod after;
 mod attack;
 mod exec;
 mod goals;
@@ -62,88 +63,7 @@ pub struct Rules {
     /// to run it through the interpreter, the reference the plain way is tested against).
     pub after_move_plain: bool,
     /// The `after-move` program as a clock, when it is one.
-    clock: Option<Clock>,
-}
-
-/// The most counter settings a plain `after-move` program collects (more: the interpreter).
-const PLAIN_AFTER_SETS: usize = 8;
-
-/// An `after-move` program that is one counter's clock, as the fifty-move rule keeps it:
-/// `(if (or capture-made? (moved-piece? T…)) (set C k) else (inc C d))`.
-#[derive(Clone, Debug)]
-struct Clock {
-    counter: u16,
-    /// A capture sets the counter to `reset`.
-    on_capture: bool,
-    /// By type + 1: moving a piece of this type sets the counter to `reset`.
-    pieces: Vec<bool>,
-    reset: i64,
-    /// Otherwise the counter becomes `counter op step` (`+` or `-`).
-    op: char,
-    step: i64,
-}
-
-impl Clock {
-    fn recognise(def: &GameDef) -> Option<Clock> {
-        fn resets(c: &Cond, on_capture: &mut bool, pieces: &mut Vec<bool>) -> bool {
-            match c {
-                Cond::CaptureMade => *on_capture = true,
-                Cond::MovedPiece(ts) => {
-                    for t in ts {
-                        if pieces.len() <= t.idx() + 1 {
-                            pieces.resize(t.idx() + 2, false);
-                        }
-                        pieces[t.idx() + 1] = true;
-                    }
-                }
-                Cond::Or(xs) => return xs.iter().all(|x| resets(x, on_capture, pieces)),
-                _ => return false,
-            }
-            true
-        }
-        let [Instr::If(cond, then, els)] = def.after_move.as_slice() else {
-            return None;
-        };
-        let [Instr::SetCounter(counter, Expr::Int(reset))] = then.as_slice() else {
-            return None;
-        };
-        let [Instr::SetCounter(c2, Expr::Arith(op, x, y))] = els.as_slice() else {
-            return None;
-        };
-        let (Expr::Counter(c3), Expr::Int(step)) = (&**x, &**y) else {
-            return None;
-        };
-        if c2 != counter || c3 != counter || !matches!(op, '+' | '-') {
-            return None;
-        }
-        let (mut on_capture, mut pieces) = (false, Vec::new());
-        resets(cond, &mut on_capture, &mut pieces).then_some(Clock {
-            counter: *counter,
-            on_capture,
-            pieces,
-            reset: *reset,
-            op: *op,
-            step: *step,
-        })
-    }
-}
-
-/// Whether an `after-move` program holds only `if` and counter settings, with conditions on the
-/// move (`capture-made?`, `moved-piece?`), constants and comparisons.
-fn plain_after_move_program(body: &[Instr]) -> bool {
-    fn cond(c: &Cond) -> bool {
-        match c {
-            Cond::Const(_) | Cond::CaptureMade | Cond::MovedPiece(_) | Cond::Compare(..) => true,
-            Cond::Not(x) => cond(x),
-            Cond::And(xs) | Cond::Or(xs) => xs.iter().all(cond),
-            _ => false,
-        }
-    }
-    body.iter().all(|i| match i {
-        Instr::SetCounter(..) => true,
-        Instr::If(c, a, b) => cond(c) && plain_after_move_program(a) && plain_after_move_program(b),
-        _ => false,
-    })
+    clock: Option<after::Clock>,
 }
 
 impl Rules {
@@ -208,8 +128,8 @@ impl Rules {
                 base
             },
             fast_legality: true,
-            after_move_plain: plain_after_move_program(&def.after_move),
-            clock: Clock::recognise(&def),
+            after_move_plain: after::plain_program(&def.after_move),
+            clock: after::Clock::recognise(&def),
             def,
         }
     }
@@ -829,39 +749,10 @@ impl Rules {
         let path = list.path(m);
         let ends = (path[0], path[path.len() - 1]);
         let captured = m.cap_hi > m.path_hi || m.huff != 0;
-        if let (Some(c), true) = (&self.clock, self.after_move_plain) {
-            let slot = self.counter_slot(c.counter, mover);
-            let old = pos.counters[slot as usize] as i64;
-            let reset = (captured && c.on_capture) || c.pieces.get(m.piece as usize) == Some(&true);
-            let value = if reset {
-                c.reset
-            } else {
-                arith(c.op, old, c.step)
-            };
-            let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
-            apply_more(pos, &[Op::Counter(slot, delta as i32)], log);
+        if self.after_move_plain
+            && self.after_move_plain_run(pos, mover, (captured, m.piece), ends, log)
+        {
             return;
-        }
-        if self.after_move_plain {
-            let mut sets = [(0u32, 0i64); PLAIN_AFTER_SETS];
-            if let Some(n) = self.plain_after_move(
-                pos,
-                mover,
-                (captured, m.piece),
-                ends,
-                &self.def.after_move,
-                &mut sets,
-                0,
-            ) {
-                let mut ops = [Op::Counter(0, 0); PLAIN_AFTER_SETS];
-                for (op, &(slot, value)) in ops.iter_mut().zip(&sets[..n]) {
-                    let old = pos.counters[slot as usize] as i64;
-                    let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
-                    *op = Op::Counter(slot, delta as i32);
-                }
-                apply_more(pos, &ops[..n], log);
-                return;
-            }
         }
         let mut extra = std::mem::take(&mut log.after_ops);
         let mut scratch = std::mem::take(&mut log.after_scratch);
@@ -871,75 +762,6 @@ impl Rules {
         apply_more(pos, &extra, log);
         log.after_ops = extra;
         log.after_scratch = scratch;
-    }
-
-    /// Runs an `after-move` program made only of `if` and counter settings whose conditions
-    /// ask about the move and compare numbers (the fifty-move clock), straight over the tree,
-    /// with the semantics of the interpreter: expressions read the position after the move,
-    /// and a later setting of a counter replaces an earlier one. Returns the number of
-    /// settings written to `sets`, or `None` when there are more than it holds.
-    #[allow(clippy::too_many_arguments)]
-    fn plain_after_move(
-        &self,
-        pos: &Position,
-        mover: PlayerId,
-        after: (bool, u16),
-        ends: (u16, u16),
-        body: &[Instr],
-        sets: &mut [(u32, i64); PLAIN_AFTER_SETS],
-        mut n: usize,
-    ) -> Option<usize> {
-        let at = [NONE, ends.0, ends.1];
-        for i in body {
-            match i {
-                Instr::SetCounter(c, e) => {
-                    let value = self.eval(pos, mover, &[], at, e);
-                    let slot = self.counter_slot(*c, mover);
-                    if let Some(k) = sets[..n].iter().position(|&(s, _)| s == slot) {
-                        sets.copy_within(k + 1..n, k);
-                        n -= 1;
-                    }
-                    if n == PLAIN_AFTER_SETS {
-                        return None;
-                    }
-                    sets[n] = (slot, value);
-                    n += 1;
-                }
-                Instr::If(c, a, b) => {
-                    let branch = if self.plain_cond(pos, mover, after, at, c) {
-                        a
-                    } else {
-                        b
-                    };
-                    n = self.plain_after_move(pos, mover, after, ends, branch, sets, n)?;
-                }
-                _ => unreachable!("checked by plain_after_move_program"),
-            }
-        }
-        Some(n)
-    }
-
-    fn plain_cond(
-        &self,
-        pos: &Position,
-        mover: PlayerId,
-        after: (bool, u16),
-        at: [u16; 3],
-        c: &Cond,
-    ) -> bool {
-        match c {
-            Cond::Const(b) => *b,
-            Cond::Not(x) => !self.plain_cond(pos, mover, after, at, x),
-            Cond::And(xs) => xs.iter().all(|x| self.plain_cond(pos, mover, after, at, x)),
-            Cond::Or(xs) => xs.iter().any(|x| self.plain_cond(pos, mover, after, at, x)),
-            Cond::CaptureMade => after.0,
-            Cond::MovedPiece(ts) => ts.iter().any(|t| t.0 + 1 == after.1),
-            Cond::Compare(op, a, b) => op.test(
-                self.eval(pos, mover, &[], at, a),
-                self.eval(pos, mover, &[], at, b),
-            ),
-            _ => unreachable!("checked by plain_after_move_program"),
-        }
     }
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.

@@ -238,6 +238,9 @@ pub fn describe_rules(rules: &crate::engine::Rules) -> String {
             .collect();
         let _ = writeln!(w, "options: {}", opts.join(", "));
     }
+    if let Some(scheme) = rules.royal_safety_scheme() {
+        let _ = writeln!(w, "royal safety: {scheme}");
+    }
     let _ = writeln!(w, "goals:");
     for g in &def.goals {
         let players: Vec<&str> = g

@@ -165,39 +165,39 @@ impl Plain<'_> {
                 let a = self.eval(a);
                 arith(*op, a, self.eval(b))
             }
-            Expr::CountPieces(owner, pieces, None) => match self.tally() {
-                Some(t) => {
-                    let n_pieces = self.rules.def.pieces.len();
-                    let side = self.mover.idx();
-                    let mut n = 0i64;
-                    for pl in 0..self.rules.def.players.len() {
-                        let wanted = match owner {
-                            Owner::Mine => pl == side,
-                            Owner::Opponent => pl != side,
-                            Owner::Any => true,
-                        };
-                        if !wanted {
-                            continue;
-                        }
-                        let row = &t[pl * n_pieces..(pl + 1) * n_pieces];
-                        n += if pieces.is_empty() {
-                            row.iter().map(|&c| c as i64).sum::<i64>()
-                        } else {
-                            (row.iter().enumerate())
-                                .filter(|(t, _)| pieces.iter().any(|p| p.idx() == *t))
-                                .map(|(_, &c)| c as i64)
-                                .sum::<i64>()
-                        };
+            Expr::CountPieces(owner, pieces, None) => {
+                let (rules, side) = (self.rules, self.mover.idx());
+                let Some(t) = self.tally() else {
+                    return rules.eval(self.pos, self.mover, &[], self.at, e);
+                };
+                let n_pieces = rules.def.pieces.len();
+                let mut n = 0i64;
+                for pl in 0..rules.def.players.len() {
+                    let wanted = match owner {
+                        Owner::Mine => pl == side,
+                        Owner::Opponent => pl != side,
+                        Owner::Any => true,
+                    };
+                    if !wanted {
+                        continue;
                     }
-                    n
+                    let row = &t[pl * n_pieces..(pl + 1) * n_pieces];
+                    n += if pieces.is_empty() {
+                        row.iter().map(|&c| c as i64).sum::<i64>()
+                    } else {
+                        (row.iter().enumerate())
+                            .filter(|(t, _)| pieces.iter().any(|p| p.idx() == *t))
+                            .map(|(_, &c)| c as i64)
+                            .sum::<i64>()
+                    };
                 }
-                None => self.rules.eval(self.pos, self.mover, &[], self.at, e),
-            },
+                n
+            }
             _ => self.rules.eval(self.pos, self.mover, &[], self.at, e),
         }
     }
 
-    fn tally(&mut self) -> Option<[u32; MAX_TALLY]> {
+    fn tally(&mut self) -> Option<&[u32; MAX_TALLY]> {
         let n_pieces = self.rules.def.pieces.len();
         if self.rules.def.players.len() * n_pieces > MAX_TALLY {
             return None;
@@ -216,7 +216,7 @@ impl Plain<'_> {
             }
             self.tally = Some(t);
         }
-        self.tally
+        self.tally.as_ref()
     }
 }
 

@@ -33,6 +33,46 @@ pub struct Safety {
 }
 
 impl Rules {
+    /// How royal safety is decided in this game, for `zrf check`: `None` without royal pieces.
+    pub fn royal_safety_scheme(&self) -> Option<String> {
+        let names = |on: &[bool]| -> Vec<&str> {
+            (self.def.pieces.iter().zip(on))
+                .filter(|(_, on)| **on)
+                .map(|(p, _)| p.name.as_str())
+                .collect()
+        };
+        let royal = names(&self.royal);
+        if royal.is_empty() {
+            return None;
+        }
+        if !self.attacks.usable {
+            return Some(
+                "every move played and tested (the direction links cannot be reversed)".into(),
+            );
+        }
+        let mut irregular = vec![false; self.def.pieces.len()];
+        for list in &self.attacks.irregular_to {
+            for &(_, piece, _) in list {
+                irregular[piece as usize] = true;
+            }
+        }
+        let irregular = names(&irregular);
+        let mut s = format!(
+            "proven from the attack tables; played and tested instead: moves of {} and of \
+             pinned pieces, moves that empty two squares or write other sides' pieces, and all \
+             moves in check",
+            royal.join(", ")
+        );
+        if !irregular.is_empty() {
+            s += &format!(
+                " or while a {} stands where its irregular blocks (run as programs) could reach \
+                 a royal piece",
+                irregular.join(" or ")
+            );
+        }
+        Some(s)
+    }
+
     /// Examines a position for `side` before its moves are judged.
     pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
         s.kings.clear();

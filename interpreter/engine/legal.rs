@@ -30,7 +30,13 @@ pub struct Safety {
     proven: bool,
     /// Royal squares after a trial move.
     after: Vec<u16>,
+    /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
+    /// elsewhere), so a move's writes are judged without searching the lists.
+    marks: Vec<u8>,
 }
+
+const KING: u8 = 1;
+const PINNED: u8 = 2;
 
 impl Rules {
     /// How royal safety is decided in this game, for `zrf check`: `None` without royal pieces.
@@ -75,6 +81,12 @@ impl Rules {
 
     /// Examines a position for `side` before its moves are judged.
     pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
+        for &q in s.kings.iter().chain(&s.pinned) {
+            if let Some(m) = s.marks.get_mut(q as usize) {
+                *m = 0;
+            }
+        }
+        s.marks.resize(pos.cells.len(), 0);
         s.kings.clear();
         s.pinned.clear();
         s.proven = false;
@@ -133,6 +145,12 @@ impl Rules {
                 }
             }
         }
+        for &k in &s.kings {
+            s.marks[k as usize] |= KING;
+        }
+        for &q in &s.pinned {
+            s.marks[q as usize] |= PINNED;
+        }
         s.proven = true;
     }
 
@@ -142,10 +160,11 @@ impl Rules {
         let mut emptied = 0;
         for op in ops {
             if let Op::Set(sq, c) = *op {
+                let mark = s.marks[sq as usize];
                 if c.is_empty() {
                     if !pos.cells[sq as usize].is_empty() {
                         emptied += 1;
-                        if emptied > 1 || s.pinned.contains(&sq) {
+                        if emptied > 1 || mark & PINNED != 0 {
                             return false;
                         }
                     }
@@ -155,7 +174,7 @@ impl Rules {
                 {
                     return false;
                 }
-                if s.kings.contains(&sq) {
+                if mark & KING != 0 {
                     return false;
                 }
             }

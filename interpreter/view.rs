@@ -273,6 +273,37 @@ pub fn hand(def: &GameDef, pos: &Position) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// A bitmap named by the file, as a path relative to the rules file's folder with `/`
+/// separators (Zillions files write `images\\Chess\\wk.bmp`). Finding and reading the file is
+/// the front end's business.
+pub fn image_path(name: &str) -> String {
+    name.trim().replace('\\', "/")
+}
+
+/// The board's bitmap (the first `(image ...)` file), if the file names one.
+pub fn board_image(def: &GameDef) -> Option<String> {
+    def.board.images.first().map(|s| image_path(s))
+}
+
+/// Each piece type's bitmap per player (`images[piece][player]`, the first file listed for
+/// that player), `None` where the file names none.
+pub fn piece_images(def: &GameDef) -> Vec<Vec<Option<String>>> {
+    def.pieces
+        .iter()
+        .map(|p| {
+            (0..def.players.len())
+                .map(|k| {
+                    p.images
+                        .iter()
+                        .find(|(q, _)| q.idx() == k)
+                        .and_then(|(_, files)| files.first())
+                        .map(|f| image_path(f))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The legal moves with their squares, texts as `notation::move_texts` writes them.
 pub fn moves(def: &GameDef, list: &MoveList) -> Vec<MoveView> {
     let texts = notation::move_texts(def, list);

@@ -7,6 +7,8 @@
 //! thinks, the game thread is busy and the HTTP side answers from the last state it published,
 //! so the page never waits on a search.
 
+mod images;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -20,6 +22,9 @@ use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
 use zrf::diagnostic::{render, RenderOptions};
 use zrf::repl::{Files, OpenError, Session};
+
+use crate::fsio;
+use images::Images;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -35,7 +40,7 @@ struct FsFiles;
 
 impl Files for FsFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(path).map_err(|e| e.to_string())
+        fsio::read_file(Path::new(path)).map_err(|e| e.to_string())
     }
 
     fn write(&self, _path: &str, _contents: &str) -> Result<(), String> {
@@ -47,7 +52,7 @@ struct FsLoader;
 
 impl zrf::expand::Loader for FsLoader {
     fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
+        fsio::read_file(Path::new(path)).ok()
     }
 }
 
@@ -70,6 +75,7 @@ struct Shared {
     games: Mutex<HashMap<u64, Handle>>,
     next_id: AtomicU64,
     in_flight: AtomicU64,
+    images: Arc<Images>,
 }
 
 /// Runs the server until Ctrl-C.
@@ -122,6 +128,7 @@ pub fn run(file: &Path, variant: Option<&str>, host: &str, port: u16, open: bool
         games: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
         in_flight: AtomicU64::new(0),
+        images: Arc::new(Images::default()),
     });
     for request in server.incoming_requests() {
         if stopping.load(Ordering::SeqCst) {
@@ -203,6 +210,7 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
         (Method::Get, ["page.js"]) => {
             Response::from_string(SCRIPT).with_header(content("text/javascript; charset=utf-8"))
         }
+        (Method::Get, ["images", name]) => image(shared, name),
         (Method::Post, ["api", "games"]) => new_game(shared, &body),
         (Method::Get, ["api", "games", id]) => match id.parse::<u64>() {
             Ok(id) => ask(shared, id, json!({ "cmd": "state" })),
@@ -214,6 +222,27 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
         },
         (_, ["api", ..]) => error(404, "no such API call"),
         _ => error(404, "not found"),
+    }
+}
+
+/// `GET /images/N.png`: a bitmap the rules file names, as PNG.
+fn image(shared: &Shared, name: &str) -> Reply {
+    let Some(n) = name
+        .strip_suffix(".png")
+        .and_then(|n| n.parse::<usize>().ok())
+    else {
+        return error(404, "no such image");
+    };
+    match shared.images.get(n) {
+        None => error(404, "no such image"),
+        Some((png, _)) => match png.as_ref() {
+            Ok(png) => Response::from_data(png.bytes.clone())
+                .with_header(content("image/png"))
+                .with_header(
+                    Header::from_bytes("Cache-Control", "max-age=3600").expect("a valid header"),
+                ),
+            Err(e) => error(422, e),
+        },
     }
 }
 
@@ -231,9 +260,10 @@ fn new_game(shared: &Shared, body: &Value) -> Reply {
     let stop = Arc::new(AtomicBool::new(false));
     let file = shared.file.clone();
     let (st, bz, sp) = (state.clone(), busy.clone(), stop.clone());
+    let pictures = shared.images.clone();
     let spawned = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || game_thread(id, file, variant, rx, first_tx, st, bz, sp));
+        .spawn(move || game_thread(id, file, pictures, variant, rx, first_tx, st, bz, sp));
     if spawned.is_err() {
         return error(503, "cannot start a game thread");
     }
@@ -320,6 +350,7 @@ fn modified(file: &Path) -> Option<(SystemTime, u64)> {
 struct Game {
     id: u64,
     file: PathBuf,
+    images: Arc<Images>,
     session: Session,
     variants: Vec<String>,
     variant: usize,
@@ -334,7 +365,7 @@ struct Game {
 }
 
 fn variant_titles(file: &Path) -> Vec<String> {
-    let bytes = std::fs::read(file).unwrap_or_default();
+    let bytes = fsio::read_file(file).unwrap_or_default();
     let loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
     loaded.games.iter().map(|g| g.title.clone()).collect()
 }
@@ -343,6 +374,7 @@ fn variant_titles(file: &Path) -> Vec<String> {
 fn game_thread(
     id: u64,
     file: PathBuf,
+    pictures: Arc<Images>,
     variant: Option<String>,
     jobs: Receiver<Job>,
     first: Sender<Result<Value, String>>,
@@ -365,6 +397,7 @@ fn game_thread(
     let mut g = Game {
         id,
         file,
+        images: pictures,
         session,
         variants,
         variant: idx,
@@ -620,6 +653,22 @@ impl Game {
         let players: Vec<&str> = def.players.iter().map(|p| p.name.as_str()).collect();
         let native = zrf::setup::native(&game.rules, &game.pos);
         let hand = zrf::view::hand(def, &game.pos);
+        let shown = |s: Option<images::Shown>| match s {
+            Some(s) => json!({ "url": s.url, "width": s.width, "height": s.height }),
+            None => Value::Null,
+        };
+        // The board's bitmap matches the rectangles only when they come from the file.
+        let board_image = zrf::view::board_image(def)
+            .filter(|_| board.from_file)
+            .and_then(|name| self.images.show(&self.file, &name, false));
+        let piece_images: Vec<Vec<Value>> = zrf::view::piece_images(def)
+            .into_iter()
+            .map(|per| {
+                per.into_iter()
+                    .map(|name| shown(name.and_then(|n| self.images.show(&self.file, &n, true))))
+                    .collect()
+            })
+            .collect();
         json!({
             "id": self.id,
             "version": self.version,
@@ -634,6 +683,7 @@ impl Game {
                        "zones": zones, "links": board.links },
             "position": on,
             "hand": hand,
+            "images": { "board": shown(board_image), "pieces": piece_images },
             "moves": moves,
             "history": game.played,
             "redo": game.redo.len(),

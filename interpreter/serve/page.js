@@ -76,6 +76,14 @@ function drawPiece(g, piece, owner, cx, cy, size) {
   const p = S.pieces[piece];
   const [fill, ink] = COLOURS[owner % COLOURS.length];
   const grp = el("g", { class: "piece", "data-piece": p.name, "data-owner": owner }, g);
+  const img = S.images && (S.images.pieces[piece] || [])[owner];
+  if (img) {
+    // The file's own bitmap, at its size (as Zillions draws it), shrunk when it overflows.
+    const k = Math.min(1, size / Math.max(img.width, img.height));
+    const w = img.width * k, h = img.height * k;
+    el("image", { href: img.url, x: cx - w / 2, y: cy - h / 2, width: w, height: h, "data-image": img.url }, grp);
+    return grp;
+  }
   const r = size * 0.4;
   const chess = !draughtsLike() && pieceKind(p.name);
   if (chess) {
@@ -126,7 +134,9 @@ function targets() {
 function drawBoard() {
   const svg = $("board");
   svg.textContent = "";
-  const [x1, y1, x2, y2] = S.board.bounds;
+  const bimg = S.images && S.images.board;
+  let [x1, y1, x2, y2] = S.board.bounds;
+  if (bimg) { x1 = Math.min(x1, 0); y1 = Math.min(y1, 0); x2 = Math.max(x2, bimg.width); y2 = Math.max(y2, bimg.height); }
   const pad = 6;
   svg.setAttribute("viewBox", `${x1 - pad} ${y1 - pad} ${x2 - x1 + 2 * pad} ${y2 - y1 + 2 * pad}`);
   const w = x2 - x1;
@@ -138,7 +148,8 @@ function drawBoard() {
   for (const z of S.board.zones) if (z.name === zoneName) for (const per of z.positions) for (const p of per) zone.add(p);
   const ts = targets();
   const centre = (c) => [(c.rect[0] + c.rect[2]) / 2, (c.rect[1] + c.rect[3]) / 2];
-  for (const [a, z] of S.board.links) {
+  if (bimg) el("image", { href: bimg.url, x: 0, y: 0, width: bimg.width, height: bimg.height, id: "boardimage" }, svg);
+  if (!bimg) for (const [a, z] of S.board.links) {
     const ca = cells.get(a), cz = cells.get(z);
     if (!ca || !cz || (ca.grid && cz.grid)) continue;
     const [ax, ay] = centre(ca), [zx, zy] = centre(cz);
@@ -148,7 +159,10 @@ function drawBoard() {
     const [a, b, c2, d] = c.rect;
     const wd = c2 - a, ht = d - b;
     let shape;
-    if (c.grid) {
+    if (bimg) {
+      // The bitmap shows the board; the rectangles only take the clicks.
+      shape = el("rect", { x: a, y: b, width: wd, height: ht, class: "cell hit" }, svg);
+    } else if (c.grid) {
       shape = el("rect", { x: a, y: b, width: wd, height: ht, class: "cell " + (c.dark ? "dark" : "light") }, svg);
     } else {
       shape = el("circle", { cx: a + wd / 2, cy: b + ht / 2, r: Math.min(wd, ht) * 0.42, class: "cell spot" }, svg);

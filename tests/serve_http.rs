@@ -175,14 +175,14 @@ fn a_changed_rules_file_is_reloaded_keeping_the_position_and_moves() {
     );
     assert_ne!(edited, text);
     std::fs::write(&file, &edited).unwrap();
-    let (_, st) = s.get(&game);
-    assert_eq!(st["title"], "Edited draughts");
+    // The watcher sees the change and the game reloads by itself.
+    let st = s.wait(&game, |st| st["title"] == "Edited draughts");
     assert_eq!(st["history"], json!(["22x15"]), "{}", st["message"]);
     assert_eq!(st["position"].as_array().unwrap().len(), 1);
     assert!(st["broken"].is_null());
     // A broken file: diagnostics, and the game goes on.
     std::fs::write(&file, edited.replacen("(board", "(bored", 1)).unwrap();
-    let (_, st) = s.get(&game);
+    let st = s.wait(&game, |st| st["broken"].is_string());
     let broken = st["broken"].as_str().expect("diagnostics");
     assert!(broken.contains("draughts.zrf:"), "{broken}");
     assert_eq!(st["history"], json!(["22x15"]));
@@ -275,5 +275,37 @@ fn bitmaps_named_by_the_rules_file_are_served_as_png() {
     std::fs::write(pics.join("x.bmp"), b"BM not really").unwrap();
     let (_, st) = s.post("/api/games", &json!({}));
     assert!(st["images"]["pieces"][0][0].is_null(), "{}", st["images"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_changed_include_is_seen_by_the_watcher() {
+    // Only the watcher can see this: the rules file itself never changes.
+    let dir = std::env::temp_dir().join(format!("zrf-serve-include-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tic-tac-toe.zrf"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("body.zrf"), &text).unwrap();
+    let file = dir.join("main.zrf");
+    std::fs::write(&file, "(include \"body.zrf\")\n").unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (code, st) = s.post("/api/games", &json!({}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(st["title"], "Tic-Tac-Toe");
+    let game = format!("/api/games/{}", st["id"]);
+    let (_, st) = s.post(&game, &json!({"cmd": "move", "move": moves(&st)[4]}));
+    let version = st["version"].as_u64().unwrap();
+    let edited = text.replacen("(title \"Tic-Tac-Toe\")", "(title \"Noughts\")", 1);
+    assert_ne!(edited, text);
+    std::fs::write(dir.join("body.zrf"), &edited).unwrap();
+    let st = s.wait(&game, |st| st["title"] == "Noughts");
+    assert!(st["version"].as_u64().unwrap() > version);
+    assert_eq!(
+        st["history"].as_array().unwrap().len(),
+        1,
+        "the move is kept"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,6 +8,7 @@
 //! so the page never waits on a search.
 
 mod images;
+mod watch;
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{json, Value};
@@ -25,6 +26,7 @@ use zrf::repl::{Files, OpenError, Session};
 
 use crate::fsio;
 use images::Images;
+use watch::Watch;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -48,10 +50,15 @@ impl Files for FsFiles {
     }
 }
 
-struct FsLoader;
+/// Reads includes, noting each file asked for (found or not), so that they can be watched.
+#[derive(Default)]
+struct FsLoader {
+    asked: std::cell::RefCell<Vec<PathBuf>>,
+}
 
 impl zrf::expand::Loader for FsLoader {
     fn load(&self, path: &str) -> Option<Vec<u8>> {
+        self.asked.borrow_mut().push(PathBuf::from(path));
         fsio::read_file(Path::new(path)).ok()
     }
 }
@@ -76,6 +83,19 @@ struct Shared {
     next_id: AtomicU64,
     in_flight: AtomicU64,
     images: Arc<Images>,
+    /// The rules file's watcher (unset when the system has none: then each request compares
+    /// the file's modification time).
+    watch: OnceLock<Arc<Watch>>,
+}
+
+/// Wakes every game after the rules changed, so that each reloads without waiting for a
+/// request.
+fn wake_all(shared: &Shared) {
+    let games = shared.games.lock().expect("games lock");
+    for h in games.values() {
+        let (tx, _) = channel();
+        let _ = h.jobs.send((json!({ "cmd": "state" }), tx));
+    }
 }
 
 /// Runs the server until Ctrl-C.
@@ -129,7 +149,22 @@ pub fn run(file: &Path, variant: Option<&str>, host: &str, port: u16, open: bool
         next_id: AtomicU64::new(1),
         in_flight: AtomicU64::new(0),
         images: Arc::new(Images::default()),
+        watch: OnceLock::new(),
     });
+    let weak = Arc::downgrade(&shared);
+    match Watch::start(move || {
+        if let Some(shared) = weak.upgrade() {
+            wake_all(&shared);
+        }
+    }) {
+        Some(w) => {
+            w.add(&rules_files(file).1);
+            let _ = shared.watch.set(Arc::new(w));
+        }
+        None => {
+            eprintln!("zrf serve: cannot watch files; changes are seen when the page next asks")
+        }
+    }
     for request in server.incoming_requests() {
         if stopping.load(Ordering::SeqCst) {
             break;
@@ -261,9 +296,22 @@ fn new_game(shared: &Shared, body: &Value) -> Reply {
     let file = shared.file.clone();
     let (st, bz, sp) = (state.clone(), busy.clone(), stop.clone());
     let pictures = shared.images.clone();
+    let watch = shared.watch.get().cloned();
     let spawned = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || game_thread(id, file, pictures, variant, rx, first_tx, st, bz, sp));
+        .spawn(move || {
+            game_thread(
+                id,
+                file,
+                (pictures, watch),
+                variant,
+                rx,
+                first_tx,
+                st,
+                bz,
+                sp,
+            )
+        });
     if spawned.is_err() {
         return error(503, "cannot start a game thread");
     }
@@ -351,6 +399,9 @@ struct Game {
     id: u64,
     file: PathBuf,
     images: Arc<Images>,
+    watch: Option<Arc<Watch>>,
+    /// The watcher's generation the rules were last loaded at.
+    seen: u64,
     session: Session,
     variants: Vec<String>,
     variant: usize,
@@ -364,17 +415,27 @@ struct Game {
     start: Option<String>,
 }
 
-fn variant_titles(file: &Path) -> Vec<String> {
+/// The titles of the file's games and variants, and the files it reads (itself and its
+/// includes, found or not).
+fn rules_files(file: &Path) -> (Vec<String>, Vec<PathBuf>) {
     let bytes = fsio::read_file(file).unwrap_or_default();
-    let loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
-    loaded.games.iter().map(|g| g.title.clone()).collect()
+    let loader = FsLoader::default();
+    let loaded = zrf::load(&file.to_string_lossy(), &bytes, &loader);
+    let titles = loaded.games.iter().map(|g| g.title.clone()).collect();
+    let mut files = loader.asked.into_inner();
+    files.insert(0, file.to_path_buf());
+    (titles, files)
+}
+
+fn variant_titles(file: &Path) -> Vec<String> {
+    rules_files(file).0
 }
 
 #[allow(clippy::too_many_arguments)]
 fn game_thread(
     id: u64,
     file: PathBuf,
-    pictures: Arc<Images>,
+    (pictures, watch): (Arc<Images>, Option<Arc<Watch>>),
     variant: Option<String>,
     jobs: Receiver<Job>,
     first: Sender<Result<Value, String>>,
@@ -398,6 +459,10 @@ fn game_thread(
         id,
         file,
         images: pictures,
+        seen: watch
+            .as_ref()
+            .map_or(0, |w| w.generation.load(Ordering::SeqCst)),
+        watch,
         session,
         variants,
         variant: idx,
@@ -446,11 +511,19 @@ impl Game {
 
     /// Reloads the rules when the file changed, replaying the moves that are still legal.
     fn reload_if_changed(&mut self) {
-        let now = modified(&self.file);
-        if now == self.mtime {
-            return;
+        if let Some(w) = &self.watch {
+            let now = w.generation.load(Ordering::SeqCst);
+            if now == self.seen {
+                return;
+            }
+            self.seen = now;
+        } else {
+            let now = modified(&self.file);
+            if now == self.mtime {
+                return;
+            }
+            self.mtime = now;
         }
-        self.mtime = now;
         self.version += 1;
         let number = (self.variant + 1).to_string();
         match open_at(&self.file, Some(&number), self.start.as_deref()) {
@@ -468,7 +541,12 @@ impl Game {
                 let n = s.game().rules.def.players.len();
                 self.computer.resize(n, false);
                 self.session = s;
-                self.variants = variant_titles(&self.file);
+                let (titles, files) = rules_files(&self.file);
+                self.variants = titles;
+                if let Some(w) = &self.watch {
+                    // The new text may include other files.
+                    w.add(&files);
+                }
                 self.broken = None;
                 self.message = if kept == played.len() {
                     format!("Rules reloaded; {kept} moves replayed.")

@@ -309,3 +309,48 @@ fn a_changed_include_is_seen_by_the_watcher() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn random_players_move_by_themselves() {
+    // A die-like random player between the two sides, as in tests/load_gap.rs.
+    const DICE: &str = r#"(game (title "Dice race") (players A ?Dice B) (turn-order A ?Dice B ?Dice)
+  (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (P a1)) (B (Q f1)) (Dice (D off 9)))
+  (piece (name P) (moves (e (verify empty?) add) (e (verify empty?) e (verify empty?) add)))
+  (piece (name Q) (moves (w (verify empty?) add)))
+  (piece (name D) (drops ((verify empty?) add)))
+  (draw-condition (A B) stalemated))"#;
+    let dir = std::env::temp_dir().join(format!("zrf-serve-dice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("dice.zrf");
+    std::fs::write(&file, DICE).unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (_, st) = s.post("/api/games", &json!({}));
+    let game = format!("/api/games/{}", st["id"]);
+    assert_eq!(st["mover"], 0);
+    assert_eq!(moves(&st).len(), 2, "a1-b1 and a1-c1");
+    // A moves to b1; the random player drops its piece on one of the 4 empty squares at once.
+    let (code, st) = s.post(&game, &json!({"cmd": "move", "move": "a1-b1"}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(st["history"].as_array().unwrap().len(), 2, "{st}");
+    assert_eq!(st["mover"], 2, "B is to move: {st}");
+    assert!(
+        st["message"]
+            .as_str()
+            .unwrap()
+            .contains("at random, one of 4"),
+        "{st}"
+    );
+    let dropped = st["history"][1].as_str().unwrap();
+    assert!(
+        ["c1", "d1", "e1", "a1"]
+            .iter()
+            .any(|sq| dropped.ends_with(sq)),
+        "{dropped}"
+    );
+    // Undo takes the random move back with the person's.
+    let (_, st) = s.post(&game, &json!({"cmd": "undo"}));
+    assert_eq!(st["history"], json!([]));
+    assert_eq!(st["mover"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -35,6 +35,8 @@ const SCRIPT: &str = include_str!("page.js");
 const MAX_BODY: u64 = 64 * 1024;
 /// The most games kept at once; the least recently used goes first.
 const MAX_GAMES: usize = 32;
+/// The most random players' turns played in a row (a game of dice players only stops here).
+const RANDOM_PLY_LIMIT: usize = 1000;
 /// The most requests handled at once.
 const MAX_IN_FLIGHT: u64 = 64;
 
@@ -474,6 +476,7 @@ fn game_thread(
         start: None,
     };
     g.session.computer.stop = stop;
+    g.random_turns();
     let v = g.state(false);
     *state.lock().expect("state lock") = v.clone();
     if first.send(Ok(v)).is_err() {
@@ -482,6 +485,10 @@ fn game_thread(
     while let Ok((body, reply)) = jobs.recv() {
         g.reload_if_changed();
         let answer = g.command(&body);
+        // After a redo, the recorded random moves are the ones to replay.
+        if g.session.game().redo.is_empty() {
+            g.random_turns();
+        }
         let think = answer.is_ok() && g.computer_to_move();
         if think {
             busy.store(true, Ordering::SeqCst);
@@ -493,6 +500,7 @@ fn game_thread(
             let out = g.session.eval_line("ai");
             g.message = out.text.lines().next().unwrap_or("").to_string();
             g.version += 1;
+            g.random_turns();
             *state.lock().expect("state lock") = g.state(false);
             busy.store(false, Ordering::SeqCst);
         }
@@ -500,6 +508,45 @@ fn game_thread(
 }
 
 impl Game {
+    /// Plays the random players' turns (`?Dice`) as the REPL does, so the page never waits on
+    /// one; what they played becomes the message.
+    fn random_turns(&mut self) {
+        let mut said = Vec::new();
+        for _ in 0..RANDOM_PLY_LIMIT {
+            match self.session.random_turn() {
+                None => break,
+                Some(Ok(t)) => said.push(t),
+                Some(Err(e)) => {
+                    said.push(format!("The random player could not move: {e}"));
+                    break;
+                }
+            }
+        }
+        if !said.is_empty() {
+            if !self.message.is_empty() {
+                said.insert(0, std::mem::take(&mut self.message));
+            }
+            self.message = said.join(" ");
+            self.version += 1;
+        }
+    }
+
+    /// Whether a person plays some side (one that is neither random nor the computer's).
+    fn person_plays(&self) -> bool {
+        let def = &self.session.game().rules.def;
+        def.players
+            .iter()
+            .enumerate()
+            .any(|(k, p)| !p.random && !self.computer.get(k).copied().unwrap_or(false))
+    }
+
+    /// Whether a random player (`?Dice`) is to move.
+    fn random_to_move(&mut self) -> bool {
+        let game = self.session.game_mut();
+        let mover = game.rules.entry(game.pos.turn).mover.idx();
+        game.rules.def.players[mover].random
+    }
+
     fn computer_to_move(&mut self) -> bool {
         let game = self.session.game_mut();
         if game.outcome().is_some() {
@@ -598,9 +645,10 @@ impl Game {
                 if !self.session.game_mut().undo() {
                     return Err("there is no move to take back".into());
                 }
-                // Back to a side the person plays, if there is one.
-                while self.computer_to_move()
-                    && self.computer.iter().any(|c| !c)
+                // Back to a side the person plays, if there is one (random players' turns are
+                // taken back too, or they would be played again at once).
+                while (self.computer_to_move() || self.random_to_move())
+                    && self.person_plays()
                     && self.session.game_mut().undo()
                 {}
                 self.message = "Move taken back.".into();

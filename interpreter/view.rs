@@ -163,7 +163,15 @@ pub fn board(def: &GameDef) -> BoardView {
     let mut links = Vec::new();
     let n = b.n_pos();
     let n_dirs = b.directions.len();
-    for d in 0..n_dirs {
+    // Directions that some other direction reverses are the board's lines; a one-way
+    // direction beside them is a walk for the rules (Morris's `x` visits every point in turn)
+    // and would draw lines the board does not have. A board with one-way directions only (a
+    // race track) draws them.
+    let two_way: Vec<bool> = (0..n_dirs)
+        .map(|d| b.opposite.get(d).copied().flatten().is_some())
+        .collect();
+    let any_two_way = two_way.iter().any(|&t| t);
+    for d in (0..n_dirs).filter(|&d| two_way[d] || !any_two_way) {
         for from in 0..n {
             let to = b.next.get(d * n + from).copied().unwrap_or(NONE);
             if to != NONE && (to as usize) != from {

@@ -137,6 +137,12 @@ fn boards_that_are_not_chequered_are_drawn_as_joined_points() {
             .contains(&(id("a7").min(id("d7")), id("a7").max(id("d7")))),
         "a7-d7 is a line"
     );
+    // `x` walks every point for the rules (b2 to c5, e3 to f6) and has no opposite: no line.
+    let pair = |a: &str, b: &str| (id(a).min(id(b)), id(a).max(id(b)));
+    assert!(!v.links.contains(&pair("b2", "c5")), "b2-c5 is no line");
+    assert!(!v.links.contains(&pair("e3", "f6")), "e3-f6 is no line");
+    // Morris's 32 lines between neighbours: 8 on each square, 8 joining them.
+    assert_eq!(v.links.len(), 32, "{:?}", v.links);
     // Chess stays chequered and draws no lines.
     let chess = zrf::view::board(&game("games/chess.zrf"));
     assert!(chess.cells.iter().all(|c| c.grid));

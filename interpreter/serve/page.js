@@ -67,6 +67,16 @@ function pieceKind(name) {
   return null;
 }
 
+// A player named after a colour (White, Black, Red, Blue...) is drawn in it, whatever its
+// place in the player list (draughts lists Black first); others by their place.
+const NAMED = [[/white|light/i, 0], [/black|dark/i, 1], [/red/i, 2], [/blue/i, 3], [/green/i, 4],
+  [/yellow|gold/i, 5], [/purple|violet/i, 6], [/cyan|teal/i, 7]];
+function playerColour(owner) {
+  const name = (S.players[owner] || "");
+  for (const [re, k] of NAMED) if (re.test(name)) return COLOURS[k];
+  return COLOURS[owner % COLOURS.length];
+}
+
 function draughtsLike() {
   return S.pieces.some((p) => /^(man|men|checker|counter|draught|pawn)$/i.test(p.name)) &&
     !S.pieces.some((p) => /queen|rook|bishop|knight/i.test(p.name));
@@ -75,7 +85,7 @@ function draughtsLike() {
 // Draws one piece centred in a box of side `size` at (cx, cy).
 function drawPiece(g, piece, owner, cx, cy, size) {
   const p = S.pieces[piece];
-  const [fill, ink] = COLOURS[owner % COLOURS.length];
+  const [fill, ink] = playerColour(owner);
   const grp = el("g", { class: "piece", "data-piece": p.name, "data-owner": owner }, g);
   const img = S.images && (S.images.pieces[piece] || [])[owner];
   if (img) {

@@ -147,3 +147,37 @@ fn boards_that_are_not_chequered_are_drawn_as_joined_points() {
     let chess = zrf::view::board(&game("games/chess.zrf"));
     assert!(chess.cells.iter().all(|c| c.grid));
 }
+
+#[test]
+fn bitmap_names_are_kept_per_board_and_per_player() {
+    let text = r#"(game (title "T") (players X O)
+  (board (image "images\TTT\board.bmp" "alt.bmp")
+    (grid (start-rectangle 0 0 60 60) (dimensions ("a/b" (60 0)) ("2/1" (0 60)))
+      (directions (n 0 -1))))
+  (piece (name man) (image X "images\TTT\x.bmp" "x2.bmp" Q "q.bmp" O "o.bmp")
+    (drops ((verify empty?) add)))
+  (piece (name other) (drops ((verify empty?) add))))"#;
+    let loaded = zrf::load("t.zrf", text.as_bytes(), &zrf::expand::NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    let def = def.expect("resolves");
+    // `Q` is no player: a warning, and its file is dropped.
+    assert!(
+        diags.iter().all(|d| !d.is_error()) && diags.len() == 1,
+        "{diags:?}"
+    );
+    assert_eq!(def.board.images, ["images\\TTT\\board.bmp", "alt.bmp"]);
+    assert_eq!(
+        zrf::view::board_image(&def).as_deref(),
+        Some("images/TTT/board.bmp")
+    );
+    assert_eq!(
+        zrf::view::piece_images(&def),
+        vec![
+            vec![
+                Some("images/TTT/x.bmp".to_string()),
+                Some("o.bmp".to_string())
+            ],
+            vec![None, None],
+        ]
+    );
+}

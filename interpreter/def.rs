@@ -165,6 +165,10 @@ pub struct Board {
     pub n_players: usize,
     /// Declared square numbers for notation (`numbering`, a zrf extension); 0 = none.
     pub numbers: Vec<u16>,
+    /// `(image FILE...)`: the board's bitmaps as the file names them (relative to the rules
+    /// file, often with `\` separators); the first is the default, the others alternatives.
+    /// Display only.
+    pub images: Vec<String>,
 }
 
 /// Marks "no position" in `Board::next`.
@@ -269,6 +273,9 @@ pub struct PieceDef {
     /// `(value N)` (zrf extension): the piece's worth for the computer player, in hundredths
     /// of a unit (`(value 900)` for a chess queen); `None` lets the player derive it.
     pub value: Option<i32>,
+    /// `(image PLAYER FILE... ...)`: each player's bitmaps as the file names them (the first
+    /// is the default, the others alternatives). Display only.
+    pub images: Vec<(PlayerId, Vec<String>)>,
     /// The `(piece …)` form.
     pub span: Span,
 }

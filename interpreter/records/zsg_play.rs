@@ -871,6 +871,14 @@ pub fn replay(game: &mut Game, steps: &[Step]) -> Result<(), Divergence> {
             nearest: Vec::new(),
         })?;
         k = e + 1;
+        // With "pass partial", Zillions ends a turn of partial steps early with a `Pass` line;
+        // zrf's move already stopped there.
+        if steps[e].desc.partial.is_some()
+            && game.rules.def.options.pass_partial
+            && steps.get(k).is_some_and(|s| s.desc.main == Main::Pass)
+        {
+            k += 1;
+        }
     }
     Ok(())
 }

@@ -282,6 +282,9 @@ pub struct Block {
     pub body: Vec<Instr>,
     /// The block's source.
     pub span: Span,
+    /// The block's number among the game's move and drop blocks, given by the engine
+    /// (`Rules::new`) to find its specialised tree.
+    pub id: u32,
 }
 
 /// A position given either absolutely or as a step from the current position.

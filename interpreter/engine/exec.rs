@@ -103,7 +103,7 @@ impl<'a> Exec<'a> {
     }
 
     /// Runs a move block for the piece on `start`, or a drop block at `start` for `drop`.
-    #[inline]
+    #[inline(always)]
     pub fn run(
         &mut self,
         block: &Block,

@@ -386,13 +386,27 @@ impl Exec<'_> {
                 Kind::Piece(k) => c.piece == k,
                 Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
                 Kind::OnBoard => true,
-                Kind::Zone(z) => self.rules.def.board.in_zone(z, self.side, PosId(p)),
+                Kind::Zone(z) => {
+                    let board = &self.rules.def.board;
+                    let words = board.n_pos().div_ceil(64);
+                    let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
+                    board.zone_bits.get(i).is_some_and(|w| w >> (p % 64) & 1 == 1)
+                }
             }
         };
         holds != t.neg
     }
 
+    /// A condition, with the common case (one test of one square) inlined.
+    #[inline(always)]
     fn scond(&self, c: &SCond, s: &Scratch) -> bool {
+        match c {
+            SCond::Test(t, at) => self.test(*t, self.tgt(*at)),
+            _ => self.scond_slow(c, s),
+        }
+    }
+
+    fn scond_slow(&self, c: &SCond, s: &Scratch) -> bool {
         match c {
             SCond::Test(t, at) => self.test(*t, self.tgt(*at)),
             SCond::Const(b) => *b,

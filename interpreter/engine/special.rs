@@ -390,7 +390,10 @@ impl Exec<'_> {
                     let board = &self.rules.def.board;
                     let words = board.n_pos().div_ceil(64);
                     let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
-                    board.zone_bits.get(i).is_some_and(|w| w >> (p % 64) & 1 == 1)
+                    board
+                        .zone_bits
+                        .get(i)
+                        .is_some_and(|w| w >> (p % 64) & 1 == 1)
                 }
             }
         };
@@ -501,7 +504,11 @@ impl Exec<'_> {
                 },
                 Node::If(c, a, b) => {
                     let body = if self.scond(c, s) { a } else { b };
-                    self.seq(body, s, out)
+                    match body.nodes.as_slice() {
+                        // Promotion or not (`(if (in-zone? crown) (add King) else add)`).
+                        [Node::Add(spec)] => self.add_node(spec, s, out),
+                        _ => self.seq(body, s, out),
+                    }
                 }
                 Node::While(c, body) => loop {
                     if !self.scond(c, s) {

@@ -42,7 +42,8 @@ pub struct Scratch {
 pub struct Exec<'a> {
     pub rules: &'a Rules,
     pub pos: &'a Position,
-    /// Whose pieces move (zones, symmetry, friend and enemy follow this player).
+    /// Whose pieces move (zones, symmetry, friend and enemy follow this player). Fixed by
+    /// [`Exec::new`], which also picks the player's direction table (`base`).
     pub side: PlayerId,
     /// Only emit moves capturing this square (attack tests); `NONE` for normal generation.
     pub target: u16,

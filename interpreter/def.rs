@@ -289,6 +289,10 @@ pub struct Block {
     pub body: Vec<Instr>,
     /// The block's source.
     pub span: Span,
+    /// The block's number among the game's move and drop blocks, given by the engine
+    /// (`Rules::new`) to find its specialised tree in the `Rules` that owns the block
+    /// (`u32::MAX` until then: the block runs through the plain interpreter).
+    pub id: u32,
 }
 
 /// A position given either absolutely or as a step from the current position.

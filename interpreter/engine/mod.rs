@@ -6,6 +6,7 @@ mod exec;
 mod goals;
 mod moves;
 mod position;
+mod special;
 
 pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
@@ -53,11 +54,14 @@ pub struct Rules {
     pub attacks: Attacks,
     /// First slot of each counter in `Position::counters`.
     pub counter_base: Vec<u32>,
+    /// The specialised trees of the blocks (`special.rs`).
+    pub special: special::Special,
 }
 
 impl Rules {
     /// Derives the engine tables from a definition.
-    pub fn new(def: GameDef) -> Rules {
+    pub fn new(mut def: GameDef) -> Rules {
+        let special = special::Special::build(&mut def);
         let mut turns = def.turn_order.once.clone();
         let once = turns.len();
         turns.extend(def.turn_order.cycle.iter().copied());
@@ -116,8 +120,15 @@ impl Rules {
                 }
                 base
             },
+            special,
             def,
         }
+    }
+
+    /// Turns the specialised trees on (the default) or off: with them off, every block runs
+    /// through the plain interpreter. The moves are the same either way (`special.rs`).
+    pub fn set_specialised(&mut self, on: bool) {
+        self.special.enabled = on;
     }
 
     /// The starting position.

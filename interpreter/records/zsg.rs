@@ -42,7 +42,7 @@ pub const MAX_BYTES: usize = 16 << 20;
 /// Longest line read, in bytes.
 pub const MAX_LINE: usize = 4096;
 /// Most words in one move line.
-pub const MAX_WORDS: usize = 200;
+pub const MAX_WORDS: usize = 1024;
 
 /// A record as read: headers, start-position edits and move lines (bodies not yet parsed).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -165,6 +165,10 @@ pub struct Board {
     pub n_players: usize,
     /// Declared square numbers for notation (`numbering`, a zrf extension); 0 = none.
     pub numbers: Vec<u16>,
+    /// `(image FILE...)`: the board's bitmaps as the file names them (relative to the rules
+    /// file, often with `\` separators); the first is the default, the others alternatives.
+    /// Display only.
+    pub images: Vec<String>,
 }
 
 /// Marks "no position" in `Board::next`.
@@ -269,6 +273,9 @@ pub struct PieceDef {
     /// `(value N)` (zrf extension): the piece's worth for the computer player, in hundredths
     /// of a unit (`(value 900)` for a chess queen); `None` lets the player derive it.
     pub value: Option<i32>,
+    /// `(image PLAYER FILE... ...)`: each player's bitmaps as the file names them (the first
+    /// is the default, the others alternatives). Display only.
+    pub images: Vec<(PlayerId, Vec<String>)>,
     /// The `(piece …)` form.
     pub span: Span,
 }
@@ -282,6 +289,10 @@ pub struct Block {
     pub body: Vec<Instr>,
     /// The block's source.
     pub span: Span,
+    /// The block's number among the game's move and drop blocks, given by the engine
+    /// (`Rules::new`) to find its specialised tree in the `Rules` that owns the block
+    /// (`u32::MAX` until then: the block runs through the plain interpreter).
+    pub id: u32,
 }
 
 /// A position given either absolutely or as a step from the current position.

@@ -103,6 +103,9 @@ enum Command {
         /// Count the last level without making its moves.
         #[arg(long)]
         bulk: bool,
+        /// Count DEPTH alone, not every depth up to it (for timing one depth).
+        #[arg(long)]
+        only: bool,
     },
     /// Play a game by typed moves and commands (`zrf FILE` does the same); `help` lists them.
     ///
@@ -500,6 +503,7 @@ fn perft(
     depth: u32,
     at: &At,
     divide: bool,
+    only: bool,
     opts: zrf::engine::PerftOptions,
 ) -> ExitCode {
     let mut game = match prepare(file, at) {
@@ -508,7 +512,8 @@ fn perft(
     };
     let start = std::time::Instant::now();
     let mut total = 0;
-    for d in 1..=depth {
+    let first = if only { depth.max(1) } else { 1 };
+    for d in first..=depth {
         let n = game.rules.perft_with(&mut game.pos, d, opts);
         total += n;
         say!("{d} {n}");
@@ -977,11 +982,13 @@ fn run() -> ExitCode {
             divide,
             unique,
             bulk,
+            only,
         } => perft(
             &file,
             depth,
             &at,
             divide,
+            only,
             zrf::engine::PerftOptions { unique, bulk },
         ),
         Command::Play {

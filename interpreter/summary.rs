@@ -58,6 +58,28 @@ pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize,
     ))
 }
 
+/// Finds the variant a saved game names, as leniently as a record from another version of
+/// the rules file needs: by [`select_variant`], then by the title's letters and digits alone,
+/// then by the nearest title (`Knight Court` for `Knight's Court`); `None` when nothing is
+/// near.
+pub fn select_record_variant(games: &[GameSource], name: &str) -> Option<usize> {
+    if let Ok(i) = select_variant(games, Some(name)) {
+        return Some(i);
+    }
+    let bare = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = bare(name);
+    if let Some(i) = games.iter().position(|g| bare(&g.title) == want) {
+        return Some(i);
+    }
+    let near = crate::diagnostic::nearest(name, games.iter().map(|g| g.title.as_str()))?;
+    games.iter().position(|g| g.title == near)
+}
+
 /// Whether generating moves runs into a limit (docs/semantics.md, "Limits") at the start or
 /// one move later (after each of the first 64 moves): the sign of a rules file whose move
 /// programs run away, such as a `(while true add)`. `zrf check` reports it as a warning.

@@ -163,7 +163,15 @@ pub fn board(def: &GameDef) -> BoardView {
     let mut links = Vec::new();
     let n = b.n_pos();
     let n_dirs = b.directions.len();
-    for d in 0..n_dirs {
+    // Directions that some other direction reverses are the board's lines; a one-way
+    // direction beside them is a walk for the rules (Morris's `x` visits every point in turn)
+    // and would draw lines the board does not have. A board with one-way directions only (a
+    // race track) draws them.
+    let two_way: Vec<bool> = (0..n_dirs)
+        .map(|d| b.opposite.get(d).copied().flatten().is_some())
+        .collect();
+    let any_two_way = two_way.iter().any(|&t| t);
+    for d in (0..n_dirs).filter(|&d| two_way[d] || !any_two_way) {
         for from in 0..n {
             let to = b.next.get(d * n + from).copied().unwrap_or(NONE);
             if to != NONE && (to as usize) != from {
@@ -268,6 +276,37 @@ pub fn hand(def: &GameDef, pos: &Position) -> Vec<Vec<u32>> {
         .map(|p| {
             (0..n)
                 .map(|k| pos.store.get(p * n + k).copied().unwrap_or(0))
+                .collect()
+        })
+        .collect()
+}
+
+/// A bitmap named by the file, as a path relative to the rules file's folder with `/`
+/// separators (Zillions files write `images\\Chess\\wk.bmp`). Finding and reading the file is
+/// the front end's business.
+pub fn image_path(name: &str) -> String {
+    name.trim().replace('\\', "/")
+}
+
+/// The board's bitmap (the first `(image ...)` file), if the file names one.
+pub fn board_image(def: &GameDef) -> Option<String> {
+    def.board.images.first().map(|s| image_path(s))
+}
+
+/// Each piece type's bitmap per player (`images[piece][player]`, the first file listed for
+/// that player), `None` where the file names none.
+pub fn piece_images(def: &GameDef) -> Vec<Vec<Option<String>>> {
+    def.pieces
+        .iter()
+        .map(|p| {
+            (0..def.players.len())
+                .map(|k| {
+                    p.images
+                        .iter()
+                        .find(|(q, _)| q.idx() == k)
+                        .and_then(|(_, files)| files.first())
+                        .map(|f| image_path(f))
+                })
                 .collect()
         })
         .collect()

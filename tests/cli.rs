@@ -286,6 +286,15 @@ fn new_writes_a_starter_game_that_loads_and_plays() {
 }
 
 #[test]
+fn perft_only_counts_the_last_depth() {
+    // English checkers: 7, 49, 302 (published); `--only` prints depth 3 alone.
+    let all = zrf(&["perft", "games/checkers.zrf", "3"]);
+    assert_eq!(all.stdout, "1 7\n2 49\n3 302\n");
+    let only = zrf(&["perft", "games/checkers.zrf", "3", "--only"]);
+    assert_eq!((only.code, only.stdout.as_str()), (Some(0), "3 302\n"));
+}
+
+#[test]
 fn test_runs_the_cases_of_the_shipped_games() {
     for (file, summary) in [
         ("games/english-draughts.zrf", "9 passed, 0 failed\n"),

@@ -150,7 +150,104 @@ fn play_in_a_browser() {
         "the capture",
         "return document.getElementById('history').textContent.includes('22x15') && S.position.length === 1",
     );
+
+    // A capture chain, one landing square at a time: 22x15 then a choice of x6 or x8.
+    b.exec(
+        "return cmd({cmd: 'setup', position: 'W:W22,31:B18,11,10,19'}).then(() => true)",
+        json!([]),
+    );
+    b.wait(
+        "the chain position",
+        "return S.position.length === 6 && S.moves.length === 2",
+    );
+    b.click("[data-label='22']");
+    b.wait(
+        "the first landing square",
+        "return [...document.querySelectorAll('[data-target]')].map(e => e.dataset.target).length === 1",
+    );
+    b.click("[data-label='15']");
+    b.wait(
+        "the two ways on",
+        "return document.querySelectorAll('[data-target]').length === 2 && document.querySelectorAll('.ghost').length === 1",
+    );
+    assert_eq!(
+        b.exec(
+            "return document.getElementById('history').textContent",
+            json!([])
+        ),
+        "",
+        "nothing is played before the chain is complete"
+    );
+    b.screenshot(&shots().join("draughts-chain-step.png"));
+    b.click("[data-label='8']");
+    b.wait(
+        "the whole chain",
+        "return document.getElementById('history').textContent.includes('22x15x8') && S.position.length === 4",
+    );
     drop(s);
+
+    // The rules file's own bitmaps, generated here: a board and a piece per player.
+    let dir = std::env::temp_dir().join(format!("zrf-serve-bitmaps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write_bmp = |name: &str, img: image::RgbImage| {
+        img.save_with_format(dir.join(name), image::ImageFormat::Bmp)
+            .unwrap();
+    };
+    write_bmp(
+        "board.bmp",
+        image::RgbImage::from_fn(180, 180, |x, y| {
+            image::Rgb(if (x / 60 + y / 60) % 2 == 0 {
+                [60, 110, 60]
+            } else {
+                [220, 200, 140]
+            })
+        }),
+    );
+    for (name, colour) in [("x.bmp", [180u8, 30, 30]), ("o.bmp", [30, 30, 180])] {
+        write_bmp(
+            name,
+            image::RgbImage::from_fn(48, 48, |x, y| {
+                let (dx, dy) = (x as i32 - 24, y as i32 - 24);
+                image::Rgb(if dx * dx + dy * dy < 400 {
+                    colour
+                } else {
+                    [0, 255, 0]
+                })
+            }),
+        );
+    }
+    let ttt = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tic-tac-toe.zrf"),
+    )
+    .unwrap()
+    .replacen("(board\n", "(board\n    (image \"board.bmp\")\n", 1)
+    .replacen(
+        "(notation \"M\")",
+        "(notation \"M\") (image X \"x.bmp\" O \"o.bmp\")",
+        1,
+    );
+    let file = dir.join("ttt.zrf");
+    std::fs::write(&file, ttt).unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    b.goto(&s.url());
+    b.wait("the bitmap board", BOARD_READY);
+    b.wait(
+        "the board's bitmap",
+        "const i = document.getElementById('boardimage'); return i !== null && i.getBBox().width === 180",
+    );
+    b.click("[data-sq=b2]");
+    b.wait(
+        "X's bitmap",
+        "return document.querySelectorAll('#board [data-image]').length === 1",
+    );
+    b.click("[data-sq=a3]");
+    b.wait(
+        "O's bitmap",
+        "return document.querySelectorAll('#board [data-image]').length === 2",
+    );
+    b.screenshot(&shots().join("bitmaps.png"));
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
 
     // Screenshots of other boards.
     for (file, name) in [

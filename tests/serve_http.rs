@@ -175,16 +175,182 @@ fn a_changed_rules_file_is_reloaded_keeping_the_position_and_moves() {
     );
     assert_ne!(edited, text);
     std::fs::write(&file, &edited).unwrap();
-    let (_, st) = s.get(&game);
-    assert_eq!(st["title"], "Edited draughts");
+    // The watcher sees the change and the game reloads by itself.
+    let st = s.wait(&game, |st| st["title"] == "Edited draughts");
     assert_eq!(st["history"], json!(["22x15"]), "{}", st["message"]);
     assert_eq!(st["position"].as_array().unwrap().len(), 1);
     assert!(st["broken"].is_null());
     // A broken file: diagnostics, and the game goes on.
     std::fs::write(&file, edited.replacen("(board", "(bored", 1)).unwrap();
-    let (_, st) = s.get(&game);
+    let st = s.wait(&game, |st| st["broken"].is_string());
     let broken = st["broken"].as_str().expect("diagnostics");
     assert!(broken.contains("draughts.zrf:"), "{broken}");
     assert_eq!(st["history"], json!(["22x15"]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A BMP of `w` by `h` pixels: pure green outside a centred square of `colour`.
+fn bmp(w: u32, h: u32, colour: [u8; 3]) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        let inside = x >= w / 4 && x < w - w / 4 && y >= h / 4 && y < h - h / 4;
+        image::Rgb(if inside { colour } else { [0, 255, 0] })
+    });
+    let mut out = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Bmp)
+        .unwrap();
+    out
+}
+
+#[test]
+fn bitmaps_named_by_the_rules_file_are_served_as_png() {
+    let dir = std::env::temp_dir().join(format!("zrf-serve-images-{}", std::process::id()));
+    let pics = dir.join("Images").join("TTT");
+    std::fs::create_dir_all(&pics).unwrap();
+    // The board: 180 by 180, one colour (a board's green is not made transparent).
+    let board = image::RgbImage::from_pixel(180, 180, image::Rgb([0, 255, 0]));
+    let mut bytes = Vec::new();
+    board
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Bmp,
+        )
+        .unwrap();
+    std::fs::write(pics.join("board.bmp"), bytes).unwrap();
+    // X's bitmap is named with other case and Windows separators; O's file is missing.
+    std::fs::write(pics.join("x.bmp"), bmp(40, 20, [200, 10, 10])).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tic-tac-toe.zrf"),
+    )
+    .unwrap()
+    .replacen(
+        "(board\n",
+        "(board\n    (image \"images\\TTT\\board.bmp\" \"images\\TTT\\other.bmp\")\n",
+        1,
+    )
+    .replacen(
+        "(notation \"M\")",
+        "(notation \"M\") (image X \"images\\ttt\\X.BMP\" O \"images\\TTT\\O.bmp\")",
+        1,
+    );
+    let file = dir.join("ttt.zrf");
+    std::fs::write(&file, &text).unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (code, st) = s.post("/api/games", &json!({}));
+    assert_eq!(code, 200, "{st}");
+    let images = &st["images"];
+    assert_eq!(images["board"]["width"], 180, "{images}");
+    assert_eq!(images["board"]["height"], 180);
+    let x = &images["pieces"][0][0];
+    assert_eq!(
+        (x["width"].as_u64(), x["height"].as_u64()),
+        (Some(40), Some(20))
+    );
+    assert!(images["pieces"][0][1].is_null(), "O's bitmap is missing");
+
+    let png = |url: &Value| {
+        let (code, body) = web::request(&s.addr, "GET", url.as_str().unwrap(), b"");
+        assert_eq!(code, 200);
+        image::load_from_memory_with_format(&body, image::ImageFormat::Png)
+            .unwrap()
+            .to_rgba8()
+    };
+    let x = png(&x["url"]);
+    assert_eq!(x.dimensions(), (40, 20));
+    assert_eq!(x.get_pixel(0, 0).0, [0, 0, 0, 0], "green is transparent");
+    assert_eq!(x.get_pixel(20, 10).0, [200, 10, 10, 255]);
+    let b = png(&images["board"]["url"]);
+    assert_eq!(
+        b.get_pixel(0, 0).0,
+        [0, 255, 0, 255],
+        "the board stays opaque"
+    );
+
+    // Only registered files are served.
+    let (code, _) = s.get("/images/999.png");
+    assert_eq!(code, 404);
+    let (code, _) = s.get("/images/..%2Fttt.zrf");
+    assert_eq!(code, 404);
+
+    // A bitmap that is no picture: the default is drawn instead.
+    std::fs::write(pics.join("x.bmp"), b"BM not really").unwrap();
+    let (_, st) = s.post("/api/games", &json!({}));
+    assert!(st["images"]["pieces"][0][0].is_null(), "{}", st["images"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_changed_include_is_seen_by_the_watcher() {
+    // Only the watcher can see this: the rules file itself never changes.
+    let dir = std::env::temp_dir().join(format!("zrf-serve-include-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/tic-tac-toe.zrf"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("body.zrf"), &text).unwrap();
+    let file = dir.join("main.zrf");
+    std::fs::write(&file, "(include \"body.zrf\")\n").unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (code, st) = s.post("/api/games", &json!({}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(st["title"], "Tic-Tac-Toe");
+    let game = format!("/api/games/{}", st["id"]);
+    let (_, st) = s.post(&game, &json!({"cmd": "move", "move": moves(&st)[4]}));
+    let version = st["version"].as_u64().unwrap();
+    let edited = text.replacen("(title \"Tic-Tac-Toe\")", "(title \"Noughts\")", 1);
+    assert_ne!(edited, text);
+    std::fs::write(dir.join("body.zrf"), &edited).unwrap();
+    let st = s.wait(&game, |st| st["title"] == "Noughts");
+    assert!(st["version"].as_u64().unwrap() > version);
+    assert_eq!(
+        st["history"].as_array().unwrap().len(),
+        1,
+        "the move is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn random_players_move_by_themselves() {
+    // A die-like random player between the two sides, as in tests/load_gap.rs.
+    const DICE: &str = r#"(game (title "Dice race") (players A ?Dice B) (turn-order A ?Dice B ?Dice)
+  (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (P a1)) (B (Q f1)) (Dice (D off 9)))
+  (piece (name P) (moves (e (verify empty?) add) (e (verify empty?) e (verify empty?) add)))
+  (piece (name Q) (moves (w (verify empty?) add)))
+  (piece (name D) (drops ((verify empty?) add)))
+  (draw-condition (A B) stalemated))"#;
+    let dir = std::env::temp_dir().join(format!("zrf-serve-dice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("dice.zrf");
+    std::fs::write(&file, DICE).unwrap();
+    let s = Served::start(&file.to_string_lossy(), &[]);
+    let (_, st) = s.post("/api/games", &json!({}));
+    let game = format!("/api/games/{}", st["id"]);
+    assert_eq!(st["mover"], 0);
+    assert_eq!(moves(&st).len(), 2, "a1-b1 and a1-c1");
+    // A moves to b1; the random player drops its piece on one of the 4 empty squares at once.
+    let (code, st) = s.post(&game, &json!({"cmd": "move", "move": "a1-b1"}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(st["history"].as_array().unwrap().len(), 2, "{st}");
+    assert_eq!(st["mover"], 2, "B is to move: {st}");
+    assert!(
+        st["message"]
+            .as_str()
+            .unwrap()
+            .contains("at random, one of 4"),
+        "{st}"
+    );
+    let dropped = st["history"][1].as_str().unwrap();
+    assert!(
+        ["c1", "d1", "e1", "a1"]
+            .iter()
+            .any(|sq| dropped.ends_with(sq)),
+        "{dropped}"
+    );
+    // Undo takes the random move back with the person's.
+    let (_, st) = s.post(&game, &json!({"cmd": "undo"}));
+    assert_eq!(st["history"], json!([]));
+    assert_eq!(st["mover"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -137,7 +137,47 @@ fn boards_that_are_not_chequered_are_drawn_as_joined_points() {
             .contains(&(id("a7").min(id("d7")), id("a7").max(id("d7")))),
         "a7-d7 is a line"
     );
+    // `x` walks every point for the rules (b2 to c5, e3 to f6) and has no opposite: no line.
+    let pair = |a: &str, b: &str| (id(a).min(id(b)), id(a).max(id(b)));
+    assert!(!v.links.contains(&pair("b2", "c5")), "b2-c5 is no line");
+    assert!(!v.links.contains(&pair("e3", "f6")), "e3-f6 is no line");
+    // Morris's 32 lines between neighbours: 8 on each square, 8 joining them.
+    assert_eq!(v.links.len(), 32, "{:?}", v.links);
     // Chess stays chequered and draws no lines.
     let chess = zrf::view::board(&game("games/chess.zrf"));
     assert!(chess.cells.iter().all(|c| c.grid));
+}
+
+#[test]
+fn bitmap_names_are_kept_per_board_and_per_player() {
+    let text = r#"(game (title "T") (players X O)
+  (board (image "images\TTT\board.bmp" "alt.bmp")
+    (grid (start-rectangle 0 0 60 60) (dimensions ("a/b" (60 0)) ("2/1" (0 60)))
+      (directions (n 0 -1))))
+  (piece (name man) (image X "images\TTT\x.bmp" "x2.bmp" Q "q.bmp" O "o.bmp")
+    (drops ((verify empty?) add)))
+  (piece (name other) (drops ((verify empty?) add))))"#;
+    let loaded = zrf::load("t.zrf", text.as_bytes(), &zrf::expand::NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    let def = def.expect("resolves");
+    // `Q` is no player: a warning, and its file is dropped.
+    assert!(
+        diags.iter().all(|d| !d.is_error()) && diags.len() == 1,
+        "{diags:?}"
+    );
+    assert_eq!(def.board.images, ["images\\TTT\\board.bmp", "alt.bmp"]);
+    assert_eq!(
+        zrf::view::board_image(&def).as_deref(),
+        Some("images/TTT/board.bmp")
+    );
+    assert_eq!(
+        zrf::view::piece_images(&def),
+        vec![
+            vec![
+                Some("images/TTT/x.bmp".to_string()),
+                Some("o.bmp".to_string())
+            ],
+            vec![None, None],
+        ]
+    );
 }

@@ -5,6 +5,7 @@
 
 use super::moves::{Cut, Move, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
+use super::special::Seq;
 use super::Rules;
 use crate::def::*;
 
@@ -17,7 +18,7 @@ pub const STEP_LIMIT: u32 = 1_000_000;
 pub const BLOCK_MOVE_LIMIT: usize = 10_000;
 
 #[derive(Clone, Copy, Debug)]
-enum Pending {
+pub(super) enum Pending {
     Capture(u16),
     ChangeType(u16, PieceId),
     Owner(u16, u8),
@@ -30,7 +31,7 @@ enum Pending {
 /// Scratch buffers reused across blocks.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    pending: Vec<Pending>,
+    pub(super) pending: Vec<Pending>,
     subs: Vec<(u16, u16)>,
     pos_flags: Vec<(u16, u16, bool)>,
     captured: Vec<(u16, Cell)>,
@@ -41,7 +42,8 @@ pub struct Scratch {
 pub struct Exec<'a> {
     pub rules: &'a Rules,
     pub pos: &'a Position,
-    /// Whose pieces move (zones, symmetry, friend and enemy follow this player).
+    /// Whose pieces move (zones, symmetry, friend and enemy follow this player). Fixed by
+    /// [`Exec::new`], which also picks the player's direction table (`base`).
     pub side: PlayerId,
     /// Only emit moves capturing this square (attack tests); `NONE` for normal generation.
     pub target: u16,
@@ -49,12 +51,12 @@ pub struct Exec<'a> {
     pub hit: bool,
     /// The player whose piece the attack test imagines on an empty target.
     pub defender: u8,
-    cp: u16,
+    pub(super) cp: u16,
     from: u16,
     to: u16,
     mark: u16,
     flags: u64,
-    steps: u32,
+    pub(super) steps: u32,
     drop: Option<PieceId>,
     move_type: u16,
     /// While running `after-move`: whether the move captured, and the type + 1 that moved.
@@ -64,11 +66,13 @@ pub struct Exec<'a> {
     /// `out.moves.len()` when the block run began.
     first_move: usize,
     /// Set when the run added [`BLOCK_MOVE_LIMIT`] moves: it stops.
-    stop: bool,
+    pub(super) stop: bool,
+    /// The mover's part of `Board::next` (for the specialised tree).
+    pub(super) base: usize,
 }
 
 #[derive(PartialEq, Eq)]
-enum Flow {
+pub(super) enum Flow {
     Go,
     Stop,
 }
@@ -95,10 +99,12 @@ impl<'a> Exec<'a> {
             move_ends: (NONE, NONE),
             first_move: 0,
             stop: false,
+            base: side.idx() * rules.def.board.directions.len() * rules.def.board.n_pos(),
         }
     }
 
     /// Runs a move block for the piece on `start`, or a drop block at `start` for `drop`.
+    #[inline(always)]
     pub fn run(
         &mut self,
         block: &Block,
@@ -108,6 +114,27 @@ impl<'a> Exec<'a> {
         out: &mut MoveList,
     ) {
         self.cp = start;
+        let tree = self.rules.special.get(block);
+        // Most blocks end in their first steps (off the board, or a square that fails its
+        // test): the specialised tree's read-only prefix runs before the run is set up.
+        if let Some(t) = tree {
+            if !self.enter(t) {
+                return;
+            }
+        }
+        self.run_set_up(block, tree, start, drop, scratch, out);
+    }
+
+    #[inline(never)]
+    fn run_set_up(
+        &mut self,
+        block: &Block,
+        tree: Option<&Seq>,
+        start: u16,
+        drop: Option<PieceId>,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
         self.from = if drop.is_some() { NONE } else { start };
         self.to = NONE;
         self.mark = start;
@@ -122,7 +149,12 @@ impl<'a> Exec<'a> {
         scratch.locals.resize(self.rules.def.vars.len(), 0);
         self.first_move = out.moves.len();
         self.stop = false;
-        self.exec(&block.body, scratch, out);
+        match tree {
+            Some(tree) => self.run_special(tree, scratch, out),
+            None => {
+                self.exec(&block.body, scratch, out);
+            }
+        }
         if self.steps > STEP_LIMIT {
             out.note_cut(Cut::Steps);
         }
@@ -206,7 +238,7 @@ impl<'a> Exec<'a> {
         }
     }
 
-    fn instr(&mut self, instr: &Instr, s: &mut Scratch, out: &mut MoveList) -> Flow {
+    pub(super) fn instr(&mut self, instr: &Instr, s: &mut Scratch, out: &mut MoveList) -> Flow {
         match instr {
             Instr::Step(d) => {
                 self.cp = self.step(*d, self.cp);
@@ -354,7 +386,7 @@ impl<'a> Exec<'a> {
     /// The cell as the program sees it. During an attack test an empty target square holds a
     /// phantom piece of the defender, so that "could capture here" covers empty squares too.
     #[inline]
-    fn cell(&self, p: u16) -> Cell {
+    pub(super) fn cell(&self, p: u16) -> Cell {
         let c = self.pos.cells[p as usize];
         if p == self.target && c.is_empty() {
             return Cell {
@@ -478,7 +510,7 @@ impl<'a> Exec<'a> {
     }
 
     /// Emits the move (one per promotion choice) that the block describes at this point.
-    fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
+    pub(super) fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
         if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
             out.note_cut(Cut::BlockMoves);
             self.stop = true;

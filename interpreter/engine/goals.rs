@@ -187,6 +187,11 @@ impl Rules {
     /// Pieces of `player` (of the given types, or any) on the board, plus off-board ones when
     /// `"include off-pieces"` is set.
     pub fn count(&self, pos: &Position, player: PlayerId, types: &[PieceId]) -> usize {
+        self.count_with(pos, player, types, self.def.options.include_off_pieces)
+    }
+
+    /// [`Rules::count`], with or without the pieces off the board.
+    fn count_with(&self, pos: &Position, player: PlayerId, types: &[PieceId], off: bool) -> usize {
         let wanted = |piece: usize| types.is_empty() || types.iter().any(|t| t.idx() == piece);
         let mut n = pos
             .cells
@@ -198,7 +203,7 @@ impl Rules {
                     && wanted(c.piece as usize - 1)
             })
             .count();
-        if self.def.options.include_off_pieces {
+        if off {
             let np = self.def.pieces.len();
             n += (0..np)
                 .filter(|&i| wanted(i))
@@ -240,7 +245,8 @@ impl Rules {
                     .sum::<usize>()
                     == *n as usize
             }
-            GoalCond::Captured(types) => self.count(pos, p, types) == 0,
+            // A piece still off the board (in hand, waiting to be dropped) was never captured.
+            GoalCond::Captured(types) => self.count_with(pos, p, types, true) == 0,
             GoalCond::AbsoluteConfig {
                 spec,
                 positions,

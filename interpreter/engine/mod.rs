@@ -8,6 +8,7 @@ mod goals;
 mod legal;
 mod moves;
 mod position;
+mod special;
 
 pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
@@ -64,11 +65,14 @@ pub struct Rules {
     pub after_move_plain: bool,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
+    /// The specialised trees of the blocks (`special.rs`).
+    pub special: special::Special,
 }
 
 impl Rules {
     /// Derives the engine tables from a definition.
-    pub fn new(def: GameDef) -> Rules {
+    pub fn new(mut def: GameDef) -> Rules {
+        let special = special::Special::build(&mut def);
         let mut turns = def.turn_order.once.clone();
         let once = turns.len();
         turns.extend(def.turn_order.cycle.iter().copied());
@@ -130,8 +134,15 @@ impl Rules {
             fast_legality: true,
             after_move_plain: after::plain_program(&def.after_move),
             clock: after::Clock::recognise(&def),
+            special,
             def,
         }
+    }
+
+    /// Turns the specialised trees on (the default) or off: with them off, every block runs
+    /// through the plain interpreter. The moves are the same either way (`special.rs`).
+    pub fn set_specialised(&mut self, on: bool) {
+        self.special.enabled = on;
     }
 
     /// The starting position.

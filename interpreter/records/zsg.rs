@@ -13,19 +13,23 @@
 //! 2. Pawn e4 x d5
 //! ```
 //!
-//! A move line is `N. BODY`, N the round. The body is `Pass`, or an optional `partial K`
-//! (step K of a turn made of partial moves), then the main part and its effects:
+//! A move line is `N. BODY`, N the round. The body is `Pass`, or an optional `partial K` (a
+//! partial move: the turn may go on with a further step, on the next line), then the main part
+//! and its effects, in the order Zillions carried them out:
 //!
-//! - main part: `PIECE FROM - TO`, `PIECE FROM x TO` (a capture on TO), or a placement
+//! - main part: `PIECE FROM - TO`, `PIECE FROM x TO` (a capture on TO), a placement
 //!   `[PLAYER] PIECE SQUARE` (a drop; a drop may also be written as a move from a square the
-//!   board lacks);
+//!   board lacks), or nothing (a turn of effects only);
 //! - `= TYPE` right after it: the moving piece becomes TYPE;
-//! - effects, in any order: `x SQUARE` (a piece removed), `PLAYER PIECE SQUARE` (a piece of that
-//!   player and type appears, or changes, there), `= TYPE on SQUARE` (the piece there changes
-//!   type), `PIECE FROM - TO` (another piece moves, as the rook in castling).
+//! - effects: `x SQUARE` (a piece removed), `PLAYER PIECE SQUARE` (a piece of that player and
+//!   type appears, or changes, there), `= TYPE on SQUARE` (the piece there changes type),
+//!   `PIECE FROM - TO` (another piece moves, as the rook in castling or a captured piece
+//!   carried to a hand square), `= TYPE` or `= PLAYER` after such a move (that piece changes
+//!   type or owner), `flip SQUARE` (the piece there changes owner), `@ SQUARE INDEX VALUE` (an
+//!   attribute of the piece there is set or cleared).
 //!
-//! Player names are needed to tell `PLAYER PIECE SQUARE` from other forms, so a body is read
-//! with [`parse_move`], given the rules' player names.
+//! The rules' names are needed to tell the forms apart (a square may be named `X`, a player's
+//! name may start a placement), so a body is read with [`parse_move`] and a [`Names`].
 
 use std::fmt;
 
@@ -38,7 +42,7 @@ pub const MAX_BYTES: usize = 16 << 20;
 /// Longest line read, in bytes.
 pub const MAX_LINE: usize = 4096;
 /// Most words in one move line.
-pub const MAX_WORDS: usize = 200;
+pub const MAX_WORDS: usize = 1024;
 
 /// A record as read: headers, start-position edits and move lines (bodies not yet parsed).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -96,7 +100,8 @@ pub struct MoveLine {
 /// One move line, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveDesc {
-    /// `partial K`: the step number within the turn.
+    /// `partial K`: the step is a partial move and the turn may go on with another step (K, as
+    /// Zillions writes it, numbers the move type the next step must have; zrf does not need it).
     pub partial: Option<u32>,
     /// The main part.
     pub main: Main,
@@ -111,6 +116,8 @@ pub struct MoveDesc {
 pub enum Main {
     /// `Pass`.
     Pass,
+    /// Nothing before the effects (a turn that only changes pieces, such as `= King on c2`).
+    None,
     /// `PIECE FROM - TO`, or with `x` for a capture on TO.
     Move {
         /// The moving piece's type.
@@ -154,7 +161,8 @@ pub enum Effect {
         /// Where.
         square: String,
     },
-    /// `PIECE FROM - TO`: another piece moves.
+    /// `PIECE FROM - TO` (or `x TO`, removing what stood there): another piece moves, as the
+    /// rook in castling or a captured piece carried to a hand.
     Move {
         /// Type.
         piece: String,
@@ -162,6 +170,23 @@ pub enum Effect {
         from: String,
         /// Destination.
         to: String,
+        /// Written with `x`.
+        capture: bool,
+    },
+    /// `= NAME` after an effect (or a second one after the main part): the piece last moved or
+    /// placed becomes that type, or, when NAME is a player, changes owner to that player.
+    Become(String),
+    /// `flip SQUARE`: the piece there changes owner.
+    Flip(String),
+    /// `@ SQUARE INDEX VALUE`: attribute INDEX (counted from 0 in the piece's declaration)
+    /// of the piece there becomes VALUE (0 false, 1 true).
+    Attribute {
+        /// Where.
+        square: String,
+        /// The attribute's place among the piece's attributes.
+        index: u32,
+        /// The new value.
+        value: bool,
     },
 }
 
@@ -343,37 +368,80 @@ fn numbered(line: &str) -> Option<(&str, &str)> {
     Some((&line[..digits], rest.trim()))
 }
 
-/// Reads a move body; `is_player` tells the rules' player names.
-pub fn parse_move(body: &str, is_player: &dyn Fn(&str) -> bool) -> Result<MoveDesc, String> {
+/// The names a move line is read with: which words are players, squares and piece types of
+/// the rules. They tell `PLAYER PIECE SQUARE` from `PIECE FROM x TO` when a square is named
+/// `X`, a capture `x SQUARE` from a piece named `x`, and so on.
+pub trait Names {
+    /// A player of the rules.
+    fn is_player(&self, word: &str) -> bool;
+    /// A position of the board.
+    fn is_square(&self, word: &str) -> bool;
+    /// A piece type.
+    fn is_piece(&self, word: &str) -> bool;
+}
+
+/// Words that introduce an effect rather than name something.
+fn is_keyword(w: &str) -> bool {
+    matches!(w, "=" | "-" | "x" | "@") || w.eq_ignore_ascii_case("flip")
+}
+
+/// Reads a move body with the rules' names.
+pub fn parse_move(body: &str, names: &dyn Names) -> Result<MoveDesc, String> {
     let w: Vec<&str> = body.split_whitespace().collect();
     if w.len() > MAX_WORDS {
         return Err(format!("a move line has more than {MAX_WORDS} words"));
     }
+    // A word that may stand for a square: a known one, or one the rules lack (a drop's
+    // off-board start) that is no other kind of name.
+    let squareish = |t: Option<&&str>| {
+        t.is_some_and(|t| {
+            names.is_square(t) || !(is_keyword(t) || names.is_player(t) || names.is_piece(t))
+        })
+    };
+    // A player named where a placement would begin (a piece type of the same name wins).
+    let player_at = |i: usize| {
+        w.get(i)
+            .is_some_and(|t| names.is_player(t) && !names.is_piece(t))
+    };
+    // `PIECE FROM - TO` or `PIECE FROM x TO` at i.
+    let move_at = |i: usize| {
+        w.len() >= i + 4
+            && !is_keyword(w[i])
+            && !player_at(i)
+            && squareish(w.get(i + 1))
+            && matches!(w[i + 2], "-" | "x")
+            && squareish(w.get(i + 3))
+    };
     let mut i = 0;
     let mut partial = None;
     if w.first().is_some_and(|t| t.eq_ignore_ascii_case("partial")) {
         let k = w
             .get(1)
             .and_then(|t| t.parse::<u32>().ok())
-            .filter(|&k| k >= 1)
-            .ok_or("`partial` is followed by the step number")?;
+            .ok_or("`partial` is followed by a number")?;
         partial = Some(k);
         i = 2;
     }
-    let sep = |t: Option<&&str>| t.is_some_and(|t| *t == "-" || t.eq_ignore_ascii_case("x"));
+    let effect_at = |i: usize| {
+        w.get(i).is_some_and(|t| {
+            *t == "="
+                || *t == "@"
+                || (*t == "x" || t.eq_ignore_ascii_case("flip")) && squareish(w.get(i + 1))
+        })
+    };
     let main = if w.len() == i + 1 && w[i].eq_ignore_ascii_case("pass") {
         i += 1;
         Main::Pass
-    } else if w.len() >= i + 4 && sep(w.get(i + 2)) {
+    } else if move_at(i) {
         let m = Main::Move {
             piece: w[i].into(),
             from: w[i + 1].into(),
             to: w[i + 3].into(),
-            capture: w[i + 2] != "-",
+            capture: w[i + 2] == "x",
         };
         i += 4;
         m
-    } else if w.len() >= i + 3 && is_player(w[i]) {
+    } else if w.len() >= i + 3 && player_at(i) {
         let m = Main::Place {
             player: Some(w[i].into()),
             piece: w[i + 1].into(),
@@ -381,7 +449,9 @@ pub fn parse_move(body: &str, is_player: &dyn Fn(&str) -> bool) -> Result<MoveDe
         };
         i += 3;
         m
-    } else if w.len() >= i + 2 {
+    } else if i < w.len() && effect_at(i) {
+        Main::None
+    } else if w.len() >= i + 2 && !is_keyword(w[i]) {
         let m = Main::Place {
             player: None,
             piece: w[i].into(),
@@ -391,51 +461,72 @@ pub fn parse_move(body: &str, is_player: &dyn Fn(&str) -> bool) -> Result<MoveDe
         m
     } else {
         return Err(format!(
-            "expected `PIECE FROM - TO`, a placement `PIECE SQUARE` or `Pass`, found `{body}`"
+            "expected `PIECE FROM - TO`, a placement `PIECE SQUARE`, an effect or `Pass`, found `{body}`"
         ));
     };
     let mut promote = None;
-    if w.get(i) == Some(&"=") && !w.get(i + 2).is_some_and(|t| t.eq_ignore_ascii_case("on")) {
-        if matches!(main, Main::Pass) {
-            return Err("a pass cannot change a piece's type".into());
-        }
-        promote = Some(
-            w.get(i + 1)
-                .ok_or("`=` is followed by the new type")?
-                .to_string(),
-        );
+    let changes_type = |t: &str| !names.is_player(t) || names.is_piece(t);
+    if matches!(main, Main::Move { .. } | Main::Place { .. })
+        && w.get(i) == Some(&"=")
+        && w.get(i + 1).is_some_and(|t| changes_type(t))
+        && !w.get(i + 2).is_some_and(|t| t.eq_ignore_ascii_case("on"))
+    {
+        promote = Some(w[i + 1].to_string());
         i += 2;
     }
     let mut effects = Vec::new();
     while i < w.len() {
         let t = w[i];
-        if t.eq_ignore_ascii_case("x") {
-            let sq = w.get(i + 1).ok_or("`x` is followed by a square")?;
-            effects.push(Effect::Capture(sq.to_string()));
-            i += 2;
-        } else if t == "=" {
-            match (w.get(i + 1), w.get(i + 2), w.get(i + 3)) {
-                (Some(pc), Some(on), Some(sq)) if on.eq_ignore_ascii_case("on") => {
-                    effects.push(Effect::Change {
-                        piece: pc.to_string(),
-                        square: sq.to_string(),
-                    });
-                    i += 4;
+        if t == "=" {
+            let name = w
+                .get(i + 1)
+                .ok_or("`=` is followed by a type or a player")?;
+            if w.get(i + 2).is_some_and(|t| t.eq_ignore_ascii_case("on")) {
+                let sq = w.get(i + 3).ok_or("`= TYPE on` is followed by a square")?;
+                effects.push(Effect::Change {
+                    piece: name.to_string(),
+                    square: sq.to_string(),
+                });
+                i += 4;
+            } else {
+                if matches!(main, Main::Pass) {
+                    return Err("a pass cannot change a piece".into());
                 }
-                (Some(pc), _, _) if promote.is_none() && !matches!(main, Main::Pass) => {
-                    promote = Some(pc.to_string());
-                    i += 2;
-                }
-                _ => return Err("a type change elsewhere is written `= TYPE on SQUARE`".into()),
+                effects.push(Effect::Become(name.to_string()));
+                i += 2;
             }
-        } else if sep(w.get(i + 2)) && w.len() >= i + 4 {
+        } else if t == "@" {
+            let (Some(sq), Some(a), Some(v)) = (w.get(i + 1), w.get(i + 2), w.get(i + 3)) else {
+                return Err("`@` is followed by a square, an attribute number and a value".into());
+            };
+            let (Ok(index), Ok(value)) = (a.parse::<u32>(), v.parse::<u32>()) else {
+                return Err(format!(
+                    "`@ {sq} {a} {v}`: the attribute number and value are numbers"
+                ));
+            };
+            effects.push(Effect::Attribute {
+                square: sq.to_string(),
+                index,
+                value: value != 0,
+            });
+            i += 4;
+        } else if move_at(i) {
             effects.push(Effect::Move {
                 piece: t.into(),
                 from: w[i + 1].into(),
                 to: w[i + 3].into(),
+                capture: w[i + 2] == "x",
             });
             i += 4;
-        } else if w.len() >= i + 3 && is_player(t) {
+        } else if t == "x" && i + 1 == w.len() {
+            return Err("`x` is followed by a square".into());
+        } else if t == "x" && squareish(w.get(i + 1)) {
+            effects.push(Effect::Capture(w[i + 1].to_string()));
+            i += 2;
+        } else if t.eq_ignore_ascii_case("flip") && squareish(w.get(i + 1)) {
+            effects.push(Effect::Flip(w[i + 1].to_string()));
+            i += 2;
+        } else if w.len() >= i + 3 && player_at(i) {
             effects.push(Effect::Put {
                 player: t.into(),
                 piece: w[i + 1].into(),
@@ -445,7 +536,8 @@ pub fn parse_move(body: &str, is_player: &dyn Fn(&str) -> bool) -> Result<MoveDe
         } else {
             return Err(format!(
                 "cannot read `{}`: an effect is `x SQUARE`, `PLAYER PIECE SQUARE`, \
-                 `= TYPE on SQUARE` or `PIECE FROM - TO`",
+                 `= TYPE on SQUARE`, `= TYPE`, `= PLAYER`, `flip SQUARE`, \
+                 `@ SQUARE ATTRIBUTE VALUE` or `PIECE FROM - TO`",
                 w[i..].join(" ")
             ));
         }
@@ -465,6 +557,7 @@ impl fmt::Display for MoveDesc {
         }
         match &self.main {
             Main::Pass => f.write_str("Pass")?,
+            Main::None => {}
             Main::Move {
                 piece,
                 from,
@@ -484,19 +577,43 @@ impl fmt::Display for MoveDesc {
                 None => write!(f, "{piece} {square}")?,
             },
         }
+        let mut sep = if matches!(self.main, Main::None) {
+            ""
+        } else {
+            " "
+        };
         if let Some(t) = &self.promote {
-            write!(f, " = {t}")?;
+            write!(f, "{sep}= {t}")?;
+            sep = " ";
         }
         for e in &self.effects {
+            f.write_str(sep)?;
+            sep = " ";
             match e {
-                Effect::Capture(sq) => write!(f, " x {sq}")?,
+                Effect::Capture(sq) => write!(f, "x {sq}")?,
                 Effect::Put {
                     player,
                     piece,
                     square,
-                } => write!(f, " {player} {piece} {square}")?,
-                Effect::Change { piece, square } => write!(f, " = {piece} on {square}")?,
-                Effect::Move { piece, from, to } => write!(f, " {piece} {from} - {to}")?,
+                } => write!(f, "{player} {piece} {square}")?,
+                Effect::Change { piece, square } => write!(f, "= {piece} on {square}")?,
+                Effect::Move {
+                    piece,
+                    from,
+                    to,
+                    capture,
+                } => write!(
+                    f,
+                    "{piece} {from} {} {to}",
+                    if *capture { "x" } else { "-" }
+                )?,
+                Effect::Become(name) => write!(f, "= {name}")?,
+                Effect::Flip(sq) => write!(f, "flip {sq}")?,
+                Effect::Attribute {
+                    square,
+                    index,
+                    value,
+                } => write!(f, "@ {square} {index} {}", u8::from(*value))?,
             }
         }
         Ok(())
@@ -534,12 +651,27 @@ pub fn write(
 mod tests {
     use super::*;
 
-    fn players(p: &str) -> bool {
-        matches!(p, "White" | "Black" | "Second")
+    /// Players White, Black, Second; squares a letter and digits, or `X`/`Y`; pieces the rest.
+    struct Test;
+
+    impl Names for Test {
+        fn is_player(&self, w: &str) -> bool {
+            matches!(w, "White" | "Black" | "Second")
+        }
+        fn is_square(&self, w: &str) -> bool {
+            let mut c = w.chars();
+            matches!(w, "X" | "Y")
+                || c.next().is_some_and(|c| c.is_ascii_lowercase())
+                    && !c.as_str().is_empty()
+                    && c.all(|c| c.is_ascii_digit())
+        }
+        fn is_piece(&self, w: &str) -> bool {
+            !self.is_player(w) && !self.is_square(w) && !is_keyword(w)
+        }
     }
 
     fn mv(body: &str) -> MoveDesc {
-        parse_move(body, &players).unwrap()
+        parse_move(body, &Test).unwrap()
     }
 
     #[test]
@@ -604,7 +736,8 @@ mod tests {
                 Effect::Move {
                     piece: "Rook".into(),
                     from: "h1".into(),
-                    to: "f1".into()
+                    to: "f1".into(),
+                    capture: false
                 },
                 Effect::Put {
                     player: "Second".into(),
@@ -640,11 +773,46 @@ mod tests {
             mv("Stone g7 x h8").main,
             Main::Move { capture: true, .. }
         ));
-        // `= TYPE` after the effects is still the mover's new type.
+        // `= NAME` after an effect changes the piece last moved: its type or its owner.
         assert_eq!(
-            mv("Man c5 - e3 x d4 = King").promote.as_deref(),
-            Some("King")
+            mv("Man c5 - e3 x d4 = King").effects[1],
+            Effect::Become("King".into())
         );
+        let m = mv("Rook b5 x b2 Bishop b2 - n6 = RookP on b2 flip n6");
+        assert_eq!(
+            m.effects,
+            [
+                Effect::Move {
+                    piece: "Bishop".into(),
+                    from: "b2".into(),
+                    to: "n6".into(),
+                    capture: false
+                },
+                Effect::Change {
+                    piece: "RookP".into(),
+                    square: "b2".into()
+                },
+                Effect::Flip("n6".into()),
+            ]
+        );
+        let m = mv("partial 3 King d6 - g3 = Checker on e5 @ e5 0 1");
+        assert_eq!(
+            m.effects[1],
+            Effect::Attribute {
+                square: "e5".into(),
+                index: 0,
+                value: true
+            }
+        );
+        assert_eq!(mv("Za b3 - g1 = Black").promote, None);
+        // A square named X is not a capture sign when a player's name starts the line.
+        let m = mv("Black D1 X Black Mark z1");
+        assert!(matches!(m.main, Main::Place { ref square, .. } if square == "X"));
+        assert_eq!(m.effects.len(), 1);
+        // A line of effects only.
+        let m = mv("= EKing on c2");
+        assert_eq!(m.main, Main::None);
+        assert_eq!(m.to_string(), "= EKing on c2");
     }
 
     #[test]
@@ -657,6 +825,11 @@ mod tests {
             "Pass",
             "Pawn e4",
             "King e1 - g1 Rook h1 - f1",
+            "Rook b5 x b2 Bishop b2 - n6 = RookP on b2 flip n6",
+            "Gold b1 x b2 RookP b2 - y1 = Rook flip y1",
+            "Za b2 x b3 Za b3 - g1 = Black = Za on g1",
+            "King f6 - h4 @ e3 0 0 x g5",
+            "= EKing on c2",
         ] {
             assert_eq!(mv(body).to_string(), body);
         }
@@ -696,7 +869,7 @@ mod tests {
             let text = String::from_utf8_lossy(&b);
             if let Ok(r) = Record::parse(&text) {
                 for l in &r.lines {
-                    let _ = parse_move(&l.body, &players);
+                    let _ = parse_move(&l.body, &Test);
                 }
             }
         }
@@ -718,8 +891,8 @@ mod tests {
         }
         assert!(Record::parse("1. e2-e4").is_err());
         assert!(Record::parse("Zillions Save Game File Version 0.02 HX\nRulesFile=a\n").is_err());
-        assert!(parse_move("Pawn", &players).is_err());
-        assert!(parse_move("Pawn e2 - e4 bogus", &players).is_err());
-        assert!(parse_move("partial Pawn e2 - e4", &players).is_err());
+        assert!(parse_move("Pawn", &Test).is_err());
+        assert!(parse_move("Pawn e2 - e4 bogus", &Test).is_err());
+        assert!(parse_move("partial Pawn e2 - e4", &Test).is_err());
     }
 }

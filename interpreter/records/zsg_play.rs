@@ -9,20 +9,12 @@
 //! made of `partial` lines is one zrf move (zrf's legal moves are whole turns): its lines give
 //! the landings in order and the union of their effects (`docs/game-records.md`).
 
-use super::zsg::{EditKind, Effect, Main, MoveDesc, Record, ZsgError};
+use super::zsg::{EditKind, Effect, Main, MoveDesc, Names, Record, ZsgError};
 use crate::def::{GameDef, PieceId, PlayerId, NONE};
 use crate::engine::{revert, Cell, MoveList, Position, Rules, UndoLog};
 use crate::notation;
 use crate::play::Game;
-
-/// One turn of a record: one line, or the `partial` steps of one turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Turn {
-    /// `(line number, the line as written)` of each step.
-    pub lines: Vec<(usize, String)>,
-    /// Each step, understood.
-    pub steps: Vec<MoveDesc>,
-}
+use std::collections::HashSet;
 
 /// A legal move close to a turn that matched no move (or one of several that matched).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,203 +172,6 @@ pub fn edits_for(rules: &Rules, start: &Position) -> Result<Vec<EditKind>, Strin
         });
     }
     Ok(edits)
-}
-
-/// The turns of a record: its move lines read with the rules' player names, `partial K` lines
-/// (K > 1) joined to the turn before them.
-pub fn turns(rec: &Record, def: &GameDef) -> Result<Vec<Turn>, ZsgError> {
-    let is_player = |s: &str| def.players.iter().any(|p| p.name.eq_ignore_ascii_case(s));
-    let mut out: Vec<Turn> = Vec::new();
-    let mut number = 0;
-    for l in &rec.lines {
-        let desc = super::zsg::parse_move(&l.body, &is_player).map_err(|m| ZsgError {
-            line: l.line,
-            message: m,
-        })?;
-        let text = format!("{}. {}", l.number, l.body);
-        match desc.partial {
-            Some(k) if k > 1 => {
-                let cur = out.last_mut().filter(|_| number == l.number);
-                let Some(t) = cur else {
-                    return Err(ZsgError {
-                        line: l.line,
-                        message: format!("partial step {k} does not follow a step of its turn"),
-                    });
-                };
-                if t.steps.len() >= MAX_STEPS {
-                    return Err(ZsgError {
-                        line: l.line,
-                        message: format!("a turn has more than {MAX_STEPS} partial steps"),
-                    });
-                }
-                if t.steps.len() + 1 != k as usize {
-                    return Err(ZsgError {
-                        line: l.line,
-                        message: format!(
-                            "partial step {k} follows step {} of its turn",
-                            t.steps.len()
-                        ),
-                    });
-                }
-                t.lines.push((l.line, text));
-                t.steps.push(desc);
-            }
-            _ => out.push(Turn {
-                lines: vec![(l.line, text)],
-                steps: vec![desc],
-            }),
-        }
-        number = l.number;
-    }
-    Ok(out)
-}
-
-/// One element of what a turn does; names are in lower case.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Fact {
-    Pass,
-    Mover(String),
-    From(String),
-    /// A drop, by the player named (`None`: not named).
-    Drop(Option<String>),
-    Via(usize, String),
-    To(String),
-    Capture(String),
-    Promote(String),
-    /// A piece appears or changes there; `None`: any owner (`= TYPE on SQUARE`).
-    Put(String, String, Option<String>),
-    Moved(String, String, String),
-}
-
-fn agrees(record: &Fact, zrf: &Fact) -> bool {
-    match (record, zrf) {
-        (Fact::Put(s, p, None), Fact::Put(t, q, _)) => s == t && p == q,
-        (Fact::Drop(None), Fact::Drop(_)) => true,
-        _ => record == zrf,
-    }
-}
-
-/// (facts agreeing, exact match).
-fn compare(record: &[Fact], zrf: &[Fact]) -> (usize, bool) {
-    let mut used = vec![false; zrf.len()];
-    let mut agree = 0;
-    for f in record {
-        if let Some(j) = (0..zrf.len()).find(|&j| !used[j] && agrees(f, &zrf[j])) {
-            used[j] = true;
-            agree += 1;
-        }
-    }
-    (agree, agree == record.len() && agree == zrf.len())
-}
-
-fn low(s: &str) -> String {
-    s.to_lowercase()
-}
-
-/// The facts of a turn's steps. Squares that the board lacks as a move's start mark a drop.
-fn facts(def: &GameDef, steps: &[MoveDesc]) -> Result<Vec<Fact>, String> {
-    let mut out = Vec::new();
-    let mut landings: Vec<String> = Vec::new();
-    let mut captures: Vec<String> = Vec::new();
-    let mut promote = None;
-    for (k, s) in steps.iter().enumerate() {
-        match &s.main {
-            Main::Pass if steps.len() == 1 => out.push(Fact::Pass),
-            Main::Pass => return Err("a pass cannot be a step of a partial turn".into()),
-            Main::Move {
-                piece,
-                from,
-                to,
-                capture,
-            } => {
-                if k == 0 {
-                    out.push(Fact::Mover(low(piece)));
-                    if square_id(def, from).is_some() {
-                        out.push(Fact::From(low(from)));
-                    } else {
-                        out.push(Fact::Drop(None));
-                    }
-                } else if landings.last() != Some(&low(from)) {
-                    return Err(format!(
-                        "partial step {} starts on {from}, not where the step before it ended",
-                        k + 1
-                    ));
-                }
-                landings.push(low(to));
-                if *capture {
-                    captures.push(low(to));
-                }
-            }
-            Main::Place {
-                player,
-                piece,
-                square,
-            } => {
-                if k > 0 {
-                    return Err("a placement cannot be a later step of a partial turn".into());
-                }
-                out.push(Fact::Mover(low(piece)));
-                out.push(Fact::Drop(player.as_deref().map(low)));
-                landings.push(low(square));
-            }
-        }
-        if let Some(t) = &s.promote {
-            promote = Some(low(t));
-        }
-        for e in &s.effects {
-            match e {
-                Effect::Capture(sq) => captures.push(low(sq)),
-                Effect::Put {
-                    player,
-                    piece,
-                    square,
-                } => out.push(Fact::Put(low(square), low(piece), Some(low(player)))),
-                Effect::Change { piece, square } => {
-                    out.push(Fact::Put(low(square), low(piece), None))
-                }
-                Effect::Move { piece, from, to } => {
-                    out.push(Fact::Moved(low(piece), low(from), low(to)))
-                }
-            }
-        }
-    }
-    // A turn that moves several pieces (castling) names the same moves whichever piece the
-    // main part names: the one whose start square sorts first is taken as the mover.
-    let from_at = out.iter().position(|f| matches!(f, Fact::From(_)));
-    if let (Some(fi), [to], true) = (from_at, landings.as_slice(), steps.len() == 1) {
-        let mi = out.iter().position(|f| matches!(f, Fact::Mover(_)));
-        let best = out
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| match f {
-                Fact::Moved(_, from, _) => Some((from.clone(), i)),
-                _ => None,
-            })
-            .min();
-        if let (Some(mi), Some((best_from, bi)), Fact::From(from)) = (mi, best, &out[fi]) {
-            if best_from < *from {
-                let Fact::Mover(piece) = out[mi].clone() else {
-                    unreachable!()
-                };
-                let Fact::Moved(p, f, t) = out[bi].clone() else {
-                    unreachable!()
-                };
-                out[bi] = Fact::Moved(piece, from.clone(), to.clone());
-                out[mi] = Fact::Mover(p);
-                out[fi] = Fact::From(f);
-                landings = vec![t];
-            }
-        }
-    }
-    if let Some((last, via)) = landings.split_last() {
-        out.extend(via.iter().enumerate().map(|(i, s)| Fact::Via(i, s.clone())));
-        out.push(Fact::To(last.clone()));
-    }
-    captures.sort();
-    captures.dedup();
-    out.extend(captures.into_iter().map(Fact::Capture));
-    out.extend(promote.map(Fact::Promote));
-    Ok(out)
 }
 
 /// What a legal move does to the board, found by playing it.
@@ -539,6 +334,7 @@ pub fn describe(
                     piece: piece(p),
                     from: sq(f),
                     to: sq(t),
+                    capture: false,
                 });
             }
             for &(s, c, same_owner) in &d.puts {
@@ -557,7 +353,9 @@ pub fn describe(
             }
         }
         steps.push(MoveDesc {
-            partial: (k > 0).then_some(k as u32 + 1),
+            // Zillions numbers the move type the next step must have; zrf's chains do not keep
+            // it, so every step but the last is written `partial 1` (`docs/game-records.md`).
+            partial: (k + 1 < n).then_some(1),
             main,
             promote: if last { d.promote.map(piece) } else { None },
             effects,
@@ -575,34 +373,389 @@ fn steps_text(steps: &[MoveDesc]) -> String {
         .join(" / ")
 }
 
-/// The legal move (index into `list`) that a turn names. Several moves with the same facts are
-/// one when they lead to the same position.
+/// One move line of a record, read with the rules' names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Line number (from 1).
+    pub line: usize,
+    /// The line as written (`N. BODY`).
+    pub text: String,
+    /// The line, understood.
+    pub desc: MoveDesc,
+}
+
+/// The rules' names, for reading move lines (without regard to case, as Zillions matches).
+pub struct RulesNames {
+    players: HashSet<String>,
+    squares: HashSet<String>,
+    pieces: HashSet<String>,
+}
+
+impl RulesNames {
+    /// The names of a game.
+    pub fn new(def: &GameDef) -> RulesNames {
+        let set = |it: &mut dyn Iterator<Item = &String>| it.map(|s| s.to_lowercase()).collect();
+        RulesNames {
+            players: set(&mut def.players.iter().map(|p| &p.name)),
+            squares: set(&mut def.board.positions.iter().map(|p| &p.name)),
+            pieces: set(&mut def.pieces.iter().map(|p| &p.name)),
+        }
+    }
+}
+
+impl Names for RulesNames {
+    fn is_player(&self, w: &str) -> bool {
+        self.players.contains(&w.to_lowercase())
+    }
+    fn is_square(&self, w: &str) -> bool {
+        self.squares.contains(&w.to_lowercase())
+    }
+    fn is_piece(&self, w: &str) -> bool {
+        self.pieces.contains(&w.to_lowercase())
+    }
+}
+
+/// The move lines of a record, each read with the rules' names.
+pub fn steps(rec: &Record, def: &GameDef) -> Result<Vec<Step>, ZsgError> {
+    let names = RulesNames::new(def);
+    rec.lines
+        .iter()
+        .map(|l| {
+            let desc = super::zsg::parse_move(&l.body, &names).map_err(|m| ZsgError {
+                line: l.line,
+                message: m,
+            })?;
+            Ok(Step {
+                line: l.line,
+                text: format!("{}. {}", l.number, l.body),
+                desc,
+            })
+        })
+        .collect()
+}
+
+/// The board a turn's lines describe: each square's cell, squares whose owner must differ
+/// from the one given (`flip` among more than two players), the attribute bits the lines set,
+/// and the landings of the main parts.
+struct Expected {
+    cells: Vec<Cell>,
+    flipped: Vec<Option<u8>>,
+    attrs: Vec<u32>,
+    landings: Vec<u16>,
+}
+
+impl Expected {
+    /// How far a board is from the expected one: (squares agreeing, squares that either
+    /// changes from `before`); equal when the board is the expected one.
+    fn score(&self, before: &[Cell], after: &[Cell]) -> (usize, usize) {
+        let (mut agree, mut of) = (0, 0);
+        for sq in 0..after.len() {
+            let (w, z) = (self.cells[sq], after[sq]);
+            let same_owner = match self.flipped[sq] {
+                Some(o) => z.owner != o,
+                None => z.owner == w.owner,
+            };
+            let ok = if w.is_empty() {
+                z.is_empty()
+            } else {
+                z.piece == w.piece && same_owner && (z.attrs ^ w.attrs) & self.attrs[sq] == 0
+            };
+            let b = before[sq];
+            let touched = !ok || !w.is_empty() && !is_same(w, b) || !z.is_empty() && !is_same(z, b);
+            if touched || (w.is_empty() != b.is_empty()) {
+                of += 1;
+                agree += usize::from(ok);
+            }
+        }
+        (agree, of)
+    }
+}
+
+fn is_same(a: Cell, b: Cell) -> bool {
+    (a.piece, a.owner, a.attrs) == (b.piece, b.owner, b.attrs)
+}
+
+/// Plays a turn's lines on a copy of the board, as Zillions carried them out.
+fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, String> {
+    let def = &rules.def;
+    let n = pos.cells.len();
+    let mover = rules.entry(pos.turn).owner;
+    let mut e = Expected {
+        cells: pos.cells.iter().map(|c| clean(*c)).collect(),
+        flipped: vec![None; n],
+        attrs: vec![0; n],
+        landings: Vec::new(),
+    };
+    let square = |s: &str| {
+        square_id(def, s).map(usize::from).ok_or_else(|| {
+            unknown(
+                "square",
+                s,
+                def.board
+                    .positions
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect(),
+            )
+        })
+    };
+    let piece = |s: &str| {
+        piece_id(def, s).ok_or_else(|| {
+            unknown(
+                "piece",
+                s,
+                def.pieces.iter().map(|p| p.name.as_str()).collect(),
+            )
+        })
+    };
+    let new = |pc: PieceId, owner: PlayerId| Cell::new(pc, owner, rules.attr_defaults[pc.idx()]);
+    // A piece moves (from a square the board lacks: it comes from outside, as a drop). When a
+    // piece was taken on the square it moves from, the taken piece is the one that moves
+    // (Zillions writes a captured piece carried to a hand as a move from where it was taken).
+    let shift = |e: &mut Expected,
+                 taken: &mut Vec<(usize, Cell)>,
+                 name: &str,
+                 from: &str,
+                 to: &str,
+                 capture: bool|
+     -> Result<usize, String> {
+        let pc = piece(name)?;
+        let t = square(to)?;
+        let cell = match square_id(def, from).map(usize::from) {
+            Some(f) => {
+                let here = e.cells[f];
+                match taken.iter().rposition(|&(s, _)| s == f) {
+                    Some(k) => taken.remove(k).1,
+                    None => {
+                        e.cells[f] = Cell::EMPTY;
+                        e.flipped.swap(f, t);
+                        e.attrs.swap(f, t);
+                        if here.is_empty() {
+                            new(pc, mover)
+                        } else {
+                            retype(here, pc)
+                        }
+                    }
+                }
+            }
+            None => new(pc, mover),
+        };
+        if capture && !e.cells[t].is_empty() {
+            taken.push((t, e.cells[t]));
+        }
+        e.cells[t] = cell;
+        Ok(t)
+    };
+    // `= NAME` on a square: a new owner when NAME is a player, else a new type.
+    let become_ = |e: &mut Expected, sq: usize, name: &str| -> Result<(), String> {
+        match player_id(def, name).filter(|_| piece_id(def, name).is_none()) {
+            Some(pl) => {
+                e.cells[sq].owner = pl.0;
+                e.flipped[sq] = None;
+            }
+            None => {
+                let pc = piece(name)?;
+                let c = e.cells[sq];
+                e.cells[sq] = if c.is_empty() {
+                    new(pc, mover)
+                } else {
+                    retype(c, pc)
+                };
+            }
+        }
+        Ok(())
+    };
+    let mut taken: Vec<(usize, Cell)> = Vec::new();
+    for step in lines {
+        let d = &step.desc;
+        let mut cur = None;
+        match &d.main {
+            Main::Pass | Main::None => {}
+            Main::Move {
+                piece,
+                from,
+                to,
+                capture,
+            } => {
+                let t = shift(&mut e, &mut taken, piece, from, to, *capture)?;
+                e.landings.push(t as u16);
+                cur = Some(t);
+            }
+            Main::Place {
+                player,
+                piece: p,
+                square: s,
+            } => {
+                let owner = match player {
+                    Some(pl) => player_id(def, pl).ok_or_else(|| {
+                        unknown(
+                            "player",
+                            pl,
+                            def.players.iter().map(|p| p.name.as_str()).collect(),
+                        )
+                    })?,
+                    None => mover,
+                };
+                let t = square(s)?;
+                e.cells[t] = new(piece(p)?, owner);
+                e.landings.push(t as u16);
+                cur = Some(t);
+            }
+        }
+        if let (Some(t), Some(p)) = (cur, &d.promote) {
+            become_(&mut e, t, p)?;
+        }
+        for eff in &d.effects {
+            match eff {
+                Effect::Capture(s) => {
+                    let s = square(s)?;
+                    if !e.cells[s].is_empty() {
+                        taken.push((s, e.cells[s]));
+                    }
+                    e.cells[s] = Cell::EMPTY;
+                    e.flipped[s] = None;
+                }
+                Effect::Put {
+                    player,
+                    piece: p,
+                    square: s,
+                } => {
+                    let pl = player_id(def, player).ok_or_else(|| {
+                        unknown(
+                            "player",
+                            player,
+                            def.players.iter().map(|p| p.name.as_str()).collect(),
+                        )
+                    })?;
+                    let s = square(s)?;
+                    e.cells[s] = new(piece(p)?, pl);
+                    e.flipped[s] = None;
+                    cur = Some(s);
+                }
+                Effect::Change {
+                    piece: p,
+                    square: s,
+                } => {
+                    let s = square(s)?;
+                    become_(&mut e, s, p)?;
+                }
+                Effect::Move {
+                    piece: p,
+                    from,
+                    to,
+                    capture,
+                } => cur = Some(shift(&mut e, &mut taken, p, from, to, *capture)?),
+                Effect::Become(name) => {
+                    let s = cur.ok_or("`= NAME` follows nothing that moved or appeared")?;
+                    become_(&mut e, s, name)?;
+                }
+                Effect::Flip(s) => {
+                    let s = square(s)?;
+                    let c = e.cells[s];
+                    if !c.is_empty() {
+                        if def.players.len() == 2 {
+                            e.cells[s].owner = 1 - c.owner.min(1);
+                        } else {
+                            e.flipped[s] = Some(c.owner);
+                        }
+                    }
+                }
+                Effect::Attribute {
+                    square: s,
+                    index,
+                    value,
+                } => {
+                    let s = square(s)?;
+                    let attr = e.cells[s]
+                        .piece_id()
+                        .and_then(|pc| def.pieces[pc.idx()].attributes.get(*index as usize));
+                    if let Some(&(id, _)) = attr {
+                        let bit = 1u32 << (id.0 as u32 % 32);
+                        e.attrs[s] |= bit;
+                        if *value {
+                            e.cells[s].attrs |= bit;
+                        } else {
+                            e.cells[s].attrs &= !bit;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(e)
+}
+
+/// A cell as a record sees it: no engine marks.
+fn clean(mut c: Cell) -> Cell {
+    c.marks = 0;
+    if c.is_empty() {
+        Cell::EMPTY
+    } else {
+        c
+    }
+}
+
+/// The cell with another type (attributes kept).
+fn retype(mut c: Cell, pc: PieceId) -> Cell {
+    c.piece = pc.0 + 1;
+    c
+}
+
+fn lines_text(lines: &[Step]) -> String {
+    lines
+        .iter()
+        .map(|s| s.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// The legal move (index into `list`) that a turn's lines name: the one after which the board
+/// is the board the lines describe (pieces, owners, and the attributes the lines set). Several
+/// such moves are one when they land where the lines land, or lead to the same position.
 pub fn match_turn(
     rules: &Rules,
     pos: &mut Position,
     list: &MoveList,
-    turn: &Turn,
+    lines: &[Step],
 ) -> Result<usize, Divergence> {
-    let (line, text) = (turn.lines[0].0, turn_text(turn));
-    let want = facts(&rules.def, &turn.steps).map_err(|reason| Divergence {
+    let (line, text) = (lines[0].line, lines_text(lines));
+    let want = expected(rules, pos, lines).map_err(|reason| Divergence {
         line,
         text: text.clone(),
         reason,
         nearest: Vec::new(),
     })?;
+    let before: Vec<Cell> = pos.cells.iter().map(|c| clean(*c)).collect();
     let mut scored = Vec::with_capacity(list.len());
     let mut exact = Vec::new();
+    let mut log = UndoLog::new();
     for i in 0..list.len() {
-        let steps = describe(rules, pos, list, i, true);
-        let got = facts(&rules.def, &steps).unwrap_or_default();
-        let (agree, same) = compare(&want, &got);
-        if same {
+        let m = list.moves[i];
+        let (agree, of) = if m.pass {
+            want.score(&before, &before)
+        } else {
+            rules.make(pos, list, &m, &mut log);
+            let after: Vec<Cell> = pos.cells.iter().map(|c| clean(*c)).collect();
+            revert(pos, &mut log);
+            want.score(&before, &after)
+        };
+        let is_pass = matches!(lines, [s] if s.desc.main == Main::Pass);
+        if agree == of && m.pass == is_pass {
             exact.push(i);
         }
-        scored.push((agree, got.len().abs_diff(want.len()), i));
+        scored.push((agree, of, i));
     }
     if exact.len() > 1 {
-        let mut log = UndoLog::new();
+        let same_path: Vec<usize> = exact
+            .iter()
+            .copied()
+            .filter(|&i| list.path(&list.moves[i]).get(1..) == Some(&want.landings[..]))
+            .collect();
+        if !same_path.is_empty() {
+            exact = same_path;
+        }
+    }
+    if exact.len() > 1 {
         let mut keys = exact.iter().map(|&i| {
             rules.make(pos, list, &list.moves[i], &mut log);
             let h = pos.hash;
@@ -618,14 +771,17 @@ pub fn match_turn(
         return Ok(exact[0]);
     }
     let texts = notation::move_texts(&rules.def, list);
-    let mut cand = |i: usize, agree: usize| Candidate {
+    let mut cand = |i: usize, agree: usize, of: usize| Candidate {
         agree,
-        of: want.len(),
+        of,
         zsg: steps_text(&describe(rules, pos, list, i, false)),
         canonical: texts[i].clone(),
     };
     if exact.len() > 1 {
-        let nearest = exact.iter().map(|&i| cand(i, want.len())).collect();
+        let nearest = exact
+            .iter()
+            .map(|&i| cand(i, scored[i].0, scored[i].1))
+            .collect();
         return Err(Divergence {
             line,
             text,
@@ -633,11 +789,11 @@ pub fn match_turn(
             nearest,
         });
     }
-    scored.sort_by_key(|&(agree, extra, i)| (std::cmp::Reverse(agree), extra, i));
+    scored.sort_by_key(|&(agree, of, i)| (of - agree, std::cmp::Reverse(agree), i));
     let nearest = scored
         .iter()
         .take(NEAREST)
-        .map(|&(agree, _, i)| cand(i, agree))
+        .map(|&(agree, of, i)| cand(i, agree, of))
         .collect();
     Err(Divergence {
         line,
@@ -651,36 +807,78 @@ pub fn match_turn(
     })
 }
 
-fn turn_text(turn: &Turn) -> String {
-    turn.lines
-        .iter()
-        .map(|(_, t)| t.as_str())
-        .collect::<Vec<_>>()
-        .join(" / ")
+/// Whether line `b` goes on from line `a`: `a` is a partial move and `b`'s main part moves
+/// the piece from where `a`'s landed. (Records written by zrf before it followed Zillions
+/// marked the later steps `partial` instead of the earlier ones; they are read too.)
+fn continues(a: &MoveDesc, b: &MoveDesc) -> bool {
+    if a.partial.is_none() && b.partial.is_none() {
+        return false;
+    }
+    let landed = match &a.main {
+        Main::Move { to, .. } => to,
+        Main::Place { square, .. } => square,
+        _ => return false,
+    };
+    matches!(&b.main, Main::Move { from, .. } if from.eq_ignore_ascii_case(landed))
 }
 
-/// Plays a record's turns in a game; stops at the first turn that matches no legal move,
-/// several, or comes after the end of the game.
-pub fn replay(game: &mut Game, turns: &[Turn]) -> Result<(), Divergence> {
-    for turn in turns {
+/// Plays a record's lines in a game. zrf's legal moves are whole turns, so the `partial`
+/// lines of one turn (each going on from where the one before it landed) are matched as one
+/// move; when that fails, the turn is tried as ending after an earlier partial line, as it
+/// does when no further step was possible. Stops at the first turn that matches no legal
+/// move, several, or comes after the end of the game.
+pub fn replay(game: &mut Game, steps: &[Step]) -> Result<(), Divergence> {
+    let mut k = 0;
+    while k < steps.len() {
+        let mut end = k;
+        while end + 1 < steps.len()
+            && end - k + 1 < MAX_STEPS
+            && continues(&steps[end].desc, &steps[end + 1].desc)
+        {
+            end += 1;
+        }
         if let Some(o) = game.outcome() {
             return Err(Divergence {
-                line: turn.lines[0].0,
-                text: turn_text(turn),
+                line: steps[k].line,
+                text: steps[k].text.clone(),
                 reason: format!("the game is already over: {}", o.describe(&game.rules.def)),
                 nearest: Vec::new(),
             });
         }
         let list = game.legal().clone();
         let mut pos = game.pos.clone();
-        let i = match_turn(&game.rules, &mut pos, &list, turn)?;
+        let mut first_error = None;
+        let mut found = None;
+        for e in (k..=end).rev() {
+            match match_turn(&game.rules, &mut pos, &list, &steps[k..=e]) {
+                Ok(i) => {
+                    found = Some((i, e));
+                    break;
+                }
+                Err(d) => {
+                    first_error.get_or_insert(d);
+                }
+            }
+        }
+        let Some((i, e)) = found else {
+            return Err(first_error.expect("at least one turn was tried"));
+        };
         let text = notation::move_texts(&game.rules.def, &list)[i].clone();
-        game.play(&text).map_err(|e| Divergence {
-            line: turn.lines[0].0,
-            text: turn_text(turn),
-            reason: format!("zrf could not play its own move {text}: {e}"),
+        game.play(&text).map_err(|err| Divergence {
+            line: steps[k].line,
+            text: lines_text(&steps[k..=e]),
+            reason: format!("zrf could not play its own move {text}: {err}"),
             nearest: Vec::new(),
         })?;
+        k = e + 1;
+        // With "pass partial", Zillions ends a turn of partial steps early with a `Pass` line;
+        // zrf's move already stopped there.
+        if steps[e].desc.partial.is_some()
+            && game.rules.def.options.pass_partial
+            && steps.get(k).is_some_and(|s| s.desc.main == Main::Pass)
+        {
+            k += 1;
+        }
     }
     Ok(())
 }

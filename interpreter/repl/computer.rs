@@ -178,6 +178,20 @@ impl Session {
         ))
     }
 
+    /// When a random player (`?Dice`) is to move and the game goes on, plays one of its moves
+    /// as the REPL does between turns (uniformly, from the session's seeded generator) and
+    /// says what it played; `None` when another player is to move.
+    pub fn random_turn(&mut self) -> Option<Result<String, String>> {
+        if self.game.rules.turns.is_empty() || self.game.outcome().is_some() {
+            return None;
+        }
+        let mover = self.game.rules.entry(self.game.pos.turn).mover.idx();
+        if !self.game.rules.def.players[mover].random {
+            return None;
+        }
+        Some(self.random_move())
+    }
+
     /// `ai`: the computer moves with the session's setting.
     pub(super) fn ai(&mut self, rest: &str) -> Output {
         if !rest.is_empty() {

@@ -20,16 +20,29 @@ impl Session {
             Some(p) => p.to_string(),
             None => zsg_rules_file(&rec, record_path, files).map_err(|e| bad(e, None))?,
         };
-        let mut s = Session::open(&path, files, rec.variant.as_deref(), None)?;
+        let mut s = match Session::open(&path, files, rec.variant.as_deref(), None) {
+            // A record saved with another version of the rules file may name the variant a
+            // little differently: take the nearest title (`docs/game-records.md`).
+            Err(OpenError::Variant(why)) => {
+                let bytes = files.read(&path).map_err(|e| bad(e, None))?;
+                let loaded = crate::load(&path, &bytes, &super::Includes(files));
+                let name = rec.variant.as_deref().unwrap_or_default();
+                let Some(i) = crate::summary::select_record_variant(&loaded.games, name) else {
+                    return Err(OpenError::Variant(why));
+                };
+                Session::open(&path, files, Some(&(i + 1).to_string()), None)?
+            }
+            other => other?,
+        };
         let start = zsg_play::start_position(&s.game.rules, &rec)
             .map_err(|e| bad(e.to_string(), Some(e.line)))?;
         if !rec.edits.is_empty() {
             s.setup = Some(crate::setup::native(&s.game.rules, &start));
             s.game.reset(start);
         }
-        let turns = zsg_play::turns(&rec, &s.game.rules.def)
+        let steps = zsg_play::steps(&rec, &s.game.rules.def)
             .map_err(|e| bad(e.to_string(), Some(e.line)))?;
-        zsg_play::replay(&mut s.game, &turns).map_err(|d| bad(d.to_string(), Some(d.line)))?;
+        zsg_play::replay(&mut s.game, &steps).map_err(|d| bad(d.to_string(), Some(d.line)))?;
         Ok(s)
     }
 

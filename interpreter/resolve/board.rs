@@ -33,6 +33,7 @@ pub fn empty_board(n_players: usize) -> Board {
         zone_bits: Vec::new(),
         n_players: n_players.max(1),
         numbers: Vec::new(),
+        images: Vec::new(),
     }
 }
 
@@ -355,8 +356,19 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
             }
         }
     }
+    // `(image FILE...)`: kept as written; the front end finds and reads the files.
+    let images = items
+        .iter()
+        .filter(|s| s.head() == Some("image"))
+        .flat_map(|s| s.list().unwrap_or_default()[1..].to_vec())
+        .filter_map(|f| match &f.kind {
+            crate::syntax::SexpKind::Str(t) => Some(t.to_string()),
+            _ => None,
+        })
+        .collect();
     Some(Board {
         numbers,
+        images,
         positions,
         directions: draft.dirs.keys().cloned().collect(),
         grids: draft.grids,

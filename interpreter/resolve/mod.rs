@@ -665,6 +665,32 @@ impl Cx {
         }
     }
 
+    /// `(image PLAYER FILE [ALT...] PLAYER FILE ...)`: each player's bitmaps, as written.
+    /// A name that is no player is a warning (Zillions only draws with these).
+    fn piece_images(&mut self, args: &[Sexp], images: &mut Vec<(PlayerId, Vec<String>)>) {
+        let mut current: Option<usize> = None;
+        for a in args {
+            match &a.kind {
+                SexpKind::Str(t) => {
+                    if let Some(k) = current {
+                        images[k].1.push(t.to_string());
+                    }
+                }
+                _ => {
+                    current = self.soft("this image", |cx| cx.player(a)).map(|p| {
+                        match images.iter().position(|(q, _)| *q == p) {
+                            Some(k) => k,
+                            None => {
+                                images.push((p, Vec::new()));
+                                images.len() - 1
+                            }
+                        }
+                    });
+                }
+            }
+        }
+    }
+
     fn piece_form(&mut self, form: &Sexp) -> PieceDef {
         const PIECE_FORMS: &[&str] = &[
             "name",
@@ -691,6 +717,7 @@ impl Cx {
             dummy: false,
             captured_as: None,
             value: None,
+            images: Vec::new(),
             span: form.span,
         };
         for sub in &items[1..] {
@@ -719,8 +746,8 @@ impl Cx {
                     }
                 }
                 "notation" => def.notation = args.first().and_then(Sexp::atom_text),
-                "image" | "sound" | "release-sound" | "move-sound" | "capture-sound"
-                | "drop-sound" => {}
+                "image" => self.piece_images(args, &mut def.images),
+                "sound" | "release-sound" | "move-sound" | "capture-sound" | "drop-sound" => {}
                 "attribute" => {
                     let [name, value] = args else {
                         self.missing(

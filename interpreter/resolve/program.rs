@@ -91,6 +91,7 @@ pub fn resolve_blocks(cx: &mut Cx, items: &[Sexp]) -> Vec<Block> {
             move_type,
             body: instrs(cx, body),
             span: item.span,
+            id: u32::MAX,
         });
     }
     out

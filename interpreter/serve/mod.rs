@@ -7,19 +7,26 @@
 //! thinks, the game thread is busy and the HTTP side answers from the last state it published,
 //! so the page never waits on a search.
 
+mod images;
+mod watch;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
 use zrf::diagnostic::{render, RenderOptions};
 use zrf::repl::{Files, OpenError, Session};
+
+use crate::fsio;
+use images::Images;
+use watch::Watch;
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -28,6 +35,8 @@ const SCRIPT: &str = include_str!("page.js");
 const MAX_BODY: u64 = 64 * 1024;
 /// The most games kept at once; the least recently used goes first.
 const MAX_GAMES: usize = 32;
+/// The most random players' turns played in a row (a game of dice players only stops here).
+const RANDOM_PLY_LIMIT: usize = 1000;
 /// The most requests handled at once.
 const MAX_IN_FLIGHT: u64 = 64;
 
@@ -35,7 +44,7 @@ struct FsFiles;
 
 impl Files for FsFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        std::fs::read(path).map_err(|e| e.to_string())
+        fsio::read_file(Path::new(path)).map_err(|e| e.to_string())
     }
 
     fn write(&self, _path: &str, _contents: &str) -> Result<(), String> {
@@ -43,11 +52,16 @@ impl Files for FsFiles {
     }
 }
 
-struct FsLoader;
+/// Reads includes, noting each file asked for (found or not), so that they can be watched.
+#[derive(Default)]
+struct FsLoader {
+    asked: std::cell::RefCell<Vec<PathBuf>>,
+}
 
 impl zrf::expand::Loader for FsLoader {
     fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
+        self.asked.borrow_mut().push(PathBuf::from(path));
+        fsio::read_file(Path::new(path)).ok()
     }
 }
 
@@ -70,6 +84,20 @@ struct Shared {
     games: Mutex<HashMap<u64, Handle>>,
     next_id: AtomicU64,
     in_flight: AtomicU64,
+    images: Arc<Images>,
+    /// The rules file's watcher (unset when the system has none: then each request compares
+    /// the file's modification time).
+    watch: OnceLock<Arc<Watch>>,
+}
+
+/// Wakes every game after the rules changed, so that each reloads without waiting for a
+/// request.
+fn wake_all(shared: &Shared) {
+    let games = shared.games.lock().expect("games lock");
+    for h in games.values() {
+        let (tx, _) = channel();
+        let _ = h.jobs.send((json!({ "cmd": "state" }), tx));
+    }
 }
 
 /// Runs the server until Ctrl-C.
@@ -122,7 +150,23 @@ pub fn run(file: &Path, variant: Option<&str>, host: &str, port: u16, open: bool
         games: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
         in_flight: AtomicU64::new(0),
+        images: Arc::new(Images::default()),
+        watch: OnceLock::new(),
     });
+    let weak = Arc::downgrade(&shared);
+    match Watch::start(move || {
+        if let Some(shared) = weak.upgrade() {
+            wake_all(&shared);
+        }
+    }) {
+        Some(w) => {
+            w.add(&rules_files(file).1);
+            let _ = shared.watch.set(Arc::new(w));
+        }
+        None => {
+            eprintln!("zrf serve: cannot watch files; changes are seen when the page next asks")
+        }
+    }
     for request in server.incoming_requests() {
         if stopping.load(Ordering::SeqCst) {
             break;
@@ -203,6 +247,7 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
         (Method::Get, ["page.js"]) => {
             Response::from_string(SCRIPT).with_header(content("text/javascript; charset=utf-8"))
         }
+        (Method::Get, ["images", name]) => image(shared, name),
         (Method::Post, ["api", "games"]) => new_game(shared, &body),
         (Method::Get, ["api", "games", id]) => match id.parse::<u64>() {
             Ok(id) => ask(shared, id, json!({ "cmd": "state" })),
@@ -214,6 +259,27 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
         },
         (_, ["api", ..]) => error(404, "no such API call"),
         _ => error(404, "not found"),
+    }
+}
+
+/// `GET /images/N.png`: a bitmap the rules file names, as PNG.
+fn image(shared: &Shared, name: &str) -> Reply {
+    let Some(n) = name
+        .strip_suffix(".png")
+        .and_then(|n| n.parse::<usize>().ok())
+    else {
+        return error(404, "no such image");
+    };
+    match shared.images.get(n) {
+        None => error(404, "no such image"),
+        Some((png, _)) => match png.as_ref() {
+            Ok(png) => Response::from_data(png.bytes.clone())
+                .with_header(content("image/png"))
+                .with_header(
+                    Header::from_bytes("Cache-Control", "max-age=3600").expect("a valid header"),
+                ),
+            Err(e) => error(422, e),
+        },
     }
 }
 
@@ -231,9 +297,23 @@ fn new_game(shared: &Shared, body: &Value) -> Reply {
     let stop = Arc::new(AtomicBool::new(false));
     let file = shared.file.clone();
     let (st, bz, sp) = (state.clone(), busy.clone(), stop.clone());
+    let pictures = shared.images.clone();
+    let watch = shared.watch.get().cloned();
     let spawned = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || game_thread(id, file, variant, rx, first_tx, st, bz, sp));
+        .spawn(move || {
+            game_thread(
+                id,
+                file,
+                (pictures, watch),
+                variant,
+                rx,
+                first_tx,
+                st,
+                bz,
+                sp,
+            )
+        });
     if spawned.is_err() {
         return error(503, "cannot start a game thread");
     }
@@ -320,6 +400,10 @@ fn modified(file: &Path) -> Option<(SystemTime, u64)> {
 struct Game {
     id: u64,
     file: PathBuf,
+    images: Arc<Images>,
+    watch: Option<Arc<Watch>>,
+    /// The watcher's generation the rules were last loaded at.
+    seen: u64,
     session: Session,
     variants: Vec<String>,
     variant: usize,
@@ -333,16 +417,27 @@ struct Game {
     start: Option<String>,
 }
 
+/// The titles of the file's games and variants, and the files it reads (itself and its
+/// includes, found or not).
+fn rules_files(file: &Path) -> (Vec<String>, Vec<PathBuf>) {
+    let bytes = fsio::read_file(file).unwrap_or_default();
+    let loader = FsLoader::default();
+    let loaded = zrf::load(&file.to_string_lossy(), &bytes, &loader);
+    let titles = loaded.games.iter().map(|g| g.title.clone()).collect();
+    let mut files = loader.asked.into_inner();
+    files.insert(0, file.to_path_buf());
+    (titles, files)
+}
+
 fn variant_titles(file: &Path) -> Vec<String> {
-    let bytes = std::fs::read(file).unwrap_or_default();
-    let loaded = zrf::load(&file.to_string_lossy(), &bytes, &FsLoader);
-    loaded.games.iter().map(|g| g.title.clone()).collect()
+    rules_files(file).0
 }
 
 #[allow(clippy::too_many_arguments)]
 fn game_thread(
     id: u64,
     file: PathBuf,
+    (pictures, watch): (Arc<Images>, Option<Arc<Watch>>),
     variant: Option<String>,
     jobs: Receiver<Job>,
     first: Sender<Result<Value, String>>,
@@ -365,6 +460,11 @@ fn game_thread(
     let mut g = Game {
         id,
         file,
+        images: pictures,
+        seen: watch
+            .as_ref()
+            .map_or(0, |w| w.generation.load(Ordering::SeqCst)),
+        watch,
         session,
         variants,
         variant: idx,
@@ -376,6 +476,7 @@ fn game_thread(
         start: None,
     };
     g.session.computer.stop = stop;
+    g.random_turns();
     let v = g.state(false);
     *state.lock().expect("state lock") = v.clone();
     if first.send(Ok(v)).is_err() {
@@ -384,6 +485,10 @@ fn game_thread(
     while let Ok((body, reply)) = jobs.recv() {
         g.reload_if_changed();
         let answer = g.command(&body);
+        // After a redo, the recorded random moves are the ones to replay.
+        if g.session.game().redo.is_empty() {
+            g.random_turns();
+        }
         let think = answer.is_ok() && g.computer_to_move();
         if think {
             busy.store(true, Ordering::SeqCst);
@@ -395,6 +500,7 @@ fn game_thread(
             let out = g.session.eval_line("ai");
             g.message = out.text.lines().next().unwrap_or("").to_string();
             g.version += 1;
+            g.random_turns();
             *state.lock().expect("state lock") = g.state(false);
             busy.store(false, Ordering::SeqCst);
         }
@@ -402,6 +508,45 @@ fn game_thread(
 }
 
 impl Game {
+    /// Plays the random players' turns (`?Dice`) as the REPL does, so the page never waits on
+    /// one; what they played becomes the message.
+    fn random_turns(&mut self) {
+        let mut said = Vec::new();
+        for _ in 0..RANDOM_PLY_LIMIT {
+            match self.session.random_turn() {
+                None => break,
+                Some(Ok(t)) => said.push(t),
+                Some(Err(e)) => {
+                    said.push(format!("The random player could not move: {e}"));
+                    break;
+                }
+            }
+        }
+        if !said.is_empty() {
+            if !self.message.is_empty() {
+                said.insert(0, std::mem::take(&mut self.message));
+            }
+            self.message = said.join(" ");
+            self.version += 1;
+        }
+    }
+
+    /// Whether a person plays some side (one that is neither random nor the computer's).
+    fn person_plays(&self) -> bool {
+        let def = &self.session.game().rules.def;
+        def.players
+            .iter()
+            .enumerate()
+            .any(|(k, p)| !p.random && !self.computer.get(k).copied().unwrap_or(false))
+    }
+
+    /// Whether a random player (`?Dice`) is to move.
+    fn random_to_move(&mut self) -> bool {
+        let game = self.session.game_mut();
+        let mover = game.rules.entry(game.pos.turn).mover.idx();
+        game.rules.def.players[mover].random
+    }
+
     fn computer_to_move(&mut self) -> bool {
         let game = self.session.game_mut();
         if game.outcome().is_some() {
@@ -413,11 +558,19 @@ impl Game {
 
     /// Reloads the rules when the file changed, replaying the moves that are still legal.
     fn reload_if_changed(&mut self) {
-        let now = modified(&self.file);
-        if now == self.mtime {
-            return;
+        if let Some(w) = &self.watch {
+            let now = w.generation.load(Ordering::SeqCst);
+            if now == self.seen {
+                return;
+            }
+            self.seen = now;
+        } else {
+            let now = modified(&self.file);
+            if now == self.mtime {
+                return;
+            }
+            self.mtime = now;
         }
-        self.mtime = now;
         self.version += 1;
         let number = (self.variant + 1).to_string();
         match open_at(&self.file, Some(&number), self.start.as_deref()) {
@@ -435,7 +588,12 @@ impl Game {
                 let n = s.game().rules.def.players.len();
                 self.computer.resize(n, false);
                 self.session = s;
-                self.variants = variant_titles(&self.file);
+                let (titles, files) = rules_files(&self.file);
+                self.variants = titles;
+                if let Some(w) = &self.watch {
+                    // The new text may include other files.
+                    w.add(&files);
+                }
                 self.broken = None;
                 self.message = if kept == played.len() {
                     format!("Rules reloaded; {kept} moves replayed.")
@@ -487,9 +645,10 @@ impl Game {
                 if !self.session.game_mut().undo() {
                     return Err("there is no move to take back".into());
                 }
-                // Back to a side the person plays, if there is one.
-                while self.computer_to_move()
-                    && self.computer.iter().any(|c| !c)
+                // Back to a side the person plays, if there is one (random players' turns are
+                // taken back too, or they would be played again at once).
+                while (self.computer_to_move() || self.random_to_move())
+                    && self.person_plays()
                     && self.session.game_mut().undo()
                 {}
                 self.message = "Move taken back.".into();
@@ -620,6 +779,22 @@ impl Game {
         let players: Vec<&str> = def.players.iter().map(|p| p.name.as_str()).collect();
         let native = zrf::setup::native(&game.rules, &game.pos);
         let hand = zrf::view::hand(def, &game.pos);
+        let shown = |s: Option<images::Shown>| match s {
+            Some(s) => json!({ "url": s.url, "width": s.width, "height": s.height }),
+            None => Value::Null,
+        };
+        // The board's bitmap matches the rectangles only when they come from the file.
+        let board_image = zrf::view::board_image(def)
+            .filter(|_| board.from_file)
+            .and_then(|name| self.images.show(&self.file, &name, false));
+        let piece_images: Vec<Vec<Value>> = zrf::view::piece_images(def)
+            .into_iter()
+            .map(|per| {
+                per.into_iter()
+                    .map(|name| shown(name.and_then(|n| self.images.show(&self.file, &n, true))))
+                    .collect()
+            })
+            .collect();
         json!({
             "id": self.id,
             "version": self.version,
@@ -634,6 +809,7 @@ impl Game {
                        "zones": zones, "links": board.links },
             "position": on,
             "hand": hand,
+            "images": { "board": shown(board_image), "pieces": piece_images },
             "moves": moves,
             "history": game.played,
             "redo": game.redo.len(),

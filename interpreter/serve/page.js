@@ -7,6 +7,7 @@ const CHESS = { king: "\u265A", queen: "\u265B", rook: "\u265C", bishop: "\u265D
 let S = null;          // the last state
 let id = null;         // this tab's game
 let sel = null;        // selected square id
+let steps = [];        // landing squares clicked so far in a multi-step move
 let dropSel = null;    // selected piece type in hand
 let shownVersion = -1;
 let editingPosition = false;
@@ -34,14 +35,14 @@ async function start(variant) {
   const j = await post("/api/games", variant === undefined ? {} : { variant: variant });
   if (!j) return;
   id = j.id;
-  sel = null; dropSel = null;
+  sel = null; dropSel = null; steps = [];
   show(j, true);
 }
 
 async function cmd(body) {
   if (id === null) return;
   const j = await post("/api/games/" + id, body);
-  if (j) { sel = null; dropSel = null; $("choices").textContent = ""; show(j, true); }
+  if (j) { sel = null; dropSel = null; steps = []; $("choices").textContent = ""; show(j, true); }
   return j;
 }
 
@@ -66,6 +67,16 @@ function pieceKind(name) {
   return null;
 }
 
+// A player named after a colour (White, Black, Red, Blue...) is drawn in it, whatever its
+// place in the player list (draughts lists Black first); others by their place.
+const NAMED = [[/white|light/i, 0], [/black|dark/i, 1], [/red/i, 2], [/blue/i, 3], [/green/i, 4],
+  [/yellow|gold/i, 5], [/purple|violet/i, 6], [/cyan|teal/i, 7]];
+function playerColour(owner) {
+  const name = (S.players[owner] || "");
+  for (const [re, k] of NAMED) if (re.test(name)) return COLOURS[k];
+  return COLOURS[owner % COLOURS.length];
+}
+
 function draughtsLike() {
   return S.pieces.some((p) => /^(man|men|checker|counter|draught|pawn)$/i.test(p.name)) &&
     !S.pieces.some((p) => /queen|rook|bishop|knight/i.test(p.name));
@@ -74,8 +85,16 @@ function draughtsLike() {
 // Draws one piece centred in a box of side `size` at (cx, cy).
 function drawPiece(g, piece, owner, cx, cy, size) {
   const p = S.pieces[piece];
-  const [fill, ink] = COLOURS[owner % COLOURS.length];
+  const [fill, ink] = playerColour(owner);
   const grp = el("g", { class: "piece", "data-piece": p.name, "data-owner": owner }, g);
+  const img = S.images && (S.images.pieces[piece] || [])[owner];
+  if (img) {
+    // The file's own bitmap, at its size (as Zillions draws it), shrunk when it overflows.
+    const k = Math.min(1, size / Math.max(img.width, img.height));
+    const w = img.width * k, h = img.height * k;
+    el("image", { href: img.url, x: cx - w / 2, y: cy - h / 2, width: w, height: h, "data-image": img.url }, grp);
+    return grp;
+  }
   const r = size * 0.4;
   const chess = !draughtsLike() && pieceKind(p.name);
   if (chess) {
@@ -117,16 +136,29 @@ function cellById() {
   return m;
 }
 
+// The legal moves that agree with what was clicked: the piece (or the piece in hand), then
+// the landing squares so far.
 function targets() {
-  if (sel !== null) return S.moves.filter((m) => m.from === sel);
-  if (dropSel !== null) return S.moves.filter((m) => m.drop === dropSel);
-  return [];
+  let ms = [];
+  if (sel !== null) ms = S.moves.filter((m) => m.from === sel);
+  else if (dropSel !== null) ms = S.moves.filter((m) => m.drop === dropSel);
+  return ms.filter((m) => steps.every((sq, i) => m.path[i] === sq));
+}
+
+// The squares the next click may land on, and the moves that end where the clicks are.
+function nextSteps() {
+  const ts = targets();
+  const next = new Set(ts.filter((m) => m.path.length > steps.length).map((m) => m.path[steps.length]));
+  const done = steps.length ? ts.filter((m) => m.path.length === steps.length) : [];
+  return { ts, next, done };
 }
 
 function drawBoard() {
   const svg = $("board");
   svg.textContent = "";
-  const [x1, y1, x2, y2] = S.board.bounds;
+  const bimg = S.images && S.images.board;
+  let [x1, y1, x2, y2] = S.board.bounds;
+  if (bimg) { x1 = Math.min(x1, 0); y1 = Math.min(y1, 0); x2 = Math.max(x2, bimg.width); y2 = Math.max(y2, bimg.height); }
   const pad = 6;
   svg.setAttribute("viewBox", `${x1 - pad} ${y1 - pad} ${x2 - x1 + 2 * pad} ${y2 - y1 + 2 * pad}`);
   const w = x2 - x1;
@@ -138,7 +170,8 @@ function drawBoard() {
   for (const z of S.board.zones) if (z.name === zoneName) for (const per of z.positions) for (const p of per) zone.add(p);
   const ts = targets();
   const centre = (c) => [(c.rect[0] + c.rect[2]) / 2, (c.rect[1] + c.rect[3]) / 2];
-  for (const [a, z] of S.board.links) {
+  if (bimg) el("image", { href: bimg.url, x: 0, y: 0, width: bimg.width, height: bimg.height, id: "boardimage" }, svg);
+  if (!bimg) for (const [a, z] of S.board.links) {
     const ca = cells.get(a), cz = cells.get(z);
     if (!ca || !cz || (ca.grid && cz.grid)) continue;
     const [ax, ay] = centre(ca), [zx, zy] = centre(cz);
@@ -148,7 +181,10 @@ function drawBoard() {
     const [a, b, c2, d] = c.rect;
     const wd = c2 - a, ht = d - b;
     let shape;
-    if (c.grid) {
+    if (bimg) {
+      // The bitmap shows the board; the rectangles only take the clicks.
+      shape = el("rect", { x: a, y: b, width: wd, height: ht, class: "cell hit" }, svg);
+    } else if (c.grid) {
       shape = el("rect", { x: a, y: b, width: wd, height: ht, class: "cell " + (c.dark ? "dark" : "light") }, svg);
     } else {
       shape = el("circle", { cx: a + wd / 2, cy: b + ht / 2, r: Math.min(wd, ht) * 0.42, class: "cell spot" }, svg);
@@ -178,9 +214,25 @@ function drawBoard() {
     else el("rect", { x: a, y: b, width: c2 - a, height: d - b, class: cls }, svg);
   };
   if (sel !== null) mark(sel, "selected");
-  for (const m of ts) {
-    if (m.to !== null) mark(m.to, "target");
-    for (const x of m.captures) mark(x, "capture");
+  const { next } = nextSteps();
+  for (const sq of next) mark(sq, "target");
+  if (steps.length) {
+    // The move so far: the path drawn, the piece at its last landing square, the pieces it
+    // has taken ringed.
+    const pts = [sel, ...steps].map((sq) => cells.get(sq)).filter((c) => c).map(centre);
+    if (sel !== null && pts.length > 1) el("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: "path" }, svg);
+    const moving = S.position.find(([at]) => at === sel);
+    const end = cells.get(steps[steps.length - 1]);
+    if (moving && end) {
+      const [a, b, c2, d] = end.rect;
+      drawPiece(svg, moving[1], moving[2], (a + c2) / 2, (b + d) / 2, Math.min(c2 - a, d - b)).classList.add("ghost");
+    }
+    for (const m of ts) {
+      const taken = m.captures.length === m.path.length ? m.captures.slice(0, steps.length) : m.captures;
+      for (const x of taken) mark(x, "capture");
+    }
+  } else {
+    for (const m of ts) for (const x of m.captures) mark(x, "capture");
   }
 }
 
@@ -216,9 +268,9 @@ function drawHands() {
   $("hands").style.display = any ? "" : "none";
 }
 
-function offer(moves) {
+function offer(moves, stop) {
   const box = $("choices");
-  box.textContent = moves.length > 1 ? "Which move? " : "";
+  box.textContent = stop ? "Stop here, or click the next square: " : moves.length > 1 ? "Which move? " : "";
   for (const m of moves) {
     const b = document.createElement("button");
     b.textContent = m.text;
@@ -230,12 +282,27 @@ function offer(moves) {
 function clickCell(sq) {
   if (!S || S.thinking) return;
   $("choices").textContent = "";
-  const ts = targets().filter((m) => m.to === sq);
-  if (ts.length === 1) { cmd({ cmd: "move", move: ts[0].text }); return; }
-  if (ts.length > 1) { offer(ts); return; }
+  if (sel !== null || dropSel !== null) {
+    const { next } = nextSteps();
+    if (next.has(sq)) {
+      // One more landing square: play the move once the clicks name it; while longer moves
+      // go on from here, offer the ones that end here beside the squares that continue.
+      steps.push(sq);
+      const after = nextSteps();
+      if (after.next.size === 0 && after.done.length === 1) { cmd({ cmd: "move", move: after.done[0].text }); return; }
+      if (after.done.length) offer(after.done, after.next.size > 0);
+      drawBoard(); drawHands();
+      return;
+    }
+    // A click on the last square of a move plays it at once (when only one move ends there).
+    const ends = targets().filter((m) => m.to === sq);
+    if (ends.length === 1) { cmd({ cmd: "move", move: ends[0].text }); return; }
+    if (ends.length > 1) { offer(ends); return; }
+    steps = [];
+  }
   if (S.moves.some((m) => m.from === sq)) { sel = sel === sq ? null : sq; dropSel = null; drawBoard(); drawHands(); return; }
   const drops = S.moves.filter((m) => m.from === null && m.to === sq && !m.pass);
-  sel = null; dropSel = null;
+  sel = null; dropSel = null; steps = [];
   if (drops.length === 1) { cmd({ cmd: "move", move: drops[0].text }); return; }
   if (drops.length > 1) offer(drops);
   drawBoard(); drawHands();
@@ -283,7 +350,7 @@ function show(j, force) {
   $("history").scrollTop = 1e9;
   if (!editingPosition) $("position").value = j.fen || j.native;
   if (force || !sel) { /* keep the selection only while nothing changed */ }
-  if (!force) { sel = null; dropSel = null; }
+  if (!force) { sel = null; dropSel = null; steps = []; }
   drawBoard();
   drawHands();
 }

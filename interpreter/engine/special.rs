@@ -1,0 +1,531 @@
+//! The specialised move programs: each block's `Instr`/`Cond` tree rewritten at load into a
+//! tree of fused node types for the common idioms, which `Exec::run` walks instead of the
+//! plain tree.
+//!
+//! zrf stays a tree-walking interpreter; this tree is only cheaper to walk. Directions become
+//! offsets into the board's flat `next` table (the mover's table is chosen once per run),
+//! conditions on a square become one [`Test`], and the idioms of real files become single
+//! nodes: a step tested on arrival ([`Node::StepTest`]), a run over squares that pass a test
+//! ([`Node::Skip`]), and a slide that adds a move on each square it passes
+//! ([`Node::AddWhile`]). Anything else keeps its plain instruction ([`Node::Plain`]) or plain
+//! condition ([`SCond::Plain`]), run by the plain interpreter.
+//!
+//! Invariant: for every block, start square and position, walking the specialised tree adds
+//! the same moves in the same order, with the same pending effects, as walking the plain
+//! tree. The one allowed difference is where a block cut by [`STEP_LIMIT`] stops: the
+//! specialised tree counts steps only in loops (a straight line of nodes is bounded by the
+//! tree's size), so both cut the block, possibly a few instructions apart.
+//! `Rules::set_specialised(false)` turns the specialised tree off, and the `special` test
+//! compares the two on every shipped game and a sample of the corpus.
+
+use super::exec::{Exec, Flow, Pending, Scratch, STEP_LIMIT};
+use super::moves::MoveList;
+use super::position::DEAD;
+use crate::def::*;
+
+/// The specialised programs of a game, one per block (by `Block::id`).
+#[derive(Clone, Debug, Default)]
+pub struct Special {
+    blocks: Vec<Seq>,
+    /// Whether `Exec::run` walks the specialised trees (true) or the plain ones.
+    pub enabled: bool,
+}
+
+impl Special {
+    /// Numbers every move and drop block of `def` (`Block::id`) and builds its specialised tree.
+    pub fn build(def: &mut GameDef) -> Special {
+        let n_pos = def.board.n_pos();
+        let cx = Build {
+            n_pos,
+            opposite: def.board.opposite.clone(),
+        };
+        let mut blocks = Vec::new();
+        for piece in &mut def.pieces {
+            for block in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
+                block.id = blocks.len() as u32;
+                blocks.push(cx.seq(&block.body));
+            }
+        }
+        Special {
+            blocks,
+            enabled: true,
+        }
+    }
+
+    /// The specialised tree of a block, when specialisation is on.
+    #[inline]
+    pub(super) fn get(&self, block: &Block) -> Option<&Seq> {
+        if self.enabled {
+            self.blocks.get(block.id as usize)
+        } else {
+            None
+        }
+    }
+}
+
+/// A sequence of nodes, with the number of plain instructions it stands for.
+#[derive(Clone, Debug)]
+pub struct Seq {
+    nodes: Vec<Node>,
+    cost: u32,
+    /// How many leading nodes only move and test (`Step`, `StepTest`, `Verify` of a test):
+    /// they run before the block's run is set up.
+    prefix: usize,
+    /// The first node when it is a step (with its test, `on-board?` for a bare step): the
+    /// gate every run passes first.
+    gate: Option<(u32, Test)>,
+}
+
+/// A square relative to the current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tgt {
+    /// The current square.
+    Here,
+    /// One step: the offset `dir * n_pos` into the mover's part of `Board::next`.
+    Off(u32),
+    /// A fixed square.
+    Pos(u16),
+    /// No square (the opposite of a direction that has none).
+    Nowhere,
+}
+
+/// What a [`Test`] asks of a square that exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Empty,
+    Friend,
+    Enemy,
+    /// A piece of this type + 1.
+    Piece(u16),
+    /// A piece with this attribute bit (below 32).
+    Attr(u16),
+    OnBoard,
+    Zone(ZoneId),
+}
+
+/// A test of one square: `kind` holds on a square that exists, inverted when `neg`
+/// (`not-empty?` is true off the board, as `(not empty?)` is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Test {
+    kind: Kind,
+    neg: bool,
+}
+
+/// A specialised condition.
+#[derive(Clone, Debug)]
+enum SCond {
+    Const(bool),
+    Test(Test, Tgt),
+    And(Vec<SCond>),
+    Or(Vec<SCond>),
+    Plain(Cond),
+}
+
+/// A specialised instruction.
+#[derive(Clone, Debug)]
+enum Node {
+    /// Step by an offset; off the board ends the block.
+    Step(u32),
+    /// Step, then end the block unless the test holds on the new square.
+    StepTest(u32, Test),
+    /// End the block unless the condition holds.
+    Verify(SCond),
+    /// Capture the piece there.
+    Capture(Tgt),
+    /// Emit a move.
+    Add(AddSpec),
+    /// While the test holds here, step (`(while empty? n)`).
+    Skip(Test, u32),
+    /// While the test holds here, add a move and step (`(while empty? add n)`).
+    AddWhile(Test, AddSpec, u32),
+    If(SCond, Seq, Seq),
+    While(SCond, Seq),
+    /// Anything else, run by the plain interpreter.
+    Plain(Instr),
+}
+
+struct Build {
+    n_pos: usize,
+    opposite: Vec<Option<DirId>>,
+}
+
+impl Build {
+    fn off(&self, d: DirId) -> u32 {
+        (d.idx() * self.n_pos) as u32
+    }
+
+    fn tgt(&self, t: Option<Target>) -> Tgt {
+        match t {
+            None => Tgt::Here,
+            Some(Target::Pos(p)) => Tgt::Pos(p.0),
+            Some(Target::Dir(d)) => Tgt::Off(self.off(d)),
+            Some(Target::Opposite(d)) => match self.opposite[d.idx()] {
+                Some(o) => Tgt::Off(self.off(o)),
+                None => Tgt::Nowhere,
+            },
+        }
+    }
+
+    /// A condition that is one test of one square.
+    fn test(&self, c: &Cond) -> Option<(Test, Tgt)> {
+        let (kind, t) = match c {
+            Cond::Not(x) => {
+                let (test, t) = self.test(x)?;
+                return Some((
+                    Test {
+                        neg: !test.neg,
+                        ..test
+                    },
+                    t,
+                ));
+            }
+            Cond::Empty(t) => (Kind::Empty, t),
+            Cond::Friend(t) => (Kind::Friend, t),
+            Cond::Enemy(t) => (Kind::Enemy, t),
+            Cond::Piece(p, t) => (Kind::Piece(p.0 + 1), t),
+            Cond::Attribute(a, t) if a.0 < 32 => (Kind::Attr(a.0), t),
+            Cond::OnBoard(t) => (Kind::OnBoard, t),
+            Cond::InZone(z, t) => (Kind::Zone(*z), t),
+            _ => return None,
+        };
+        Some((Test { kind, neg: false }, self.tgt(*t)))
+    }
+
+    fn cond(&self, c: &Cond) -> SCond {
+        if let Some((test, t)) = self.test(c) {
+            return SCond::Test(test, t);
+        }
+        match c {
+            Cond::Const(b) => SCond::Const(*b),
+            Cond::And(xs) => SCond::And(xs.iter().map(|x| self.cond(x)).collect()),
+            Cond::Or(xs) => SCond::Or(xs.iter().map(|x| self.cond(x)).collect()),
+            _ => SCond::Plain(c.clone()),
+        }
+    }
+
+    /// The offset of a step instruction, `None` inside when it can never succeed.
+    fn step_of(&self, i: &Instr) -> Option<Option<u32>> {
+        match i {
+            Instr::Step(d) => Some(Some(self.off(*d))),
+            Instr::Opposite(d) => Some(self.opposite[d.idx()].map(|o| self.off(o))),
+            _ => None,
+        }
+    }
+
+    /// A test of the current square only.
+    fn here_test(&self, c: &Cond) -> Option<Test> {
+        match self.test(c)? {
+            (test, Tgt::Here) => Some(test),
+            _ => None,
+        }
+    }
+
+    fn seq(&self, body: &[Instr]) -> Seq {
+        let mut nodes = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let instr = &body[i];
+            if let Some(step) = self.step_of(instr) {
+                let Some(off) = step else {
+                    nodes.push(Node::Verify(SCond::Const(false)));
+                    i += 1;
+                    continue;
+                };
+                if let Some(Instr::Verify(c)) = body.get(i + 1) {
+                    if let Some(test) = self.here_test(c) {
+                        nodes.push(Node::StepTest(off, test));
+                        i += 2;
+                        continue;
+                    }
+                }
+                nodes.push(Node::Step(off));
+                i += 1;
+                continue;
+            }
+            nodes.push(self.node(instr));
+            i += 1;
+        }
+        let prefix = nodes
+            .iter()
+            .take_while(|n| {
+                matches!(
+                    n,
+                    Node::Step(_)
+                        | Node::StepTest(..)
+                        | Node::Verify(SCond::Test(..) | SCond::Const(_))
+                )
+            })
+            .count();
+        let gate = match nodes.first() {
+            Some(&Node::StepTest(off, test)) => Some((off, test)),
+            Some(&Node::Step(off)) => Some((
+                off,
+                Test {
+                    kind: Kind::OnBoard,
+                    neg: false,
+                },
+            )),
+            _ => None,
+        };
+        Seq {
+            nodes,
+            cost: body.len() as u32,
+            prefix,
+            gate,
+        }
+    }
+
+    fn node(&self, instr: &Instr) -> Node {
+        match instr {
+            Instr::Verify(c) => Node::Verify(self.cond(c)),
+            Instr::Capture(t) => Node::Capture(self.tgt(*t)),
+            Instr::Add(spec) => Node::Add(spec.clone()),
+            Instr::If(c, a, b) => Node::If(self.cond(c), self.seq(a), self.seq(b)),
+            Instr::While(c, body) => {
+                if let Some(test) = self.here_test(c) {
+                    match body.as_slice() {
+                        [s] => {
+                            if let Some(Some(off)) = self.step_of(s) {
+                                return Node::Skip(test, off);
+                            }
+                        }
+                        [Instr::Add(spec), s] => {
+                            if let Some(Some(off)) = self.step_of(s) {
+                                return Node::AddWhile(test, spec.clone(), off);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Node::While(self.cond(c), self.seq(body))
+            }
+            _ => Node::Plain(instr.clone()),
+        }
+    }
+}
+
+impl Exec<'_> {
+    /// Runs the read-only prefix of a block's tree from `self.cp`: whether the block goes on.
+    /// It reads only the board, the mover and the current square, none of which the set-up of
+    /// a run changes, so a block that fails here has added nothing and ends as the plain one.
+    #[inline(always)]
+    pub(super) fn enter(&mut self, seq: &Seq) -> bool {
+        if self.hit {
+            return false;
+        }
+        let mut first = 0;
+        if let Some((off, t)) = seq.gate {
+            self.cp = self.next(off, self.cp);
+            if self.cp == NONE || !self.test(t, self.cp) {
+                return false;
+            }
+            first = 1;
+        }
+        if first == seq.prefix {
+            return true;
+        }
+        for node in &seq.nodes[first..seq.prefix] {
+            let go = match node {
+                Node::Step(off) => {
+                    self.cp = self.next(*off, self.cp);
+                    self.cp != NONE
+                }
+                Node::StepTest(off, t) => {
+                    self.cp = self.next(*off, self.cp);
+                    self.cp != NONE && self.test(*t, self.cp)
+                }
+                Node::Verify(SCond::Test(t, at)) => self.test(*t, self.tgt(*at)),
+                Node::Verify(SCond::Const(b)) => *b,
+                _ => true,
+            };
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Runs a block's specialised tree after its prefix (the caller has set up the run).
+    pub(super) fn run_special(&mut self, seq: &Seq, s: &mut Scratch, out: &mut MoveList) {
+        self.seq_from(seq, seq.prefix, s, out);
+    }
+
+    /// The square one step (offset `off`) from `p`, or `NONE`.
+    #[inline(always)]
+    fn next(&self, off: u32, p: u16) -> u16 {
+        match self
+            .rules
+            .def
+            .board
+            .next
+            .get(self.base + off as usize + p as usize)
+        {
+            Some(&q) if p != NONE => q,
+            _ => NONE,
+        }
+    }
+
+    #[inline(always)]
+    fn tgt(&self, t: Tgt) -> u16 {
+        match t {
+            Tgt::Here => self.cp,
+            Tgt::Off(o) => self.next(o, self.cp),
+            Tgt::Pos(p) => p,
+            Tgt::Nowhere => NONE,
+        }
+    }
+
+    #[inline(always)]
+    fn test(&self, t: Test, p: u16) -> bool {
+        let holds = p != NONE && {
+            let c = self.cell(p);
+            match t.kind {
+                Kind::Empty => c.is_empty(),
+                Kind::Friend => !c.is_empty() && c.owner == self.side.0 && c.marks & DEAD == 0,
+                Kind::Enemy => !c.is_empty() && c.owner != self.side.0 && c.marks & DEAD == 0,
+                Kind::Piece(k) => c.piece == k,
+                Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
+                Kind::OnBoard => true,
+                Kind::Zone(z) => {
+                    let board = &self.rules.def.board;
+                    let words = board.n_pos().div_ceil(64);
+                    let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
+                    board
+                        .zone_bits
+                        .get(i)
+                        .is_some_and(|w| w >> (p % 64) & 1 == 1)
+                }
+            }
+        };
+        holds != t.neg
+    }
+
+    /// A condition, with the common case (one test of one square) inlined.
+    #[inline(always)]
+    fn scond(&self, c: &SCond, s: &Scratch) -> bool {
+        match c {
+            SCond::Test(t, at) => self.test(*t, self.tgt(*at)),
+            _ => self.scond_slow(c, s),
+        }
+    }
+
+    fn scond_slow(&self, c: &SCond, s: &Scratch) -> bool {
+        match c {
+            SCond::Test(t, at) => self.test(*t, self.tgt(*at)),
+            SCond::Const(b) => *b,
+            SCond::And(xs) => xs.iter().all(|x| self.scond(x, s)),
+            SCond::Or(xs) => xs.iter().any(|x| self.scond(x, s)),
+            SCond::Plain(c) => self.cond(c, s),
+        }
+    }
+
+    /// Adds a move; the block ends once an attack test has hit or the block's move limit is
+    /// reached (the plain interpreter stops before its next instruction).
+    #[inline(always)]
+    fn add_node(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) -> Flow {
+        self.add(spec, s, out);
+        if self.hit || self.stop {
+            Flow::Stop
+        } else {
+            Flow::Go
+        }
+    }
+
+    /// Counts one loop round of `cost` plain instructions against the step limit.
+    #[inline(always)]
+    fn count(&mut self, cost: u32) -> Flow {
+        self.steps += cost;
+        if self.steps > STEP_LIMIT {
+            Flow::Stop
+        } else {
+            Flow::Go
+        }
+    }
+
+    #[inline(always)]
+    fn seq(&mut self, seq: &Seq, s: &mut Scratch, out: &mut MoveList) -> Flow {
+        self.seq_from(seq, 0, s, out)
+    }
+
+    fn seq_from(&mut self, seq: &Seq, first: usize, s: &mut Scratch, out: &mut MoveList) -> Flow {
+        for node in &seq.nodes[first..] {
+            let flow = match node {
+                Node::Step(off) => {
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE {
+                        Flow::Stop
+                    } else {
+                        Flow::Go
+                    }
+                }
+                Node::StepTest(off, t) => {
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp != NONE && self.test(*t, self.cp) {
+                        Flow::Go
+                    } else {
+                        Flow::Stop
+                    }
+                }
+                Node::Verify(c) => {
+                    if self.scond(c, s) {
+                        Flow::Go
+                    } else {
+                        Flow::Stop
+                    }
+                }
+                Node::Capture(t) => {
+                    let p = self.tgt(*t);
+                    if p != NONE {
+                        s.pending.push(Pending::Capture(p));
+                    }
+                    Flow::Go
+                }
+                Node::Add(spec) => self.add_node(spec, s, out),
+                Node::Skip(t, off) => loop {
+                    if !self.test(*t, self.cp) {
+                        break Flow::Go;
+                    }
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE || self.count(2) == Flow::Stop {
+                        break Flow::Stop;
+                    }
+                },
+                Node::AddWhile(t, spec, off) => loop {
+                    if !self.test(*t, self.cp) {
+                        break Flow::Go;
+                    }
+                    if self.add_node(spec, s, out) == Flow::Stop {
+                        break Flow::Stop;
+                    }
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE || self.count(3) == Flow::Stop {
+                        break Flow::Stop;
+                    }
+                },
+                Node::If(c, a, b) => {
+                    let body = if self.scond(c, s) { a } else { b };
+                    match body.nodes.as_slice() {
+                        // Promotion or not (`(if (in-zone? crown) (add King) else add)`).
+                        [Node::Add(spec)] => self.add_node(spec, s, out),
+                        _ => self.seq(body, s, out),
+                    }
+                }
+                Node::While(c, body) => loop {
+                    if !self.scond(c, s) {
+                        break Flow::Go;
+                    }
+                    if self.seq(body, s, out) == Flow::Stop
+                        || self.count(body.cost + 1) == Flow::Stop
+                    {
+                        break Flow::Stop;
+                    }
+                },
+                Node::Plain(i) => self.instr(i, s, out),
+            };
+            if flow == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Go
+    }
+}

@@ -116,3 +116,83 @@ fn files_that_do_not_load_say_why() {
         assert_eq!(load(&dir.join(file)), Err(msg.to_string()), "{file}");
     }
 }
+
+/// A small seeded generator (xorshift), so that the games are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Plays one seeded random game of a rules file's default game, to its end or `plies`; at
+/// every ply the incremental hash must equal the hash from scratch, each legal move must be
+/// playable by its own text, and taking a move back must restore the position exactly.
+fn random_game(path: &Path, plies: usize) -> Result<usize, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let name = path.to_string_lossy();
+    let loaded = zrf::load(&name, &bytes, &FsLoader);
+    let idx = zrf::summary::select_variant(&loaded.games, None)?;
+    let (def, _) = zrf::resolve_game(&loaded.games[idx]);
+    let def = def.ok_or("does not resolve")?;
+    let rules = zrf::engine::Rules::new(def);
+    let start = rules.initial();
+    let mut game = zrf::play::Game::new(rules, start);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ name.len() as u64);
+    for ply in 0..plies {
+        if game.outcome().is_some() {
+            return Ok(ply);
+        }
+        let texts = game.legal_texts();
+        if texts.is_empty() {
+            return Ok(ply);
+        }
+        let before = game.pos.clone();
+        let text = &texts[rng.below(texts.len())];
+        game.play(text)
+            .map_err(|e| format!("ply {ply}: its own move {text} is refused: {e}"))?;
+        if game.pos.hash != game.pos.full_hash() {
+            return Err(format!("ply {ply}: after {text} the hash is stale"));
+        }
+        game.undo();
+        if game.pos != before {
+            return Err(format!(
+                "ply {ply}: taking {text} back does not restore the position"
+            ));
+        }
+        game.redo();
+    }
+    Ok(plies)
+}
+
+#[test]
+fn every_loading_corpus_game_plays_random_games() {
+    let dir = corpus_dir();
+    let list = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/loads.txt"),
+    )
+    .expect("loads.txt");
+    let mut failures = Vec::new();
+    let mut played = 0;
+    for line in list
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let path = dir.join(line.trim());
+        if !path.is_file() {
+            continue;
+        }
+        let r = std::panic::catch_unwind(|| random_game(&path, 24));
+        match r {
+            Ok(Ok(n)) => played += n,
+            Ok(Err(e)) => failures.push(format!("{line}: {e}")),
+            Err(_) => failures.push(format!("{line}: panicked")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(played > 5000, "only {played} plies were played");
+}

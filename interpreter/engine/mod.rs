@@ -1,7 +1,7 @@
 //! The move engine: positions, the move-program interpreter and the turn layer that turns
 //! program output into legal moves (whole turns), plus make/unmake and perft.
 
-mod attack;
+pub mod attack;
 mod exec;
 mod goals;
 mod moves;

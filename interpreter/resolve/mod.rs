@@ -799,7 +799,10 @@ impl Cx {
                     let Some(n) = self.sym(name, "an attribute name") else {
                         continue;
                     };
-                    let id = self.attrs[n];
+                    // Registered by the pre-pass over piece declarations, except for a piece
+                    // declared a second time (that pass skips it): register it here.
+                    let k = self.attrs.len();
+                    let id = *self.attrs.entry(n.to_string()).or_insert(AttrId(k as u16));
                     let v = match (value.sym(), &value.kind) {
                         (Some("true"), _) => true,
                         (Some("false"), _) => false,

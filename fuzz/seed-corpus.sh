@@ -6,7 +6,7 @@ set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz")"
 dagaz="$repo/tests/corpus/dagaz"
-rules_targets=(parse_never_panics load_never_panics)
+rules_targets=(parse_never_panics load_never_panics play_never_panics)
 for t in "${rules_targets[@]}" record_native setup_text play_random; do
   mkdir -p "$fuzz/corpus/$t"
 done

@@ -209,6 +209,14 @@ pub fn describe_rules(rules: &crate::engine::Rules) -> String {
             }
         );
     }
+    if rules.attacks.capped {
+        let _ = writeln!(
+            w,
+            "warning: the attack tables of this game would take over {} MB; `attacked?` and \
+             royal safety run the move programs instead (slower, same answers)",
+            crate::engine::attack::MAX_BYTES >> 20
+        );
+    }
     let ev = crate::ai::eval::Evaluator::new(rules);
     let values = &ev.values;
     if !values.is_empty() {

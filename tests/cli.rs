@@ -304,6 +304,7 @@ fn test_runs_the_cases_of_the_shipped_games() {
         ("games/polish-draughts.zrf", "4 passed, 0 failed\n"),
         ("games/russian-draughts.zrf", "7 passed, 0 failed\n"),
         ("games/capablanca.zrf", "5 passed, 0 failed\n"),
+        ("games/frisian-draughts.zrf", "8 passed, 0 failed\n"),
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_zrf"))
             .args(["test", file])

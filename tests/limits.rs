@@ -577,3 +577,90 @@ fn a_runaway_after_move_program_is_cut_too() {
     // ends at 1.
     assert_eq!(g.pos.counters[0], 1);
 }
+
+/// A game with `n_types` piece types on a `width` x `width` board, every type with the move
+/// block `moves`, and a royal piece (so that the engine derives its attack tables).
+fn many_types(n_types: usize, width: usize, moves: &str) -> String {
+    let files: Vec<String> = (0..width).map(|i| format!("f{i}")).collect();
+    let ranks: Vec<String> = (0..width).map(|i| format!("r{i}")).collect();
+    let mut text = format!(
+        "(game (title \"Big\") (players White Black) (turn-order White Black)\n\
+         (board (grid (dimensions (\"{}\" (1 0)) (\"{}\" (0 1)))\n\
+         (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))\n",
+        files.join("/"),
+        ranks.join("/")
+    );
+    for i in 0..n_types {
+        text.push_str(&format!("(piece (name P{i}) (moves {moves}))\n"));
+    }
+    let last = width - 1;
+    text.push_str(&format!(
+        "(board-setup (White (P0 f0r0)) (Black (P0 f{last}r{last})))\n\
+         (win-condition (White Black) (checkmated P0)))\n"
+    ));
+    text
+}
+
+#[test]
+fn attack_tables_stay_within_their_limit() {
+    use zrf::engine::attack::{Attacks, MAX_BYTES};
+    // Forty types whose block could capture anywhere (`from` jumps to a square the tables
+    // cannot know) on a 50x50 board: an entry per player, start and target square, 6 bytes
+    // each, 3 GB in all. The tables are dropped once past the limit.
+    let text = many_types(40, 50, "(from n add) (n (verify enemy?) n add)");
+    let rules = rules_of("big.zrf", text.as_bytes(), 0);
+    assert!(rules.attacks.capped);
+    assert!(!rules.attacks.usable);
+    assert_eq!(rules.attacks.bytes(), 0);
+    let out = zrf::summary::describe_rules(&rules);
+    assert!(
+        out.contains("the attack tables of this game would take over 128 MB"),
+        "{out:.2000}"
+    );
+    // Six types on 20x20, within the limit: the tables are kept, and hold what was counted.
+    let text = many_types(6, 20, "(from n add) (n (verify enemy?) n add)");
+    let rules = rules_of("small.zrf", text.as_bytes(), 0);
+    assert!(!rules.attacks.capped && rules.attacks.usable);
+    // 6 types x 2 players x 400 starts x 400 targets, plus the leaps of the second block.
+    let entries: usize = rules.attacks.irregular_to.iter().map(Vec::len).sum();
+    assert_eq!(entries, 6 * 2 * 400 * 400 + 6 * 2 * 360);
+    assert!(rules.attacks.bytes() < MAX_BYTES);
+    // The same game under a limit it passes gets capped tables.
+    assert!(Attacks::with_limit(&rules.def, 1 << 20).capped);
+}
+
+#[test]
+fn capped_attack_tables_give_the_same_moves() {
+    // Kiwipete (checks, pins, castling through attacked squares) with the tables and without:
+    // the published perft either way (chessprogramming wiki "Perft Results").
+    let mut rules = common::rules("games/chess.zrf", None);
+    let setup = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut pos = zrf::setup::parse(&rules, setup).expect("setup");
+    assert!(rules.attacks.usable && !rules.attacks.capped);
+    assert_eq!(rules.perft(&mut pos, 2), 2039);
+    rules.attacks = zrf::engine::attack::Attacks::with_limit(&rules.def, 0);
+    assert!(rules.attacks.capped && !rules.attacks.usable);
+    assert_eq!(rules.perft(&mut pos, 2), 2039);
+}
+
+#[test]
+fn piece_values_of_many_types_on_a_big_board_are_coarse() {
+    use zrf::ai::eval::{Evaluator, FINE_CELLS};
+    // 2 players x 160 types x 14,400 squares = 4.6 million entries, past the square tables'
+    // limit: one worth per player and type instead.
+    let text = many_types(
+        160,
+        120,
+        "(n (verify not-friend?) add) (e e (verify not-friend?) add)",
+    )
+    .replace("(checkmated P0)", "(pieces-remaining 0)");
+    let rules = rules_of("big.zrf", text.as_bytes(), 0);
+    const { assert!(2 * 160 * 120 * 120 > FINE_CELLS) };
+    let ev = Evaluator::new(&rules);
+    assert!(ev.coarse);
+    assert_eq!(ev.values.len(), 160);
+    assert!(
+        ev.values.iter().all(|v| v.value == 1.0),
+        "every type moves alike"
+    );
+}

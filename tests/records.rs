@@ -302,3 +302,111 @@ fn records_that_name_no_known_game_say_so() {
         .to_string();
     assert!(e.contains("not closed"), "{e}");
 }
+
+/// A PDN FEN as (side to move, white squares, black squares), kings marked, squares sorted.
+fn fen_sets(fen: &str) -> (String, Vec<String>, Vec<String>) {
+    let fen = fen.trim().trim_end_matches('.');
+    let mut parts = fen.split(':');
+    let turn = parts.next().unwrap_or("").to_string();
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for part in parts {
+        let (side, squares) = part.split_at(1.min(part.len()));
+        let list = if side == "W" { &mut white } else { &mut black };
+        list.extend(
+            squares
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+        );
+    }
+    white.sort();
+    black.sort();
+    (turn, white, black)
+}
+
+/// zrf's PDN of random games, read by pydraughts' `PDNReader` (tests/pydraughts_read.py) and
+/// replayed on pydraughts' boards: every move legal for pydraughts, and the same final
+/// position. `.ci/run` installs pydraughts; without it the test fails under CI and is skipped
+/// elsewhere with a note.
+#[test]
+fn pydraughts_reads_the_pdn_zrf_writes() {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import draughts"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have pydraughts (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with pydraughts is not installed; skipping");
+        return;
+    }
+    let dir = TempDir::new("pdn-pydraughts");
+    let files = TestFiles(&dir.0);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    // English draughts from the start only: from a setup with Black to move, pydraughts
+    // reads the first move twice (docs/game-records.md).
+    for (game, setup, plies) in [
+        ("games/international-draughts.zrf", None, 80),
+        ("games/english-draughts.zrf", None, 80),
+        ("games/english-draughts.zrf", None, 1000),
+        ("games/international-draughts.zrf", None, 1000),
+        (
+            "games/international-draughts.zrf",
+            Some("W:WK46,31,32,33,36,37,38:BK5,16,17,18,19,20"),
+            60,
+        ),
+    ] {
+        let mut s = Session::open(game, &files, None, setup).expect("opens");
+        s.today = Some("2025-01-31".into());
+        for _ in 0..plies {
+            let moves = s.game_mut().legal_texts();
+            if moves.is_empty() || s.result().is_some() {
+                break;
+            }
+            let mv = moves[next(moves.len())].clone();
+            assert!(!s.eval_line(&mv).error, "{game}: {mv}");
+        }
+        let pdn = s.record_as("game.pdn").expect("writes PDN");
+        let path = dir.0.join("game.pdn");
+        std::fs::write(&path, &pdn).expect("write");
+        let out = std::process::Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/pydraughts_read.py"
+            ))
+            .arg(&path)
+            .output()
+            .expect("python3 runs");
+        let read = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{read}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let fields: Vec<&str> = read.split_whitespace().collect();
+        assert!(!read.starts_with("error"), "{game}: {read}\n{pdn}");
+        assert_eq!(fields.len(), 4, "{read}");
+        assert_eq!(
+            fields[1].parse::<usize>().ok(),
+            Some(s.game().played.len()),
+            "{game}: pydraughts read another number of moves\n{pdn}"
+        );
+        let result = s.result_token(zrf::repl::records::Format::Pdn);
+        assert_eq!(fields[2], result, "{game}");
+        let ours = s.eval_line("fen").text;
+        assert_eq!(
+            fen_sets(fields[3]),
+            fen_sets(&ours),
+            "{game}: pydraughts reached {} and zrf {ours}\n{pdn}",
+            fields[3]
+        );
+        eprintln!("{game}: {} plies, result {result}", s.game().played.len());
+    }
+}

@@ -631,3 +631,23 @@ fn includes_stop_at_16_mib_in_all() {
     assert_eq!(refused.len(), 24, "{:?}", loaded.diags.first());
     assert_eq!(loader.0.get(), 40);
 }
+
+/// Found by the `play_never_panics` fuzz target: a piece declared a second time with an
+/// attribute the first declaration lacks panicked (the attribute was never registered). It
+/// loads now, with the warning about the second declaration.
+#[test]
+fn a_piece_declared_twice_with_a_new_attribute() {
+    let text = r#"(game (title "T") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b" (1 0)) ("2/1" (0 1))) (directions (n 0 -1))))
+  (piece (name P) (moves (n add)))
+  (piece (name P) (attribute moved false) (moves (n add))))"#;
+    must_survive(&[("a piece declared twice", text.to_string())]);
+    let (_, diags) = zrf::check_source("t.zrf", text.as_bytes(), &NoFiles);
+    assert!(!zrf::diagnostic::has_errors(&diags), "{diags:?}");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message == "piece `P` is declared twice"),
+        "{diags:?}"
+    );
+}

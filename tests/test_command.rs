@@ -235,6 +235,92 @@ fn review_refuses_without_a_terminal() {
     assert!(!dir.0.join("ttt.snap").exists());
 }
 
+/// Runs `zrf test --review ARGS` in `dir` on a pseudo-terminal (util-linux `script`, in
+/// Debian's essential bsdutils), typing `answers`; returns the exit code and everything the
+/// terminal showed (the answers echoed among the questions).
+fn review(dir: &Path, args: &str, answers: &str) -> (i32, String) {
+    use std::io::Write;
+    let command = format!("'{}' test --review {args}", env!("CARGO_BIN_EXE_zrf"));
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` runs (it gives zrf a terminal)");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(answers.as_bytes())
+        .expect("type the answers");
+    let out = child.wait_with_output().expect("script ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+    )
+}
+
+#[test]
+fn review_asks_about_each_change_and_records_only_the_accepted() {
+    let dir = TempDir::new("snap-review-tty");
+    dir.write("ttt.zrf", RULES);
+    dir.write("ttt.tests", TESTS);
+    const PROMPT: &str = "accept (a), reject (r) or skip (s)? ";
+    // Three new snapshots: an answer that is none of the choices asks again, then the moves
+    // are accepted, the perft rejected, the position accepted.
+    let (code, shown) = review(&dir.0, "ttt.zrf", "x\na\nr\na\n");
+    assert_eq!(code, 1, "a rejected new snapshot stays pending: {shown}");
+    assert_eq!(shown.matches(PROMPT).count(), 4, "{shown}");
+    assert!(
+        shown.contains(
+            "new snapshot: ttt.tests:2:1: the empty board [perft 2]\n     +1 9\n     +2 72\n"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("2 snapshot(s) accepted; 1 passed, 0 failed, 1 pending"),
+        "{shown}"
+    );
+    let snap = read(&dir, "ttt.snap");
+    assert!(
+        snap.contains("=== the empty board [moves]\n  M@a1\n")
+            && snap.contains("=== after two marks [position]\n")
+            && !snap.contains("[perft 2]"),
+        "{snap}"
+    );
+    // The rules change: the recorded moves differ. Rejecting keeps the old snapshot and the
+    // run fails; accepting (the perft, still new, skipped) records the new moves.
+    dir.write(
+        "ttt.zrf",
+        &RULES
+            .replace("\"3/2/1\"", "\"2/1\"")
+            .replace("(man off 5)", "(man off 3)")
+            .replace("(man off 4)", "(man off 3)"),
+    );
+    let (code, shown) = review(&dir.0, "ttt.zrf", "r\ns\nr\n");
+    assert_eq!(code, 1, "{shown}");
+    assert!(
+        shown.contains("snapshot changed: ttt.tests:2:1: the empty board [moves]"),
+        "{shown}"
+    );
+    assert!(shown.contains("     -M@a3\n"), "{shown}");
+    assert_eq!(
+        read(&dir, "ttt.snap"),
+        snap,
+        "nothing accepted, nothing written"
+    );
+    let (code, shown) = review(&dir.0, "ttt.zrf", "a\ns\na\n");
+    assert_eq!(code, 1, "the perft is still pending: {shown}");
+    let now = read(&dir, "ttt.snap");
+    assert!(
+        !now.contains("M@a3") && now.contains("  M@a2\n") && !now.contains("[perft 2]"),
+        "{now}"
+    );
+}
+
 #[test]
 fn deny_warnings_fails_check_and_test_on_a_warning() {
     let dir = TempDir::new("snap-deny");

@@ -31,6 +31,30 @@ pub struct Attacks {
     /// `irregular_to[player * n_pos + target]`: (start square, piece type, block index) of the
     /// irregular blocks that could capture there.
     pub irregular_to: Vec<Vec<(u16, u16, u16)>>,
+    /// The tables would have passed [`MAX_BYTES`]: they are empty and not `usable`, and
+    /// `attacked?` runs the programs instead.
+    pub capped: bool,
+}
+
+/// The most memory, in bytes, the tables may take (their entries counted as they are derived;
+/// growth of the lists may add up to as much again). Past it the tables are dropped and
+/// `attacked?` runs the move programs, slower but in constant memory: without the cap, a
+/// thousand types on a 50x50 board would take gigabytes (every irregular block may add an
+/// entry per start and target square).
+pub const MAX_BYTES: usize = 128 << 20;
+
+/// Counts the bytes the tables take while they are derived.
+struct Budget {
+    used: usize,
+    max: usize,
+}
+
+impl Budget {
+    /// Adds `bytes`; false once past the limit.
+    fn take(&mut self, bytes: usize) -> bool {
+        self.used = self.used.saturating_add(bytes);
+        self.used <= self.max
+    }
 }
 
 /// Squares from which a leap pattern reaches each square, for one player.
@@ -45,13 +69,60 @@ struct LeapTable {
 }
 
 impl Attacks {
-    /// Derives the tables.
+    /// Derives the tables, or gives [`Attacks::capped`] tables past [`MAX_BYTES`].
     pub fn new(def: &GameDef) -> Attacks {
+        Attacks::with_limit(def, MAX_BYTES)
+    }
+
+    /// Heap memory the tables hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        fn vec<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        vec(&self.rev)
+            + vec(&self.slides)
+            + self
+                .slides
+                .iter()
+                .flatten()
+                .map(|(_, p)| vec(p))
+                .sum::<usize>()
+            + self.slides.iter().map(vec).sum::<usize>()
+            + vec(&self.leap_to)
+            + self.leap_to.iter().map(vec).sum::<usize>()
+            + vec(&self.irregular_to)
+            + self.irregular_to.iter().map(vec).sum::<usize>()
+    }
+
+    /// Empty tables that send every `attacked?` to the general path, for games past the limit.
+    fn capped() -> Attacks {
+        Attacks {
+            capped: true,
+            ..Attacks::default()
+        }
+    }
+
+    /// [`Attacks::new`] with another limit than [`MAX_BYTES`] (for tests).
+    pub fn with_limit(def: &GameDef, max_bytes: usize) -> Attacks {
         let board = &def.board;
         let n_pos = board.n_pos();
         let n_dirs = board.directions.len();
         let n_players = def.players.len().max(1);
         let n_pieces = def.pieces.len();
+        // The reverse links and one list head per player and square for each of the two
+        // square-indexed tables.
+        let mut budget = Budget {
+            used: 0,
+            max: max_bytes,
+        };
+        let heads =
+            std::mem::size_of::<Vec<(u16, u16)>>() + std::mem::size_of::<Vec<(u16, u16, u16)>>();
+        if !budget.take(
+            (n_players * n_dirs * n_pos).saturating_mul(2)
+                + (n_players * n_pos).saturating_mul(heads),
+        ) {
+            return Attacks::capped();
+        }
         // Reverse links; a position with two incoming links of the same direction makes the
         // direction unusable for slides.
         let mut usable = true;
@@ -73,12 +144,12 @@ impl Attacks {
         }
         let mut leaps: Vec<Vec<LeapTable>> = vec![Vec::new(); n_players];
         let mut slides: Vec<Vec<(DirId, Vec<bool>)>> = vec![Vec::new(); n_players];
-        let mut irregular = vec![Vec::new(); n_pieces];
+        let mut irregular = Vec::new();
         for (pi, piece) in def.pieces.iter().enumerate() {
             for (bi, block) in piece.moves.iter().enumerate() {
                 match shape(&block.body) {
                     Shape::Quiet => {}
-                    Shape::Irregular => irregular[pi].push((bi, reach_table(def, &block.body))),
+                    Shape::Irregular => irregular.push((pi, bi)),
                     Shape::Slide(d) => {
                         for list in slides.iter_mut() {
                             match list.iter_mut().find(|(dd, _)| *dd == d) {
@@ -100,6 +171,11 @@ impl Attacks {
                             {
                                 Some(t) => t.pieces[pi] = true,
                                 None => {
+                                    if !budget.take(
+                                        2 * table.sources.len() + 4 * table.starts.len() + n_pieces,
+                                    ) {
+                                        return Attacks::capped();
+                                    }
                                     let mut pieces = vec![false; n_pieces];
                                     pieces[pi] = true;
                                     list.push(LeapTable { pieces, ..table });
@@ -110,7 +186,6 @@ impl Attacks {
                 }
             }
         }
-        let words = n_pos.div_ceil(64);
         let mut leap_to = vec![Vec::new(); n_players * n_pos];
         for (pl, list) in leaps.iter().enumerate() {
             for t in list {
@@ -121,6 +196,9 @@ impl Attacks {
                             let entry = (src, pi as u16);
                             let slot: &mut Vec<(u16, u16)> = &mut leap_to[pl * n_pos + target];
                             if !slot.contains(&entry) {
+                                if !budget.take(std::mem::size_of::<(u16, u16)>()) {
+                                    return Attacks::capped();
+                                }
                                 slot.push(entry);
                             }
                         }
@@ -128,21 +206,27 @@ impl Attacks {
                 }
             }
         }
+        // Irregular blocks: where each could capture from each start square, one start at a
+        // time, so that only the entries are kept.
         let mut irregular_to = vec![Vec::new(); n_players * n_pos];
-        for (pi, blocks) in irregular.iter().enumerate() {
-            for (bi, reach) in blocks {
-                for pl in 0..n_players {
-                    for start in 0..n_pos {
-                        let row =
-                            &reach[(pl * n_pos + start) * words..(pl * n_pos + start + 1) * words];
-                        for target in 0..n_pos {
-                            if row[target / 64] >> (target % 64) & 1 == 1 {
-                                irregular_to[pl * n_pos + target].push((
-                                    start as u16,
-                                    pi as u16,
-                                    *bi as u16,
-                                ));
+        for &(pi, bi) in &irregular {
+            let body = &def.pieces[pi].moves[bi].body;
+            for pl in 0..n_players {
+                for start in 0..n_pos {
+                    let row = reach_row(def, PlayerId(pl as u8), start as u16, body);
+                    for target in 0..n_pos {
+                        if row
+                            .as_ref()
+                            .is_none_or(|r| r[target / 64] >> (target % 64) & 1 == 1)
+                        {
+                            if !budget.take(std::mem::size_of::<(u16, u16, u16)>()) {
+                                return Attacks::capped();
                             }
+                            irregular_to[pl * n_pos + target].push((
+                                start as u16,
+                                pi as u16,
+                                bi as u16,
+                            ));
                         }
                     }
                 }
@@ -154,6 +238,7 @@ impl Attacks {
             usable,
             leap_to,
             irregular_to,
+            capped: false,
         }
     }
 }
@@ -303,33 +388,18 @@ type State = (u16, u16, u16);
 /// Most abstract states followed before giving up (the block may then capture anywhere).
 const MAX_STATES: usize = 4096;
 
-/// For every player and start square, the squares a block could capture on, found by running
-/// the program with every condition taken both ways.
-fn reach_table(def: &GameDef, body: &[Instr]) -> Vec<u64> {
-    let n_pos = def.board.n_pos();
-    let words = n_pos.div_ceil(64);
-    let n_players = def.players.len().max(1);
-    let mut table = vec![0u64; n_players * n_pos * words];
-    for pl in 0..n_players {
-        for start in 0..n_pos {
-            let mut reach = Reach {
-                board: &def.board,
-                player: PlayerId(pl as u8),
-                hits: vec![0u64; words],
-                everywhere: false,
-            };
-            let s = start as u16;
-            let init: Vec<State> = vec![(s, s, NONE)];
-            reach.run(body, init);
-            let row = &mut table[(pl * n_pos + start) * words..(pl * n_pos + start + 1) * words];
-            if reach.everywhere {
-                row.iter_mut().for_each(|w| *w = u64::MAX);
-            } else {
-                row.copy_from_slice(&reach.hits);
-            }
-        }
-    }
-    table
+/// The squares a block could capture on when a player's piece runs it from `start`, found by
+/// running the program with every condition taken both ways: a bit set (one bit per square),
+/// or `None` when it could capture anywhere.
+fn reach_row(def: &GameDef, player: PlayerId, start: u16, body: &[Instr]) -> Option<Vec<u64>> {
+    let mut reach = Reach {
+        board: &def.board,
+        player,
+        hits: vec![0u64; def.board.n_pos().div_ceil(64)],
+        everywhere: false,
+    };
+    reach.run(body, vec![(start, start, NONE)]);
+    (!reach.everywhere).then_some(reach.hits)
 }
 
 struct Reach<'a> {

@@ -2,7 +2,7 @@
 //! program output into legal moves (whole turns), plus make/unmake and perft.
 
 mod after;
-mod attack;
+pub mod attack;
 mod exec;
 mod goals;
 mod legal;

@@ -163,6 +163,15 @@ pub(crate) struct Cx {
     pub position_index: Option<(usize, NameIndex, HashMap<String, usize>)>,
     /// Some program asks `attacked?` or `defended?`.
     pub asks_attacked: bool,
+    /// Names given by `(move-type NAME)` in `moves` and `drops`.
+    pub move_type_defs: std::collections::HashSet<String>,
+    /// Move-type names used elsewhere (`move-priorities`, `turn-order`, `add-partial`,
+    /// `attacked?`), where: checked against `move_type_defs` once the game is read.
+    pub move_type_uses: Vec<(String, Span)>,
+    /// Flag names set by `set-flag` (false) and `set-position-flag` (true).
+    pub flag_sets: std::collections::HashSet<(String, bool)>,
+    /// Flag names read by `flag?` (false) and `position-flag?` (true), where.
+    pub flag_reads: Vec<(String, bool, Span)>,
 }
 
 impl Cx {
@@ -390,6 +399,62 @@ impl Cx {
         }
     }
 
+    /// Interns a move-type name used at `span` other than by `(move-type NAME)`: it must be
+    /// given by some block's `(move-type NAME)` ([`Cx::check_declared_by_use`]).
+    pub fn move_type_use(&mut self, name: &str, span: Span) -> MoveTypeId {
+        self.move_type_uses.push((name.to_string(), span));
+        self.move_type(name)
+    }
+
+    /// Reports move types used but given to no block, and flags read but never set: the
+    /// priority, turn or test that names them can never apply, which is most often a typo.
+    /// A move type is a warning, since real Zillions files name types no block has (turns
+    /// restricted to a `setup` type, `add-partial` of a type no piece gives); a flag is an
+    /// error, since no file of the corpus reads a flag it never sets (docs/semantics.md).
+    pub fn check_declared_by_use(&mut self) {
+        let uses = std::mem::take(&mut self.move_type_uses);
+        let mut defs: Vec<&String> = self.move_type_defs.iter().collect();
+        defs.sort();
+        let mut diags = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (name, span) in &uses {
+            if self.move_type_defs.contains(name) || !seen.insert(name.as_str()) {
+                continue;
+            }
+            let d = Diagnostic::warning(*span, format!("unknown move type `{name}`"))
+                .with_label("no `(move-type ...)` in any piece's moves or drops gives this name")
+                .suggest(name, defs.iter().map(|s| s.as_str()));
+            diags.push(d);
+        }
+        let reads = std::mem::take(&mut self.flag_reads);
+        let mut seen = std::collections::HashSet::new();
+        for (name, position, span) in &reads {
+            let key = (name.clone(), *position);
+            if self.flag_sets.contains(&key) || !seen.insert(key) {
+                continue;
+            }
+            let set = if *position {
+                "set-position-flag"
+            } else {
+                "set-flag"
+            };
+            let mut set_names: Vec<&str> = self
+                .flag_sets
+                .iter()
+                .filter(|(_, p)| p == position)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            set_names.sort();
+            let d = Diagnostic::error(*span, format!("the flag `{name}` is never set"))
+                .with_label(format!("no `{set}` in the game names this flag"))
+                .suggest(name, set_names);
+            diags.push(d);
+        }
+        for d in diags {
+            self.diags.push(d);
+        }
+    }
+
     /// Interns a move-type name (move types are declared by use).
     pub fn move_type(&mut self, name: &str) -> MoveTypeId {
         let n = self.move_types.len();
@@ -545,6 +610,7 @@ impl Cx {
             Some(form) => self.precedence(form),
             None => Vec::new(),
         };
+        self.check_declared_by_use();
         Some(GameDef {
             title,
             description,
@@ -760,7 +826,10 @@ impl Cx {
                     let Some(n) = self.sym(name, "an attribute name") else {
                         continue;
                     };
-                    let id = self.attrs[n];
+                    // Registered by the pre-pass over piece declarations, except for a piece
+                    // declared a second time (that pass skips it): register it here.
+                    let k = self.attrs.len();
+                    let id = *self.attrs.entry(n.to_string()).or_insert(AttrId(k as u16));
                     let v = match (value.sym(), &value.kind) {
                         (Some("true"), _) => true,
                         (Some("false"), _) => false,
@@ -983,7 +1052,7 @@ impl Cx {
                         if k == 0 && self.players.contains_key(name) {
                             owner = self.players.get(name).copied();
                         } else {
-                            move_type = Some(self.move_type(name));
+                            move_type = Some(self.move_type_use(name, p.span));
                         }
                     }
                     mover.zip(owner).map(|(mover, owner)| TurnEntry {
@@ -1119,7 +1188,7 @@ impl Cx {
         if let Some(form) = forms.last() {
             for it in &form.list().unwrap_or_default()[1..] {
                 if let Some(name) = self.sym(it, "a move type") {
-                    out.push(self.move_type(name));
+                    out.push(self.move_type_use(name, it.span));
                 }
             }
         }

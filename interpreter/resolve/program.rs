@@ -75,7 +75,10 @@ pub fn resolve_blocks(cx: &mut Cx, items: &[Sexp]) -> Vec<Block> {
     for item in items {
         if item.head() == Some("move-type") {
             match item.list().and_then(|l| l.get(1)).and_then(Sexp::sym) {
-                Some(name) => move_type = Some(cx.move_type(name)),
+                Some(name) => {
+                    cx.move_type_defs.insert(name.to_string());
+                    move_type = Some(cx.move_type(name));
+                }
                 None => cx.missing(item, "move type name", "(move-type NAME)"),
             }
             continue;
@@ -333,6 +336,7 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 return None;
             }
             let name = cx.sym(&args[0], "a flag name")?;
+            cx.flag_sets.insert((name.to_string(), false));
             let f = cx.plain_flag(&args[0], name);
             Instr::SetFlag(f?, cond(cx, &args[1])?)
         }
@@ -346,6 +350,7 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 return None;
             }
             let name = cx.sym(&args[0], "a flag name")?;
+            cx.flag_sets.insert((name.to_string(), true));
             let f = cx.flag(name);
             let value = cond(cx, &args[1]);
             let t = match args.get(2) {
@@ -388,7 +393,7 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                         format!("ignored: `{head}` with a player is a Dagaz extension"),
                     );
                 } else if partial && spec.move_type.is_none() {
-                    spec.move_type = Some(cx.move_type(name));
+                    spec.move_type = Some(cx.move_type_use(name, a.span));
                 } else {
                     let known: Vec<String> = cx.pieces.keys().cloned().collect();
                     cx.unknown("piece", a, &known);
@@ -641,12 +646,17 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
                         cx.error(node.span, "`flag?` takes one flag name");
                         return Some(None);
                     }
-                    cx.sym(first, "a flag name")
-                        .and_then(|f| cx.plain_flag(first, f))
-                        .map(Cond::Flag)
+                    let name = cx.sym(first, "a flag name").map(str::to_string);
+                    name.and_then(|name| {
+                        cx.flag_reads.push((name.clone(), false, first.span));
+                        cx.plain_flag(first, &name).map(Cond::Flag)
+                    })
                 }
                 _ => {
                     let f = cx.sym(first, "a flag name").map(str::to_string);
+                    if let Some(f) = &f {
+                        cx.flag_reads.push((f.clone(), true, first.span));
+                    }
                     let t = opt_target(cx, &args[1..]);
                     f.zip(t).map(|(f, t)| Cond::PositionFlag(cx.flag(&f), t))
                 }
@@ -660,7 +670,7 @@ fn base_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Opti
                 if t.is_none() && (cx.dirs.contains_key(&n) || cx.positions.contains_key(&n)) {
                     t = target(cx, a);
                 } else if mt.is_none() && a.sym().is_some() {
-                    mt = Some(cx.move_type(&n));
+                    mt = Some(cx.move_type_use(&n, a.span));
                 } else {
                     cx.expected(a, "a move type, a position or a direction");
                     return Some(None);

@@ -225,9 +225,11 @@ pub fn describe_rules(rules: &crate::engine::Rules) -> String {
             let _ = writeln!(
                 w,
                 "  warning: the game is too large for square tables (players x types x squares \
-                 over {}, or their moves over {}); values are estimated on a sample of squares",
+                 over {}, their moves over {}, or deriving them over {} program steps); values \
+                 are estimated on a sample of squares",
                 crate::ai::eval::FINE_CELLS,
-                crate::ai::eval::FINE_EDGES
+                crate::ai::eval::FINE_EDGES,
+                crate::ai::eval::FINE_WORK
             );
         }
         let width = values

@@ -326,6 +326,62 @@ fn piece_values_fall_back_to_a_coarse_estimate_past_the_limit() {
     assert!(Evaluator::with_limits(&rules, usize::MAX, 100).coarse);
 }
 
+/// A 19x19 game with `types` piece types built from macros (each slides in four directions
+/// and leaps in eight), and a royal king: the shape of the large shogi variants.
+fn large_game(types: usize) -> String {
+    let files = "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s";
+    let ranks: Vec<String> = (1..=19).rev().map(|r| r.to_string()).collect();
+    let mut text = String::from(
+        "(define slide ($1 (while empty? add $1) (verify not-friend?) add))\n\
+         (define leap ($1 $2 (verify not-friend?) add))\n\
+         (define rider (moves (slide $1) (slide $2) (slide $3) (slide $4)\n\
+           (leap n ne) (leap n nw) (leap s se) (leap s sw) (leap e ne) (leap e se)\n\
+           (leap w nw) (leap w sw)))\n",
+    );
+    text += &format!(
+        "(game (title \"Large\") (players A B) (turn-order A B)\n\
+         (board (grid (dimensions (\"{files}\" (1 0)) (\"{}\" (0 1)))\n\
+           (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))\n\
+         (piece (name K) (moves (leap n n) (leap s s) (leap e e) (leap w w)))\n",
+        ranks.join("/")
+    );
+    for t in 0..types {
+        let dirs = if t % 2 == 0 { "n s e w" } else { "ne nw se sw" };
+        text += &format!("(piece (name T{t}) (rider {dirs}))\n");
+    }
+    text += "(board-setup (A (K j1)) (B (K j19)))\n(win-condition (A B) (checkmated K)))\n";
+    text
+}
+
+#[test]
+fn large_games_derive_their_values_within_a_fixed_work() {
+    use zrf::ai::eval::{Evaluator, FINE_WORK};
+    let text = large_game(48);
+    let rules = rules_of("large.zrf", text.as_bytes(), 0);
+    assert_eq!(rules.def.board.n_pos(), 361);
+    assert_eq!(rules.def.pieces.len(), 49);
+    // The king's leaps and the riders' slides and leaps have tables.
+    assert!(rules.attacks.usable);
+    // The empty-board graphs of 2 players x 49 types x 361 squares already pass their share
+    // of the work limit: the values are estimated on a sample of squares, within the limit
+    // plus the sample's 2 players x 49 types x 64 squares block runs.
+    let ev = Evaluator::new(&rules);
+    assert!(ev.coarse);
+    assert!(ev.work <= FINE_WORK + 2 * 49 * 64 * 200, "{}", ev.work);
+    let value = |name: &str| ev.values.iter().find(|v| v.name == name).unwrap().value;
+    // The riders move more than the king.
+    assert!(value("T0") > value("K"), "{:?}", ev.values);
+    // `zrf check`'s summary says the values are estimated.
+    let summary = zrf::summary::describe_rules(&rules);
+    assert!(summary.contains("values are estimated on a sample of squares"));
+    // Chess stays well within the limit, and falls back only when the limit is lowered.
+    let chess = common::rules("games/chess.zrf", None);
+    let fine = Evaluator::new(&chess);
+    assert!(!fine.coarse);
+    assert!(fine.work < FINE_WORK / 4, "{}", fine.work);
+    assert!(Evaluator::with_work_limit(&chess, fine.work / 2).coarse);
+}
+
 #[test]
 fn a_file_past_the_reader_limit_stops_with_an_error() {
     let n = zrf::syntax::MAX_NODES;

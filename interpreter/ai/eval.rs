@@ -41,6 +41,12 @@ const MAX_LINES: usize = 4_096;
 pub const FINE_CELLS: usize = 4_000_000;
 /// The most moves the empty-board graphs of all types may hold (2 bytes each).
 pub const FINE_EDGES: usize = 16_000_000;
+/// The most move-program instructions (`Scratch::work`) the square tables may take to derive:
+/// the empty-board graphs and the random boards together. Past it the evaluator falls back to
+/// the coarse estimate, so deriving the values (which `zrf check` prints) takes about the
+/// same bounded time on any game: a 19x19 shogi variant with a hundred types needed 150
+/// million instructions, chess about a million, and 9x9 shogi 3 million.
+pub const FINE_WORK: u64 = 24_000_000;
 /// Squares sampled per type and player by the coarse evaluation.
 const COARSE_SQUARES: usize = 64;
 
@@ -87,6 +93,9 @@ pub struct Evaluator {
     pub n_active: usize,
     /// The values shown to users.
     pub values: Vec<PieceValue>,
+    /// Move-program instructions run to derive the tables (bounded by about [`FINE_WORK`],
+    /// plus the coarse estimate's `players x types x 64` block runs).
+    pub work: u64,
     /// Lines of `relative-config` goals.
     lines: Vec<Line>,
     /// Worth of the lines of each pattern by squares filled: `line_worth[line.worth + k]`.
@@ -157,6 +166,15 @@ impl Evaluator {
     /// [`Evaluator::new`] with other limits than [`FINE_CELLS`] and [`FINE_EDGES`] for the
     /// square tables (for tests).
     pub fn with_limits(rules: &Rules, fine_cells: usize, fine_edges: usize) -> Evaluator {
+        Evaluator::limited(rules, fine_cells, fine_edges, FINE_WORK)
+    }
+
+    /// [`Evaluator::new`] with another limit than [`FINE_WORK`] (for tests).
+    pub fn with_work_limit(rules: &Rules, fine_work: u64) -> Evaluator {
+        Evaluator::limited(rules, FINE_CELLS, FINE_EDGES, fine_work)
+    }
+
+    fn limited(rules: &Rules, fine_cells: usize, fine_edges: usize, fine_work: u64) -> Evaluator {
         let def = &rules.def;
         let n_pieces = def.pieces.len();
         let n_players = def.players.len();
@@ -182,12 +200,15 @@ impl Evaluator {
         // Moves on an empty board, per (player, type).
         let mut graphs: Vec<Option<Graph>> = (0..n_players * n_pieces).map(|_| None).collect();
         let mut edges = 0;
+        // The random boards cost about `SAMPLES` times the empty board (less, as pieces block
+        // the way): the graphs may take their share of the work limit.
+        let graph_work = fine_work / (SAMPLES as u64 + 1);
         for &p in &players {
             for &t in &live_types {
                 let g = empty_graph(rules, &mut empty, p, t, &mut scratch, &mut list);
                 edges += g.edges.len();
-                if edges > fine_edges {
-                    return Evaluator::coarse(rules);
+                if edges > fine_edges || scratch.work > graph_work {
+                    return Evaluator::coarse(rules).after(scratch.work);
                 }
                 graphs[p.idx() * n_pieces + t] = Some(g);
             }
@@ -231,6 +252,9 @@ impl Evaluator {
                             }
                         }
                         mob[(p.idx() * n_pieces + t) * n_pos + sq] += n as f64 / SAMPLES as f64;
+                    }
+                    if scratch.work > fine_work {
+                        return Evaluator::coarse(rules).after(scratch.work);
                     }
                 }
             }
@@ -406,6 +430,7 @@ impl Evaluator {
             stride: n_pos,
             sq_mask: usize::MAX,
             coarse: false,
+            work: scratch.work,
             pst,
             hand,
             base,
@@ -517,6 +542,7 @@ impl Evaluator {
             stride: 1,
             sq_mask: 0,
             coarse: true,
+            work: scratch.work,
             pst,
             hand,
             base,
@@ -527,6 +553,12 @@ impl Evaluator {
             line_cells,
             line_worth,
         }
+    }
+
+    /// Counts `work` spent before falling back to the coarse estimate.
+    fn after(mut self, work: u64) -> Evaluator {
+        self.work = self.work.saturating_add(work);
+        self
     }
 
     /// The worth of a piece standing on a square (0 for an empty square).

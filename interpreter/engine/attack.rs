@@ -142,6 +142,7 @@ impl Attacks {
                 }
             }
         }
+        let mut work = MAX_WORK;
         let mut leaps: Vec<Vec<LeapTable>> = vec![Vec::new(); n_players];
         let mut slides: Vec<Vec<(DirId, Vec<bool>)>> = vec![Vec::new(); n_players];
         let mut irregular = Vec::new();
@@ -213,7 +214,11 @@ impl Attacks {
             let body = &def.pieces[pi].moves[bi].body;
             for pl in 0..n_players {
                 for start in 0..n_pos {
-                    let row = reach_row(def, PlayerId(pl as u8), start as u16, body);
+                    // Past the work limit: no tables; `attacked?` runs the programs.
+                    let Ok(row) = reach_row(def, PlayerId(pl as u8), start as u16, body, &mut work)
+                    else {
+                        return Attacks::default();
+                    };
                     for target in 0..n_pos {
                         if row
                             .as_ref()
@@ -390,16 +395,60 @@ const MAX_STATES: usize = 4096;
 
 /// The squares a block could capture on when a player's piece runs it from `start`, found by
 /// running the program with every condition taken both ways: a bit set (one bit per square),
-/// or `None` when it could capture anywhere.
-fn reach_row(def: &GameDef, player: PlayerId, start: u16, body: &[Instr]) -> Option<Vec<u64>> {
+/// or `None` when it could capture anywhere; `Err` once the `work` left runs out.
+fn reach_row(
+    def: &GameDef,
+    player: PlayerId,
+    start: u16,
+    body: &[Instr],
+    work: &mut usize,
+) -> Result<Option<Vec<u64>>, ()> {
     let mut reach = Reach {
         board: &def.board,
         player,
         hits: vec![0u64; def.board.n_pos().div_ceil(64)],
         everywhere: false,
+        work: *work,
     };
     reach.run(body, vec![(start, start, NONE)]);
-    (!reach.everywhere).then_some(reach.hits)
+    if reach.work == 0 {
+        return Err(());
+    }
+    *work = reach.work;
+    Ok((!reach.everywhere).then_some(reach.hits))
+}
+
+/// Most abstract states processed (summed over every instruction run) while deriving all the
+/// irregular blocks' tables of a game. Past it the game gets no tables and `attacked?` runs
+/// the programs: deriving them would cost more than it saves (a file with hundreds of
+/// stack-shuffling blocks took minutes), and the limit keeps `Rules::new` within a fixed cost
+/// whatever the board and the programs.
+pub const MAX_WORK: usize = 1 << 24;
+
+/// The union of two sorted lists without repeats, sorted.
+fn merge(a: &[State], b: &[State]) -> Vec<State> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 struct Reach<'a> {
@@ -407,6 +456,9 @@ struct Reach<'a> {
     player: PlayerId,
     hits: Vec<u64>,
     everywhere: bool,
+    /// States that may still be processed ([`MAX_WORK`]); at 0 the run stops, as if
+    /// `everywhere`.
+    work: usize,
 }
 
 impl Reach<'_> {
@@ -441,6 +493,11 @@ impl Reach<'_> {
     fn run(&mut self, body: &[Instr], mut states: Vec<State>) -> Vec<State> {
         for instr in body {
             if self.everywhere || states.is_empty() {
+                return states;
+            }
+            self.work = self.work.saturating_sub(states.len());
+            if self.work == 0 {
+                self.everywhere = true;
                 return states;
             }
             states = self.instr(instr, states);
@@ -519,14 +576,23 @@ impl Reach<'_> {
                 out.extend(self.run(b, states));
             }
             Instr::While(_, body) => {
-                // Zero or more passes, until no new state appears.
+                // Zero or more passes, until no new state appears. `all` stays sorted, so
+                // finding the new states costs a search each, not a scan.
                 let mut all = states.clone();
+                all.sort_unstable();
+                all.dedup();
                 let mut frontier = states;
                 while !frontier.is_empty() && !self.everywhere {
                     let next = self.run(body, frontier);
-                    frontier = next.into_iter().filter(|s| !all.contains(s)).collect();
-                    all.extend(frontier.iter().copied());
-                    if all.len() > MAX_STATES {
+                    frontier = next
+                        .into_iter()
+                        .filter(|s| all.binary_search(s).is_err())
+                        .collect();
+                    frontier.sort_unstable();
+                    frontier.dedup();
+                    all = merge(&all, &frontier);
+                    self.work = self.work.saturating_sub(all.len());
+                    if self.work == 0 || all.len() > MAX_STATES {
                         self.everywhere = true;
                     }
                 }
@@ -534,5 +600,62 @@ impl Reach<'_> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 5x5 game whose only piece runs a block that marks and targets squares along its way
+    /// north: its abstract states (square, mark, destination) grow with the cube of the path.
+    fn def() -> GameDef {
+        let text = r#"(game (title "T") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d/e" (1 0)) ("5/4/3/2/1" (0 1)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (piece (name P) (moves ((while (on-board? n) (if empty? mark) (if friend? to) n)
+    back (verify enemy?) add)))
+  (board-setup (A (P a1)) (B (P e5)))
+  (win-condition (A B) (checkmated P)))"#;
+        let loaded = crate::load("t.zrf", text.as_bytes(), &crate::expand::NoFiles);
+        let (def, diags) = crate::resolve_game(&loaded.games[0]);
+        assert!(diags.is_empty(), "{diags:?}");
+        def.expect("resolves")
+    }
+
+    #[test]
+    fn irregular_tables_stop_at_the_work_limit() {
+        let def = def();
+        let body = &def.pieces[0].moves[0].body;
+        assert_eq!(shape(body), Shape::Irregular);
+        // Enough work: every row derived; from a1 the block can capture on the squares it
+        // could mark: a1 to a4 (on a5 the loop has ended).
+        let n_pos = def.board.n_pos();
+        let all = |work: &mut usize| -> Option<Vec<Option<Vec<u64>>>> {
+            let mut rows = Vec::new();
+            for pl in 0..2u8 {
+                for start in 0..n_pos {
+                    rows.push(reach_row(&def, PlayerId(pl), start as u16, body, work).ok()?);
+                }
+            }
+            Some(rows)
+        };
+        let mut work = MAX_WORK;
+        let rows = all(&mut work).expect("within the limit");
+        let spent = MAX_WORK - work;
+        let a1 = def.board.positions.iter().position(|p| p.name == "a1");
+        let row = rows[a1.expect("a1")].as_ref().expect("not everywhere")[0];
+        let hits: Vec<&str> = (0..25)
+            .filter(|&sq| row >> sq & 1 == 1)
+            .map(|sq| def.board.positions[sq].name.as_str())
+            .collect();
+        assert_eq!(hits, ["a4", "a3", "a2", "a1"]);
+        // 2 players x 25 starts, a few hundred states each.
+        assert!(spent > 50 && spent < 50_000, "{spent}");
+        // Less work than that: no rows, and a game needing it gets no tables (`attacked?`
+        // runs the programs).
+        let mut work = spent / 2;
+        assert!(all(&mut work).is_none());
+        assert!(Attacks::new(&def).usable);
     }
 }

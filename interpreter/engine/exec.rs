@@ -36,6 +36,9 @@ pub struct Scratch {
     pos_flags: Vec<(u16, u16, bool)>,
     captured: Vec<(u16, Cell)>,
     locals: Vec<i64>,
+    /// Instructions run by the blocks run with this scratch, for callers that bound their
+    /// work (the evaluator's derivation).
+    pub work: u64,
 }
 
 /// One block run.
@@ -155,6 +158,7 @@ impl<'a> Exec<'a> {
                 self.exec(&block.body, scratch, out);
             }
         }
+        scratch.work = scratch.work.saturating_add(self.steps as u64);
         if self.steps > STEP_LIMIT {
             out.note_cut(Cut::Steps);
         }

@@ -4,6 +4,8 @@
 //! `option` forms by option name, goal conditions are replaced as a group when the variant
 //! gives any, and every other form replaces the game's forms with the same keyword.
 
+use std::rc::Rc;
+
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::{Sexp, SexpKind};
@@ -13,8 +15,10 @@ use crate::syntax::{Sexp, SexpKind};
 pub struct GameSource {
     /// The title (or a placeholder when the file gives none).
     pub title: String,
-    /// The merged game-level forms, each a list with a head keyword.
-    pub forms: Vec<Sexp>,
+    /// The merged game-level forms, each a list with a head keyword. A variant shares the
+    /// forms it inherits with its game, so a file of many variants of a large game holds one
+    /// copy of the game.
+    pub forms: Vec<Rc<Sexp>>,
     /// The `(game …)` or `(variant …)` form.
     pub span: Span,
     /// True for a variant.
@@ -36,7 +40,9 @@ const GOALS: [&str; 4] = [
 pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
     let mut out: Vec<GameSource> = Vec::new();
     let mut diags = Vec::new();
-    let mut base: Option<Vec<Sexp>> = None;
+    let mut base: Option<Vec<Rc<Sexp>>> = None;
+    // The keyword forms of each game, shared by its variants.
+    let mut bodies: Vec<Option<Vec<Rc<Sexp>>>> = vec![None; top.len()];
     for (k, form) in top.iter().enumerate() {
         let Some(items) = form.list() else {
             diags.push(
@@ -64,11 +70,11 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
                 continue;
             }
         }
-        let mut body = Vec::new();
+        let mut body: Vec<Rc<Sexp>> = Vec::new();
         let mut stray = 0;
         for it in &items[1..] {
             if it.head().is_some() {
-                body.push(it.clone());
+                body.push(Rc::new(it.clone()));
             } else if stray < 50 {
                 stray += 1;
                 diags.push(
@@ -94,7 +100,11 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
             continue;
         }
         let forms = if is_variant {
-            match (&base, later_game(&top[k + 1..])) {
+            let next = match base {
+                Some(_) => None,
+                None => later_game(top, k + 1, &mut bodies),
+            };
+            match (&base, next) {
                 (Some(b), _) => merge(b, &body),
                 // Zillions reads a variant that comes before any game as a variant of the
                 // game that follows it.
@@ -119,10 +129,12 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
                 }
             }
         } else {
+            // A game read before, by a variant in front of it, is shared with that variant.
+            let body = bodies[k].take().unwrap_or(body);
             base = Some(body.clone());
             body
         };
-        let forms: Vec<Sexp> = forms
+        let forms: Vec<Rc<Sexp>> = forms
             .into_iter()
             .filter(|f| f.head() != Some("default"))
             .collect();
@@ -146,17 +158,25 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
     (out, diags)
 }
 
-/// The forms of the first `(game ...)` among `rest` (keyword forms only), if any.
-fn later_game(rest: &[Sexp]) -> Option<Vec<Sexp>> {
-    let game = rest.iter().find(|f| f.head() == Some("game"))?;
-    let items = game.list()?;
-    Some(
-        items[1..]
-            .iter()
-            .filter(|it| it.head().is_some())
-            .cloned()
-            .collect(),
-    )
+/// The forms of the first `(game ...)` in `top` from `from` on (keyword forms only), if any,
+/// kept in `bodies` so that the game shares them when it is read.
+fn later_game(
+    top: &[Sexp],
+    from: usize,
+    bodies: &mut [Option<Vec<Rc<Sexp>>>],
+) -> Option<Vec<Rc<Sexp>>> {
+    let k = from + top[from..].iter().position(|f| f.head() == Some("game"))?;
+    if bodies[k].is_none() {
+        let items = top[k].list()?;
+        bodies[k] = Some(
+            items[1..]
+                .iter()
+                .filter(|it| it.head().is_some())
+                .map(|it| Rc::new(it.clone()))
+                .collect(),
+        );
+    }
+    bodies[k].clone()
 }
 
 /// The key a form is merged by: its keyword, plus the piece or option name where it has one.
@@ -175,9 +195,9 @@ fn key(form: &Sexp) -> (String, Option<String>) {
     (head, name)
 }
 
-fn merge(base: &[Sexp], variant: &[Sexp]) -> Vec<Sexp> {
-    let var_has_goals = variant.iter().any(is_goal);
-    let mut out: Vec<Sexp> = Vec::new();
+fn merge(base: &[Rc<Sexp>], variant: &[Rc<Sexp>]) -> Vec<Rc<Sexp>> {
+    let var_has_goals = variant.iter().any(|f| is_goal(f));
+    let mut out: Vec<Rc<Sexp>> = Vec::new();
     let mut used = vec![false; variant.len()];
     for form in base {
         if var_has_goals && is_goal(form) {

@@ -69,7 +69,7 @@ pub fn is_legacy(head: &str) -> bool {
 }
 
 /// Reads every option form of a game.
-pub fn resolve_options(cx: &mut Cx, forms: &[Sexp]) -> Options {
+pub fn resolve_options(cx: &mut Cx, forms: &[std::rc::Rc<Sexp>]) -> Options {
     let mut opts = Options::default();
     for form in forms {
         let items = form.list().unwrap_or_default();

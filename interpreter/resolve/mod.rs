@@ -445,7 +445,7 @@ impl Cx {
                 .map(|(n, _)| n.as_str())
                 .collect();
             set_names.sort();
-            let d = Diagnostic::error(*span, format!("the flag `{name}` is never set"))
+            let d = Diagnostic::warning(*span, format!("the flag `{name}` is never set"))
                 .with_label(format!("no `{set}` in the game names this flag"))
                 .suggest(name, set_names);
             diags.push(d);

@@ -152,13 +152,22 @@ impl<'a> Exec<'a> {
         scratch.locals.resize(self.rules.def.vars.len(), 0);
         self.first_move = out.moves.len();
         self.stop = false;
-        match tree {
-            Some(tree) => self.run_special(tree, scratch, out),
+        // The work a run cost, in plain instructions: the specialised tree counts only loop
+        // rounds, so its straight-line part is counted by the block's length.
+        let straight = match tree {
+            Some(tree) => {
+                self.run_special(tree, scratch, out);
+                block.body.len() as u64
+            }
             None => {
                 self.exec(&block.body, scratch, out);
+                0
             }
-        }
-        scratch.work = scratch.work.saturating_add(self.steps as u64);
+        };
+        scratch.work = scratch
+            .work
+            .saturating_add(self.steps as u64)
+            .saturating_add(straight);
         if self.steps > STEP_LIMIT {
             out.note_cut(Cut::Steps);
         }

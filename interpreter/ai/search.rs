@@ -235,26 +235,60 @@ impl<'a> Search<'a> {
             .clamp(1, MAX_PLY as u32 - 1);
         let mut best = order[0] as usize;
         let mut best_info: Option<Info> = None;
-        let mut prev_score = 0;
+        // MultiPV: line k is the best of the root moves that lines 0..k did not take.
+        let lines = (self.cfg.multi_pv.max(1) as usize).min(n);
+        let mut prev_scores = vec![0; lines];
         for depth in 1..=max_depth {
-            let (value, idx, complete) = self.root_search(depth as i32, &mut order, prev_score);
-            // An unfinished iteration counts only when no earlier one finished.
-            let first_partial = best_info.is_none() && idx.is_some();
-            if !(complete || first_partial) {
+            let mut found: Vec<(i32, Info)> = Vec::new();
+            let mut complete = true;
+            for k in 0..lines {
+                let (value, idx, done) =
+                    self.root_search(depth as i32, &mut order[k..], prev_scores[k], k == 0);
+                // An unfinished iteration counts only when no earlier one finished.
+                let first_partial = k == 0 && best_info.is_none() && idx.is_some();
+                if !(done || first_partial) {
+                    complete = false;
+                    break;
+                }
+                let Some(idx) = idx else {
+                    complete = false;
+                    break;
+                };
+                if k == 0 {
+                    best = idx;
+                }
+                prev_scores[k] = value;
+                found.push((
+                    value,
+                    Info {
+                        depth: if done { depth } else { depth - 1 },
+                        score: to_score(value),
+                        nodes: self.nodes,
+                        elapsed: self.start.elapsed(),
+                        pv: self.pv_texts(),
+                        multipv: 0,
+                    },
+                ));
+                if !done {
+                    complete = false;
+                    break;
+                }
+            }
+            if found.is_empty() {
                 break;
             }
-            let Some(idx) = idx else { break };
-            best = idx;
-            prev_score = value;
-            let info = Info {
-                depth: if complete { depth } else { depth - 1 },
-                score: to_score(value),
-                nodes: self.nodes,
-                elapsed: self.start.elapsed(),
-                pv: self.pv_texts(),
-            };
-            progress(&info);
-            best_info = Some(info);
+            // Reported best first (a later line can outscore an earlier one when the search
+            // is unstable; the move played stays the first line's).
+            let value = found[0].0;
+            let mut ranked = found;
+            ranked[1..].sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+            for (k, (_, info)) in ranked.iter_mut().enumerate() {
+                info.multipv = k as u32 + 1;
+                info.nodes = self.nodes;
+                info.elapsed = self.start.elapsed();
+                progress(info);
+            }
+            best_info = ranked.into_iter().next().map(|(_, info)| info);
             if !complete {
                 break;
             }
@@ -271,6 +305,7 @@ impl<'a> Search<'a> {
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
             pv: vec![texts[best].clone()],
+            multipv: 1,
         });
         Some(SearchResult {
             best,
@@ -280,11 +315,14 @@ impl<'a> Search<'a> {
     }
 
     /// One iteration at the root: (score, best move, whether every move was searched).
+    /// `store`: the result is the position's best move (not a later MultiPV line), so it goes
+    /// into the transposition table.
     fn root_search(
         &mut self,
         depth: i32,
         order: &mut [u16],
         prev: i32,
+        store: bool,
     ) -> (i32, Option<usize>, bool) {
         // Aspiration: a window around the last score, widened when the result falls outside.
         let mut delta = 60;
@@ -294,7 +332,7 @@ impl<'a> Search<'a> {
             (-INF, INF)
         };
         loop {
-            let (v, idx, complete) = self.root_window(depth, order, alpha, beta);
+            let (v, idx, complete) = self.root_window(depth, order, alpha, beta, store);
             if !complete {
                 return (v, idx, false);
             }
@@ -321,6 +359,7 @@ impl<'a> Search<'a> {
         order: &mut [u16],
         mut alpha: i32,
         beta: i32,
+        store: bool,
     ) -> (i32, Option<usize>, bool) {
         let mut best = -INF;
         let mut best_idx = None;
@@ -364,7 +403,7 @@ impl<'a> Search<'a> {
         for (o, p) in order.iter_mut().zip(pairs) {
             *o = p.1;
         }
-        if let Some(idx) = best_idx {
+        if let (Some(idx), true) = (best_idx, store) {
             let fp = fingerprint(&self.lists[0], &self.lists[0].moves[idx]);
             let bound = tt::bound(best, alpha0, beta);
             self.tt.store(

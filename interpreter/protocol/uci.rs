@@ -20,6 +20,8 @@ use crate::play::Game;
 pub const MAX_LINE: usize = 1 << 20;
 /// The most moves a `position` command may list.
 pub const MAX_MOVES: usize = 100_000;
+/// The most lines `MultiPV` may ask for.
+pub const MAX_MULTI_PV: u32 = 256;
 
 /// A UCI session.
 pub struct Uci {
@@ -33,6 +35,8 @@ pub struct Uci {
     game: Option<Game>,
     runner: Runner,
     overhead: Duration,
+    /// `MultiPV`: root moves reported with a line each.
+    multi_pv: u32,
 }
 
 /// How a game writes moves for UCI.
@@ -122,7 +126,8 @@ fn info_line(rules: &Rules, pos: &Position, i: &Info) -> String {
     let nps = i.nodes.saturating_mul(1000) / ms;
     let pv = convert_line(rules, pos, &i.pv, &move_text).join(" ");
     format!(
-        "info depth {d} seldepth {d} multipv 1 score {} nodes {} nps {nps} time {} pv {pv}",
+        "info depth {d} seldepth {d} multipv {} score {} nodes {} nps {nps} time {} pv {pv}",
+        i.multipv.max(1),
         score_text(i.score),
         i.nodes,
         i.elapsed.as_millis(),
@@ -151,6 +156,7 @@ impl Uci {
             game: None,
             runner: Runner::default(),
             overhead: Duration::from_millis(20),
+            multi_pv: 1,
         };
         if let Some(path) = file {
             uci.open_file(path);
@@ -288,8 +294,11 @@ impl Uci {
         ));
         self.say("option name Clear Hash type button");
         self.say("option name Threads type spin default 1 min 1 max 1");
-        self.say("option name MultiPV type spin default 1 min 1 max 1");
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+        ));
         self.say("option name Move Overhead type spin default 20 min 0 max 5000");
+        self.say("option name Ponder type check default false");
         self.say("uciok");
     }
 
@@ -341,11 +350,15 @@ impl Uci {
                 _ => self.tell("Hash takes megabytes from 1 to 4096"),
             },
             "clear hash" => self.runner.clear(),
-            "threads" | "multipv" => {
+            "threads" => {
                 if value != "1" {
                     self.tell(&format!("{name} is 1 in this engine"));
                 }
             }
+            "multipv" => match value.parse::<u32>() {
+                Ok(n) if (1..=MAX_MULTI_PV).contains(&n) => self.multi_pv = n,
+                _ => self.tell(&format!("MultiPV takes a number from 1 to {MAX_MULTI_PV}")),
+            },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
                 _ => self.tell("Move Overhead takes milliseconds from 0 to 5000"),
@@ -423,6 +436,7 @@ impl Uci {
         let mut limits = Limits::default();
         let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, None, None, None);
         let mut hold = false;
+        let mut ponder = false;
         let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<i64>().ok());
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         let mut i = 0;
@@ -458,7 +472,11 @@ impl Uci {
                             .max(Duration::from_millis(1)),
                     )
                 }
-                ("infinite", _) | ("ponder", _) => hold = true,
+                ("infinite", _) => hold = true,
+                ("ponder", _) => {
+                    hold = true;
+                    ponder = true;
+                }
                 ("searchmoves", _) => {
                     // Restricting the root moves is not supported; the words are skipped.
                     while i + 1 < words.len()
@@ -485,8 +503,11 @@ impl Uci {
                 limits.time = Some(allot(t, inc.unwrap_or_default(), mtg, self.overhead));
             }
         }
+        // Pondering thinks without a clock; the time counts from `ponderhit`.
+        let ponder_time = if ponder { limits.time.take() } else { None };
         let cfg = SearchConfig {
             limits,
+            multi_pv: self.multi_pv,
             ..SearchConfig::default()
         };
         let job = Job {
@@ -495,6 +516,7 @@ impl Uci {
             history: game.hashes.clone(),
             cfg,
             hold,
+            ponder_time,
         };
         let outcome = game.outcome().map(|o| o.describe(&game.rules.def));
         let out_info = Arc::clone(&self.out);

@@ -466,15 +466,48 @@ fn hub_plays_a_whole_game_against_itself() {
 fn time_allotment() {
     use zrf::protocol::uci::allot;
     let ms = Duration::from_millis;
-    // 10 s + 0.1 s: a thirtieth of the clock plus three quarters of the increment.
+    // 10 s + 0.1 s: a thirtieth of the clock plus three quarters of the increment, less the
+    // overhead the move costs besides.
     assert_eq!(
         allot(ms(10_000), ms(100), None, ms(20)),
-        ms(9_980) / 30 + ms(75)
+        ms(9_980) / 30 + ms(75) - ms(20)
     );
     // Almost no time left: never more than 40% of what remains after the overhead.
     assert_eq!(allot(ms(100), ms(1_000), None, ms(20)), ms(32));
     // The last move before the time control may use what is left.
-    assert_eq!(allot(ms(1_000), ms(0), Some(1), ms(20)), ms(980));
+    assert_eq!(allot(ms(1_000), ms(0), Some(1), ms(20)), ms(960));
+    // An overhead larger than the share leaves the least search there is.
+    assert_eq!(allot(ms(300), ms(100), None, ms(200)), ms(1));
+}
+
+#[test]
+fn uci_learns_the_lag_from_the_clock() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    uci.handle("position startpos");
+    uci.handle("go depth 1 wtime 10000 btime 10000 winc 100 binc 100");
+    uci.wait();
+    assert_eq!(uci.lag(), Duration::ZERO);
+    // The GUI charged our first move 1.1 s, though we answered a depth-1 search at once.
+    uci.handle("position startpos moves e2e4 e7e5");
+    uci.handle("go depth 1 wtime 9000 btime 10000 winc 100 binc 100");
+    uci.wait();
+    let lag = uci.lag();
+    assert!(
+        lag > Duration::from_millis(500) && lag <= Duration::from_millis(1100),
+        "{lag:?}"
+    );
+    // Black's clock is another side's: it teaches nothing about ours.
+    uci.handle("position startpos moves e2e4 e7e5 g1f3");
+    uci.handle("go depth 1 wtime 9000 btime 5000 winc 100 binc 100");
+    uci.wait();
+    assert_eq!(uci.lag(), lag);
+    // A new game forgets the last clock (the lag, a fact about the machine, stays).
+    uci.handle("ucinewgame");
+    uci.handle("position startpos");
+    uci.handle("go depth 1 wtime 1000 btime 1000");
+    uci.wait();
+    assert_eq!(uci.lag(), lag);
 }
 
 // ---------------------------------------------------------------------------------------------

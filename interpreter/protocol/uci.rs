@@ -35,6 +35,13 @@ pub struct Uci {
     game: Option<Game>,
     runner: Runner,
     overhead: Duration,
+    /// Lag measured on the clock: what the GUI charged for our last move beyond the time we
+    /// took to answer it (pipes, the GUI, a busy machine), kept as a slowly decaying maximum.
+    lag: Duration,
+    /// The side, clock and increment of the last timed `go`, to measure the lag by.
+    last_clock: Option<(bool, Duration, Duration)>,
+    /// How long the last search took from `go` to `bestmove`, set by the search thread.
+    answered: Arc<std::sync::Mutex<Option<Duration>>>,
     /// `MultiPV`: root moves reported with a line each.
     multi_pv: u32,
 }
@@ -92,8 +99,9 @@ pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, S
     notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string())
 }
 
-/// The time to spend on one move: a share of the clock plus most of the increment, never
-/// more than the clock less the overhead allows.
+/// The time to spend on one move: a share of the clock plus most of the increment, less the
+/// overhead that every move costs on top of the search, never more than the clock less the
+/// overhead allows.
 pub fn allot(
     time: Duration,
     inc: Duration,
@@ -102,7 +110,9 @@ pub fn allot(
 ) -> Duration {
     let left = time.saturating_sub(overhead);
     let n = moves_to_go.unwrap_or(30).clamp(1, 50);
-    let share = left / n + inc * 3 / 4;
+    // Each move costs the overhead besides its search: with a share less the overhead, the
+    // clock settles above zero even when the overhead eats a quarter of the increment.
+    let share = (left / n + inc * 3 / 4).saturating_sub(overhead);
     // Keep a reserve: never more than 40% of what is left, unless it is the last move.
     let cap = if moves_to_go == Some(1) {
         left
@@ -156,6 +166,9 @@ impl Uci {
             game: None,
             runner: Runner::default(),
             overhead: Duration::from_millis(20),
+            lag: Duration::ZERO,
+            last_clock: None,
+            answered: Arc::default(),
             multi_pv: 1,
         };
         if let Some(path) = file {
@@ -243,6 +256,7 @@ impl Uci {
             "ucinewgame" => {
                 self.runner.clear();
                 self.game = None;
+                self.last_clock = None;
             }
             "position" => self.position(rest),
             "go" => self.go(rest),
@@ -257,6 +271,11 @@ impl Uci {
             _ => self.tell(&format!("unknown command `{}`", super::printable(cmd))),
         }
         true
+    }
+
+    /// The lag learnt from the clock so far: kept back from each move besides `Move Overhead`.
+    pub fn lag(&self) -> Duration {
+        self.lag
     }
 
     /// Waits until the running search, if any, has reported (for tests and scripts).
@@ -498,9 +517,21 @@ impl Uci {
         let game = self.game.as_mut().expect("set above");
         let first = game.rules.entry(game.pos.turn).mover.idx() == 0;
         let (time, inc) = if first { (wtime, winc) } else { (btime, binc) };
+        let answered = self.answered.lock().map(|mut a| a.take()).unwrap_or(None);
         if let Some(t) = time {
+            let inc = inc.unwrap_or_default();
+            // The clock tells what our last move really cost: learn the lag from it.
+            if let (Some((side, before, prev_inc)), Some(took)) = (self.last_clock, answered) {
+                let charged = (before + prev_inc).checked_sub(t);
+                if let Some(lag) = charged.and_then(|c| c.checked_sub(took)) {
+                    if side == first && lag < Duration::from_secs(2) {
+                        self.lag = lag.max(self.lag * 3 / 4);
+                    }
+                }
+            }
+            self.last_clock = (!ponder).then_some((first, t, inc));
             if limits.time.is_none() {
-                limits.time = Some(allot(t, inc.unwrap_or_default(), mtg, self.overhead));
+                limits.time = Some(allot(t, inc, mtg, self.overhead.max(self.lag)));
             }
         }
         // Pondering thinks without a clock; the time counts from `ponderhit`.
@@ -521,11 +552,16 @@ impl Uci {
         let outcome = game.outcome().map(|o| o.describe(&game.rules.def));
         let out_info = Arc::clone(&self.out);
         let out_done = Arc::clone(&self.out);
+        let answered = Arc::clone(&self.answered);
+        let asked = std::time::Instant::now();
         self.runner.start(
             job,
             move |rules, pos, i| out_info(&info_line(rules, pos, i)),
             move |rules, pos, f: Finished| match f.result {
                 Some(r) => {
+                    if let Ok(mut a) = answered.lock() {
+                        *a = Some(asked.elapsed());
+                    }
                     let line = convert_line(rules, pos, &r.info.pv, &move_text);
                     let best =
                         convert_line(rules, pos, std::slice::from_ref(&r.best_text), &move_text);

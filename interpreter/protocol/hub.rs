@@ -609,7 +609,7 @@ impl Hub {
             self.game = Some(Game::new(rules, pos));
         }
         let mut limits = self.limits.clone();
-        if limits == Limits::default() && self.clock.is_none() && !hold {
+        if limits == Limits::default() && self.clock.is_none() && mode != Hold::Analyze {
             // No `level` yet: a second a move rather than a search that never ends.
             limits.time = Some(Duration::from_secs(1));
         }

@@ -750,6 +750,27 @@ impl<'a> Search<'a> {
         }
         let in_check = qply < QCHECK && self.in_check();
         let reps = self.repetitions(ply);
+        // The transposition table serves quiescence too: any stored result whose bound
+        // decides the window ends the node, and its move is tried first (matches at equal
+        // nodes in docs/strength.md).
+        let qtt = !in_check;
+        let hash = self.pos.hash ^ self.salt;
+        let mut tt_fp = 0;
+        if qtt {
+            if let Some(e) = self.tt.probe(hash) {
+                tt_fp = e.fp;
+                let v = from_tt(e.score as i32, ply);
+                let cut = match e.bound() {
+                    tt::EXACT => true,
+                    tt::LOWER => v >= beta,
+                    _ => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let alpha0 = alpha;
         if !self.gen_first && !in_check {
             // The goals that do not depend on the moves, before paying for generation.
             let placeholder = std::mem::take(&mut self.placeholder);
@@ -795,7 +816,7 @@ impl<'a> Search<'a> {
             alpha = alpha.max(stand);
         }
         let me = self.team();
-        self.score_moves(ply, 0);
+        self.score_moves(ply, tt_fp);
         if !forced {
             // Only captures and promotions.
             let list = &self.lists[ply];
@@ -810,6 +831,7 @@ impl<'a> Search<'a> {
         if !forced {
             n = n.min(if qply == 0 { QWIDE } else { QNARROW });
         }
+        let mut best_idx = u16::MAX;
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
@@ -837,6 +859,7 @@ impl<'a> Search<'a> {
             if v > best {
                 best = v;
                 if v > alpha {
+                    best_idx = idx;
                     alpha = v;
                     self.set_pv(ply, idx);
                     if v >= beta {
@@ -844,6 +867,17 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+        }
+        if qtt && best > -INF {
+            let fp = if best_idx == u16::MAX {
+                0
+            } else {
+                let list = &self.lists[ply];
+                fingerprint(list, &list.moves[best_idx as usize])
+            };
+            let bound = tt::bound(best, alpha0, beta);
+            self.tt
+                .store(hash, fp, best_idx, to_tt(best, ply), 0, bound);
         }
         best
     }

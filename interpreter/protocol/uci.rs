@@ -36,7 +36,8 @@ pub struct Uci {
     runner: Runner,
     overhead: Duration,
     /// Lag measured on the clock: what the GUI charged for our last move beyond the time we
-    /// took to answer it (pipes, the GUI, a busy machine), kept as a slowly decaying maximum.
+    /// took to answer it (pipes, the GUI, a busy machine), kept as a slowly decaying maximum
+    /// (a sixteenth a move: one lag spike is remembered for a few dozen moves).
     lag: Duration,
     /// The side, clock and increment of the last timed `go`, to measure the lag by.
     last_clock: Option<(bool, Duration, Duration)>,
@@ -525,7 +526,7 @@ impl Uci {
                 let charged = (before + prev_inc).checked_sub(t);
                 if let Some(lag) = charged.and_then(|c| c.checked_sub(took)) {
                     if side == first && lag < Duration::from_secs(2) {
-                        self.lag = lag.max(self.lag * 3 / 4);
+                        self.lag = lag.max(self.lag * 15 / 16);
                     }
                 }
             }

@@ -312,7 +312,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "analyse",
-        args: "[lines N] [LIMITS]",
+        args: "[LIMITS]",
         summary: "search without moving: the best line and its score, depth by depth",
         detail: "A progress line shows the search as it goes. Scores are from the point of view of\n\
                  the side to move: +1.00 is about a pawn (or a man) ahead; `win in 3` counts plies.\n\

@@ -224,7 +224,13 @@ def draughts_match(args, b_options):
             while not board.is_over() and plies < args.max_plies:
                 white_to_move = board.turn == 2  # pydraughts: 2 is White
                 engine = a if white_to_move == a_white else b
-                result = engine.play(board, limit, False)
+                try:
+                    result = engine.play(board, limit, False)
+                except IndexError:
+                    # A bare `done`: the engine's rules end the game here (a draw rule that
+                    # pydraughts does not apply); it is scored as a draw.
+                    print(f"game {g + 1}: {'A' if engine is a else 'B'} sees the game over (draw) at ply {plies}", flush=True)
+                    break
                 board.push(result.move)
                 plies += 1
             winner = board.winner() if board.is_over() else None

@@ -35,12 +35,13 @@ pub struct Uci {
     game: Option<Game>,
     runner: Runner,
     overhead: Duration,
-    /// Lag measured on the clock: what the GUI charged for our last move beyond the time we
-    /// took to answer it (pipes, the GUI, a busy machine), kept as a slowly decaying maximum
+    /// Lag measured on the clock: what the GUI charged for our last move beyond the search
+    /// time planned for it (or the time we took, if less) (pipes, the GUI, a busy machine), kept as a slowly decaying maximum
     /// (a sixteenth a move: one lag spike is remembered for a few dozen moves).
     lag: Duration,
-    /// The side, clock and increment of the last timed `go`, to measure the lag by.
-    last_clock: Option<(bool, Duration, Duration)>,
+    /// The side, clock, increment and planned search time of the last timed `go`, to
+    /// measure the lag by.
+    last_clock: Option<(bool, Duration, Duration, Duration)>,
     /// How long the last search took from `go` to `bestmove`, set by the search thread.
     answered: Arc<std::sync::Mutex<Option<Duration>>>,
     /// `MultiPV`: root moves reported with a line each.
@@ -522,18 +523,23 @@ impl Uci {
         if let Some(t) = time {
             let inc = inc.unwrap_or_default();
             // The clock tells what our last move really cost: learn the lag from it.
-            if let (Some((side, before, prev_inc)), Some(took)) = (self.last_clock, answered) {
+            // What it cost beyond the planned search time is lag, whether the search overran
+            // its time (a busy machine runs it late) or the answer took long to arrive.
+            if let (Some((side, before, prev_inc, planned)), Some(took)) =
+                (self.last_clock, answered)
+            {
                 let charged = (before + prev_inc).checked_sub(t);
-                if let Some(lag) = charged.and_then(|c| c.checked_sub(took)) {
+                if let Some(lag) = charged.and_then(|c| c.checked_sub(took.min(planned))) {
                     if side == first && lag < Duration::from_secs(2) {
                         self.lag = lag.max(self.lag * 15 / 16);
                     }
                 }
             }
-            self.last_clock = (!ponder).then_some((first, t, inc));
             if limits.time.is_none() {
                 limits.time = Some(allot(t, inc, mtg, self.overhead.max(self.lag)));
             }
+            let planned = limits.time.unwrap_or(Duration::MAX);
+            self.last_clock = (!ponder).then_some((first, t, inc, planned));
         }
         // Pondering thinks without a clock; the time counts from `ponderhit`.
         let ponder_time = if ponder { limits.time.take() } else { None };

@@ -31,11 +31,13 @@ const QCHECK: usize = 4;
 const INF: i32 = MATE + 1;
 const HIST: usize = 1 << 14;
 
-/// Move-ordering memory kept between searches: killer moves per ply and the history table.
+/// Move-ordering memory kept between searches: killer moves per ply, the history table and
+/// counter-moves (the quiet move that last refuted a move, by that move's fingerprint).
 #[derive(Clone)]
 pub struct Heuristics {
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
+    counters: Vec<u32>,
 }
 
 impl Default for Heuristics {
@@ -43,6 +45,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HIST],
+            counters: vec![0; 2 * HIST],
         }
     }
 }
@@ -124,6 +127,8 @@ struct Search<'a> {
     last_null: usize,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
     min_base: i32,
+    /// The fingerprint of the move made at each ply of the path (0 for a null move).
+    made: Vec<u32>,
 }
 
 impl<'a> Search<'a> {
@@ -200,6 +205,7 @@ impl<'a> Search<'a> {
                 .map(|p| engine.eval.base[p])
                 .min()
                 .unwrap_or(0),
+            made: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -369,6 +375,7 @@ impl<'a> Search<'a> {
         for k in 0..order.len() {
             let idx = order[k] as usize;
             let m = self.lists[0].moves[idx];
+            self.made[0] = fingerprint(&self.lists[0], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
             let v = if k == 0 {
@@ -632,6 +639,7 @@ impl<'a> Search<'a> {
                     );
                     let saved = self.last_null;
                     self.last_null = ply + 1;
+                    self.made[ply] = 0;
                     let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
                     self.last_null = saved;
                     revert(&mut self.pos, &mut self.log);
@@ -664,6 +672,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            self.made[ply] = fingerprint(&self.lists[ply], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             let v = if k == 0 {
@@ -883,13 +892,18 @@ impl<'a> Search<'a> {
     }
 
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
-    /// promotions by gain, then killers, then the history of quiet moves.
+    /// promotions by gain, then killers, then the counter-move to the move just made, then the
+    /// history of quiet moves.
     fn score_moves(&mut self, ply: usize, tt_fp: u32) {
         let list = &self.lists[ply];
         let keys = &mut self.keys[ply];
         keys.clear();
         let killers = self.heur.killers[ply];
         let team = self.rules.entry(self.pos.turn).mover == self.root;
+        let counter = match ply.checked_sub(1).map(|p| self.made[p]) {
+            Some(prev) if prev != 0 => self.heur.counters[counter_index(prev, team)],
+            _ => 0,
+        };
         for (i, m) in list.moves.iter().enumerate() {
             let fp = fingerprint(list, m);
             let key = if fp == tt_fp {
@@ -917,6 +931,8 @@ impl<'a> Search<'a> {
                 KILLER + 1
             } else if fp == killers[1] {
                 KILLER
+            } else if fp == counter {
+                KILLER - 1
             } else {
                 self.heur.history[hist_index(list, m, team)]
             };
@@ -944,8 +960,13 @@ impl<'a> Search<'a> {
             k[1] = k[0];
             k[0] = fp;
         }
+        if let Some(prev) = ply.checked_sub(1).map(|p| self.made[p]) {
+            if prev != 0 {
+                self.heur.counters[counter_index(prev, team)] = fp;
+            }
+        }
         let h = &mut self.heur.history[hist_index(&self.lists[ply], m, team)];
-        *h = (*h + depth * depth).min(KILLER - 1);
+        *h = (*h + depth * depth).min(KILLER - 2);
     }
 
     /// `pv[ply]` = the move, then the line found below it.
@@ -994,6 +1015,11 @@ const LMP_BASE: usize = 4;
 fn lmr(depth: i32, k: usize) -> i32 {
     let v = 0.5 + (depth as f64).ln() * ((k + 1) as f64).ln() / 2.0;
     v as i32
+}
+
+/// Where the counter-move to a move (by its fingerprint) is kept, for the side replying.
+fn counter_index(prev: u32, team: bool) -> usize {
+    (prev as usize & (HIST - 1)) + HIST * team as usize
 }
 
 fn hist_index(list: &MoveList, m: &Move, team: bool) -> usize {

@@ -56,6 +56,7 @@ impl Contestant {
             limits,
             seed: 0,
             opponent: opponent.unwrap_or(assumed),
+            multi_pv: 1,
         }))
     }
 

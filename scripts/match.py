@@ -97,6 +97,18 @@ def options(pairs):
     return out
 
 
+def parse_tc(tc):
+    """`10+0.1` as (10.0, 0.1) seconds, or None."""
+    if not tc:
+        return None
+    base, _, inc = tc.partition("+")
+    return float(base), float(inc or 0)
+
+
+# Games each engine (A, B) lost on time, over the whole run.
+time_losses = [0, 0]
+
+
 def chess_match(args, b_options):
     import chess
     import chess.engine
@@ -104,7 +116,13 @@ def chess_match(args, b_options):
 
     board_class = chess.variant.CrazyhouseBoard if args.game == "crazyhouse" else chess.Board
     openings = CRAZYHOUSE_OPENINGS if args.game == "crazyhouse" else CHESS_OPENINGS
-    limit = chess.engine.Limit(time=args.movetime) if args.depth is None else chess.engine.Limit(depth=args.depth)
+    tc = parse_tc(args.tc)
+    if args.depth is not None:
+        limit = chess.engine.Limit(depth=args.depth)
+    elif args.nodes is not None:
+        limit = chess.engine.Limit(nodes=args.nodes)
+    else:
+        limit = chess.engine.Limit(time=args.movetime)
     a = chess.engine.SimpleEngine.popen_uci(shlex.split(args.a))
     b = chess.engine.SimpleEngine.popen_uci(shlex.split(args.b))
     try:
@@ -117,13 +135,44 @@ def chess_match(args, b_options):
             board = board_class()
             for m in opening:
                 board.push_uci(m)
+            clock = {chess.WHITE: tc[0], chess.BLACK: tc[0]} if tc else None
+            flagged = None
+            least = {True: float("inf"), False: float("inf")}  # least clock left, by "is A"
             while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
                 engine = a if (board.turn == chess.WHITE) == a_white else b
+                if clock:
+                    limit = chess.engine.Limit(
+                        white_clock=clock[chess.WHITE],
+                        black_clock=clock[chess.BLACK],
+                        white_inc=tc[1],
+                        black_inc=tc[1],
+                    )
+                started = time.monotonic()
                 result = engine.play(board, limit, game=g)
+                if clock:
+                    # The clock runs from sending `go` to reading `bestmove`, pipes included.
+                    spent = time.monotonic() - started
+                    clock[board.turn] -= spent
+                    is_a = engine is a
+                    least[is_a] = min(least[is_a], clock[board.turn])
+                    if clock[board.turn] < 0:
+                        flagged = board.turn
+                        print(f"game {g + 1}: {'A' if is_a else 'B'} took {spent:.3f} s with {clock[board.turn] + spent:.3f} s left", flush=True)
+                        break
+                    clock[board.turn] += tc[1]
                 if result.move is None or result.move not in board.legal_moves:
                     raise SystemExit(f"game {g + 1}: illegal move {result.move} in {board.fen()}")
                 board.push(result.move)
-            outcome = board.outcome(claim_draw=True)
+            if flagged is not None:
+                who = "A" if (flagged == chess.WHITE) == a_white else "B"
+                if who == "A":
+                    time_losses[0] += 1
+                else:
+                    time_losses[1] += 1
+                outcome = chess.Outcome(chess.Termination.VARIANT_LOSS, not flagged)
+                print(f"game {g + 1}: {who} lost on time at ply {board.ply()}", flush=True)
+            else:
+                outcome = board.outcome(claim_draw=True)
             winner = outcome.winner if outcome else None
             if winner is None:
                 d += 1
@@ -135,7 +184,8 @@ def chess_match(args, b_options):
                 l += 1
                 res = "B wins"
             why = outcome.termination.name.lower() if outcome else "ply limit"
-            print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies)", flush=True)
+            left = f", least clock left A {least[True]:.2f} s, B {least[False]:.2f} s" if clock else ""
+            print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies{left})", flush=True)
         return w, d, l
     finally:
         a.quit()
@@ -146,7 +196,12 @@ def draughts_match(args, b_options):
     from draughts import Board
     from draughts.engine import HubEngine, Limit
 
-    limit = Limit(movetime=args.movetime) if args.depth is None else Limit(depth=args.depth)
+    if args.depth is not None:
+        limit = Limit(depth=args.depth)
+    elif args.nodes is not None:
+        limit = Limit(nodes=args.nodes)
+    else:
+        limit = Limit(movetime=args.movetime)
     a = HubEngine(shlex.split(args.a))
     b = HubEngine(shlex.split(args.b))
     for e in (a, b):
@@ -169,7 +224,13 @@ def draughts_match(args, b_options):
             while not board.is_over() and plies < args.max_plies:
                 white_to_move = board.turn == 2  # pydraughts: 2 is White
                 engine = a if white_to_move == a_white else b
-                result = engine.play(board, limit, False)
+                try:
+                    result = engine.play(board, limit, False)
+                except IndexError:
+                    # A bare `done`: the engine's rules end the game here (a draw rule that
+                    # pydraughts does not apply); it is scored as a draw.
+                    print(f"game {g + 1}: {'A' if engine is a else 'B'} sees the game over (draw) at ply {plies}", flush=True)
+                    break
                 board.push(result.move)
                 plies += 1
             winner = board.winner() if board.is_over() else None
@@ -280,6 +341,8 @@ def main():
     p.add_argument("--ladder", help="Stockfish skill levels LO-HI, one match each")
     p.add_argument("--movetime", type=float, default=0.5, help="seconds per move")
     p.add_argument("--depth", type=int, help="fixed depth instead of a time per move")
+    p.add_argument("--nodes", type=int, help="fixed nodes per move instead of a time per move")
+    p.add_argument("--tc", help="game clock BASE+INC in seconds (chess), e.g. 10+0.1, instead of a time per move")
     p.add_argument("--games", type=int, default=20, help="games per match (even: both colours)")
     p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
     args = p.parse_args()
@@ -302,6 +365,8 @@ def main():
         print("\n".join(rows))
     else:
         print(summary(f"{args.game}", *run(args, options(args.b_option))))
+    if args.tc:
+        print(f"losses on time: A {time_losses[0]}, B {time_losses[1]}")
     print(f"({time.time() - started:.0f} s)")
 
 

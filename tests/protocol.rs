@@ -124,6 +124,142 @@ fn uci_promotion_and_castling_texts() {
     );
 }
 
+/// The `multipv` lines of the last depth of a search: (line number, score in centipawns, first
+/// move), in the order reported.
+fn last_lines(out: &[String]) -> Vec<(u32, i32, String)> {
+    let parse = |l: &str| {
+        let w: Vec<&str> = l.split(' ').collect();
+        let after = |k: &str| w.iter().position(|x| *x == k).map(|i| w[i + 1]);
+        let depth: u32 = after("depth")?.parse().ok()?;
+        let k: u32 = after("multipv")?.parse().ok()?;
+        let cp: i32 = after("cp")?.parse().ok()?;
+        Some((depth, k, cp, after("pv")?.to_string()))
+    };
+    let all: Vec<_> = out.iter().filter_map(|l| parse(l)).collect();
+    let deepest = all.iter().map(|x| x.0).max().expect("info lines");
+    all.into_iter()
+        .filter(|x| x.0 == deepest)
+        .map(|(_, k, cp, m)| (k, cp, m))
+        .collect()
+}
+
+#[test]
+fn uci_multipv_reports_distinct_moves_best_first() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    let got = uci_script(
+        &mut uci,
+        &lines,
+        &[
+            "setoption name MultiPV value 3",
+            // White wins the queen for the rook with Rxe8+; other moves do not.
+            "position fen 4q1k1/5pp1/7p/8/8/8/5PPP/4R1K1 w - - 0 1",
+            "go depth 3",
+            "setoption name MultiPV value 0",
+            "setoption name MultiPV value 300",
+            // More lines than legal moves: every move gets one.
+            "setoption name MultiPV value 50",
+            "position fen 7k/8/8/8/8/8/P7/K7 w - - 0 1",
+            "go depth 1",
+        ],
+    );
+    insta::assert_snapshot!(redact(&got));
+    let cut = got
+        .iter()
+        .position(|l| l == "> setoption name MultiPV value 0")
+        .expect("script line");
+    let first = last_lines(&got[..cut]);
+    assert_eq!(
+        first.iter().map(|x| x.0).collect::<Vec<_>>(),
+        vec![1, 2, 3],
+        "{first:?}"
+    );
+    assert_eq!(first[0].2, "e1e8");
+    assert!(first[0].1 > first[1].1 + 500, "{first:?}");
+    assert!(first.windows(2).all(|w| w[0].1 >= w[1].1), "{first:?}");
+    let moves: std::collections::HashSet<&String> = first.iter().map(|x| &x.2).collect();
+    assert_eq!(moves.len(), 3, "{first:?}");
+    assert!(got.iter().any(|l| l.starts_with("bestmove e1e8")));
+    // King and pawn have four moves: four lines, no more.
+    let second = last_lines(&got[cut..]);
+    assert_eq!(second.len(), 4, "{second:?}");
+}
+
+/// Waits (at most 30 s) for a line that starts with `prefix`; all lines seen are kept.
+fn wait_for(lines: &Lines, seen: &mut Vec<String>, prefix: &str) -> bool {
+    for _ in 0..3000 {
+        seen.extend(lines.take());
+        if seen.iter().any(|l| l.starts_with(prefix)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn uci_ponders_without_a_clock_until_ponderhit() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    uci.handle("uci");
+    assert!(lines
+        .take()
+        .contains(&"option name Ponder type check default false".to_string()));
+    uci.handle("setoption name Ponder value true");
+    uci.handle("position startpos moves e2e4 e7e5");
+    // 3 s on the clock gives a move about 0.1 s: pondering goes on well past that.
+    uci.handle("go ponder wtime 3000 btime 3000");
+    let mut seen = Vec::new();
+    assert!(wait_for(&lines, &mut seen, "info depth 2"), "{seen:?}");
+    std::thread::sleep(Duration::from_millis(400));
+    seen.extend(lines.take());
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    // The expected move came: the clock runs from here and ends the search by itself.
+    uci.handle("ponderhit");
+    assert!(wait_for(&lines, &mut seen, "bestmove"), "{seen:?}");
+    uci.wait();
+    // A pondering search the opponent did not play into is stopped and still answers.
+    uci.handle("position startpos moves e2e4 e7e5 g1f3");
+    uci.handle("go ponder wtime 3000 btime 3000");
+    uci.handle("stop");
+    uci.wait();
+    let after: Vec<String> = lines.take();
+    assert_eq!(
+        after.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{after:?}"
+    );
+    // `ponderhit` with nothing pondering changes nothing.
+    uci.handle("ponderhit");
+    uci.handle("isready");
+    assert_eq!(lines.take(), vec!["readyok"]);
+}
+
+#[test]
+fn hub_ponders_without_a_clock_until_ponder_hit() {
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    hub.handle("init");
+    hub.handle("level time=3 inc=0");
+    assert_eq!(lines.take(), vec!["ready"]);
+    hub.handle("pos start moves=\"32-28 18-22\"");
+    hub.handle("go ponder");
+    let mut seen = Vec::new();
+    assert!(wait_for(&lines, &mut seen, "info depth=2"), "{seen:?}");
+    std::thread::sleep(Duration::from_millis(400));
+    seen.extend(lines.take());
+    assert!(!seen.iter().any(|l| l.starts_with("done")), "{seen:?}");
+    hub.handle("ponder-hit");
+    assert!(wait_for(&lines, &mut seen, "done move="), "{seen:?}");
+    hub.wait();
+    // Analysis has no clock at all: it answers after `stop`.
+    hub.handle("go analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!lines.take().iter().any(|l| l.starts_with("done")));
+    hub.handle("stop");
+    assert!(lines.take().iter().any(|l| l.starts_with("done move=")));
+}
+
 /// One protocol as a self-play loop drives it.
 struct Driver<'a> {
     handle: &'a mut dyn FnMut(&str) -> bool,
@@ -330,15 +466,48 @@ fn hub_plays_a_whole_game_against_itself() {
 fn time_allotment() {
     use zrf::protocol::uci::allot;
     let ms = Duration::from_millis;
-    // 10 s + 0.1 s: a thirtieth of the clock plus three quarters of the increment.
+    // 10 s + 0.1 s: a thirtieth of the clock plus three quarters of the increment, less the
+    // overhead the move costs besides.
     assert_eq!(
         allot(ms(10_000), ms(100), None, ms(20)),
-        ms(9_980) / 30 + ms(75)
+        ms(9_980) / 30 + ms(75) - ms(20)
     );
     // Almost no time left: never more than 40% of what remains after the overhead.
     assert_eq!(allot(ms(100), ms(1_000), None, ms(20)), ms(32));
     // The last move before the time control may use what is left.
-    assert_eq!(allot(ms(1_000), ms(0), Some(1), ms(20)), ms(980));
+    assert_eq!(allot(ms(1_000), ms(0), Some(1), ms(20)), ms(960));
+    // An overhead larger than the share leaves the least search there is.
+    assert_eq!(allot(ms(300), ms(100), None, ms(200)), ms(1));
+}
+
+#[test]
+fn uci_learns_the_lag_from_the_clock() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    uci.handle("position startpos");
+    uci.handle("go depth 1 wtime 10000 btime 10000 winc 100 binc 100");
+    uci.wait();
+    assert_eq!(uci.lag(), Duration::ZERO);
+    // The GUI charged our first move 1.1 s, though we answered a depth-1 search at once.
+    uci.handle("position startpos moves e2e4 e7e5");
+    uci.handle("go depth 1 wtime 9000 btime 10000 winc 100 binc 100");
+    uci.wait();
+    let lag = uci.lag();
+    assert!(
+        lag > Duration::from_millis(500) && lag <= Duration::from_millis(1100),
+        "{lag:?}"
+    );
+    // Black's clock is another side's: it teaches nothing about ours.
+    uci.handle("position startpos moves e2e4 e7e5 g1f3");
+    uci.handle("go depth 1 wtime 9000 btime 5000 winc 100 binc 100");
+    uci.wait();
+    assert_eq!(uci.lag(), lag);
+    // A new game forgets the last clock (the lag, a fact about the machine, stays).
+    uci.handle("ucinewgame");
+    uci.handle("position startpos");
+    uci.handle("go depth 1 wtime 1000 btime 1000");
+    uci.wait();
+    assert_eq!(uci.lag(), lag);
 }
 
 // ---------------------------------------------------------------------------------------------

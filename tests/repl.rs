@@ -582,6 +582,29 @@ fn analyse_without_limits_runs_until_stopped() {
     assert!(o.text.contains("best "), "{}", o.text);
 }
 
+/// `analyse lines 3`: the three best moves at each depth, distinct and best first.
+#[test]
+fn analyse_shows_several_lines() {
+    let (dir, mut s) = session("games/chess.zrf");
+    let files = TestFiles(&dir.0);
+    // Black's queen on e8 hangs to the rook: Rxe8+ is far ahead of anything else.
+    let o = s.run_line("setup 4q1k1/5pp1/7p/8/8/8/5PPP/4R1K1 w - - 0 1", &files);
+    assert!(!o.text.contains("error"), "{}", o.text);
+    let o = s.run_line("analyse lines 3 depth 2", &files);
+    let last: Vec<&str> = o.text.lines().filter(|l| l.contains("depth 2 ")).collect();
+    assert_eq!(last.len(), 3, "{}", o.text);
+    assert!(
+        last[0].starts_with("depth 2  +") && last[0].contains("Rxe8+"),
+        "{}",
+        o.text
+    );
+    assert!(last[1].starts_with("line 2  depth 2  -"), "{}", o.text);
+    assert!(last[2].starts_with("line 3  depth 2  -"), "{}", o.text);
+    assert!(o.text.contains("best Rxe8+"), "{}", o.text);
+    let o = s.run_line("analyse lines 0", &files);
+    assert!(o.text.contains("`lines` needs a number"), "{}", o.text);
+}
+
 // Input and files that used to end a session or lose a game.
 
 /// Runs the binary with piped standard input given as bytes.

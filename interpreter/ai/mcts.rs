@@ -382,6 +382,7 @@ impl Tree<'_> {
             nodes: iterations,
             elapsed: start.elapsed(),
             pv,
+            multipv: 1,
         }
     }
 }

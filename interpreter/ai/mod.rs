@@ -60,6 +60,9 @@ pub struct SearchConfig {
     pub seed: u64,
     /// How the opponents are expected to choose their moves.
     pub opponent: Opponent,
+    /// How many of the best root moves get a score and a line of their own (UCI `MultiPV`;
+    /// alpha-beta only). 1 (or 0) searches for the best move alone.
+    pub multi_pv: u32,
 }
 
 /// What the engine assumes of its opponents.
@@ -84,6 +87,7 @@ impl Default for SearchConfig {
             },
             seed: 0,
             opponent: Opponent::Best,
+            multi_pv: 1,
         }
     }
 }
@@ -128,6 +132,9 @@ pub struct Info {
     pub elapsed: Duration,
     /// The expected line, as canonical move texts.
     pub pv: Vec<String>,
+    /// Which line this is, from 1 (the best) to `SearchConfig::multi_pv`: with several lines,
+    /// each iteration reports each of them, best first.
+    pub multipv: u32,
 }
 
 /// The move a search chose.

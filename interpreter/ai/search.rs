@@ -31,11 +31,13 @@ const QCHECK: usize = 4;
 const INF: i32 = MATE + 1;
 const HIST: usize = 1 << 14;
 
-/// Move-ordering memory kept between searches: killer moves per ply and the history table.
+/// Move-ordering memory kept between searches: killer moves per ply, the history table and
+/// counter-moves (the quiet move that last refuted a move, by that move's fingerprint).
 #[derive(Clone)]
 pub struct Heuristics {
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
+    counters: Vec<u32>,
 }
 
 impl Default for Heuristics {
@@ -43,6 +45,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HIST],
+            counters: vec![0; 2 * HIST],
         }
     }
 }
@@ -124,6 +127,8 @@ struct Search<'a> {
     last_null: usize,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
     min_base: i32,
+    /// The fingerprint of the move made at each ply of the path (0 for a null move).
+    made: Vec<u32>,
 }
 
 impl<'a> Search<'a> {
@@ -200,6 +205,7 @@ impl<'a> Search<'a> {
                 .map(|p| engine.eval.base[p])
                 .min()
                 .unwrap_or(0),
+            made: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -235,26 +241,60 @@ impl<'a> Search<'a> {
             .clamp(1, MAX_PLY as u32 - 1);
         let mut best = order[0] as usize;
         let mut best_info: Option<Info> = None;
-        let mut prev_score = 0;
+        // MultiPV: line k is the best of the root moves that lines 0..k did not take.
+        let lines = (self.cfg.multi_pv.max(1) as usize).min(n);
+        let mut prev_scores = vec![0; lines];
         for depth in 1..=max_depth {
-            let (value, idx, complete) = self.root_search(depth as i32, &mut order, prev_score);
-            // An unfinished iteration counts only when no earlier one finished.
-            let first_partial = best_info.is_none() && idx.is_some();
-            if !(complete || first_partial) {
+            let mut found: Vec<(i32, Info)> = Vec::new();
+            let mut complete = true;
+            for k in 0..lines {
+                let (value, idx, done) =
+                    self.root_search(depth as i32, &mut order[k..], prev_scores[k], k == 0);
+                // An unfinished iteration counts only when no earlier one finished.
+                let first_partial = k == 0 && best_info.is_none() && idx.is_some();
+                if !(done || first_partial) {
+                    complete = false;
+                    break;
+                }
+                let Some(idx) = idx else {
+                    complete = false;
+                    break;
+                };
+                if k == 0 {
+                    best = idx;
+                }
+                prev_scores[k] = value;
+                found.push((
+                    value,
+                    Info {
+                        depth: if done { depth } else { depth - 1 },
+                        score: to_score(value),
+                        nodes: self.nodes,
+                        elapsed: self.start.elapsed(),
+                        pv: self.pv_texts(),
+                        multipv: 0,
+                    },
+                ));
+                if !done {
+                    complete = false;
+                    break;
+                }
+            }
+            if found.is_empty() {
                 break;
             }
-            let Some(idx) = idx else { break };
-            best = idx;
-            prev_score = value;
-            let info = Info {
-                depth: if complete { depth } else { depth - 1 },
-                score: to_score(value),
-                nodes: self.nodes,
-                elapsed: self.start.elapsed(),
-                pv: self.pv_texts(),
-            };
-            progress(&info);
-            best_info = Some(info);
+            // Reported best first (a later line can outscore an earlier one when the search
+            // is unstable; the move played stays the first line's).
+            let value = found[0].0;
+            let mut ranked = found;
+            ranked[1..].sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+            for (k, (_, info)) in ranked.iter_mut().enumerate() {
+                info.multipv = k as u32 + 1;
+                info.nodes = self.nodes;
+                info.elapsed = self.start.elapsed();
+                progress(info);
+            }
+            best_info = ranked.into_iter().next().map(|(_, info)| info);
             if !complete {
                 break;
             }
@@ -271,6 +311,7 @@ impl<'a> Search<'a> {
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
             pv: vec![texts[best].clone()],
+            multipv: 1,
         });
         Some(SearchResult {
             best,
@@ -280,11 +321,14 @@ impl<'a> Search<'a> {
     }
 
     /// One iteration at the root: (score, best move, whether every move was searched).
+    /// `store`: the result is the position's best move (not a later MultiPV line), so it goes
+    /// into the transposition table.
     fn root_search(
         &mut self,
         depth: i32,
         order: &mut [u16],
         prev: i32,
+        store: bool,
     ) -> (i32, Option<usize>, bool) {
         // Aspiration: a window around the last score, widened when the result falls outside.
         let mut delta = 60;
@@ -294,7 +338,7 @@ impl<'a> Search<'a> {
             (-INF, INF)
         };
         loop {
-            let (v, idx, complete) = self.root_window(depth, order, alpha, beta);
+            let (v, idx, complete) = self.root_window(depth, order, alpha, beta, store);
             if !complete {
                 return (v, idx, false);
             }
@@ -321,6 +365,7 @@ impl<'a> Search<'a> {
         order: &mut [u16],
         mut alpha: i32,
         beta: i32,
+        store: bool,
     ) -> (i32, Option<usize>, bool) {
         let mut best = -INF;
         let mut best_idx = None;
@@ -330,6 +375,7 @@ impl<'a> Search<'a> {
         for k in 0..order.len() {
             let idx = order[k] as usize;
             let m = self.lists[0].moves[idx];
+            self.made[0] = fingerprint(&self.lists[0], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
             let v = if k == 0 {
@@ -364,7 +410,7 @@ impl<'a> Search<'a> {
         for (o, p) in order.iter_mut().zip(pairs) {
             *o = p.1;
         }
-        if let Some(idx) = best_idx {
+        if let (Some(idx), true) = (best_idx, store) {
             let fp = fingerprint(&self.lists[0], &self.lists[0].moves[idx]);
             let bound = tt::bound(best, alpha0, beta);
             self.tt.store(
@@ -593,6 +639,7 @@ impl<'a> Search<'a> {
                     );
                     let saved = self.last_null;
                     self.last_null = ply + 1;
+                    self.made[ply] = 0;
                     let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
                     self.last_null = saved;
                     revert(&mut self.pos, &mut self.log);
@@ -625,6 +672,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            self.made[ply] = fingerprint(&self.lists[ply], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             let v = if k == 0 {
@@ -711,6 +759,27 @@ impl<'a> Search<'a> {
         }
         let in_check = qply < QCHECK && self.in_check();
         let reps = self.repetitions(ply);
+        // The transposition table serves quiescence too: any stored result whose bound
+        // decides the window ends the node, and its move is tried first (matches at equal
+        // nodes in docs/strength.md).
+        let qtt = !in_check;
+        let hash = self.pos.hash ^ self.salt;
+        let mut tt_fp = 0;
+        if qtt {
+            if let Some(e) = self.tt.probe(hash) {
+                tt_fp = e.fp;
+                let v = from_tt(e.score as i32, ply);
+                let cut = match e.bound() {
+                    tt::EXACT => true,
+                    tt::LOWER => v >= beta,
+                    _ => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let alpha0 = alpha;
         if !self.gen_first && !in_check {
             // The goals that do not depend on the moves, before paying for generation.
             let placeholder = std::mem::take(&mut self.placeholder);
@@ -756,7 +825,7 @@ impl<'a> Search<'a> {
             alpha = alpha.max(stand);
         }
         let me = self.team();
-        self.score_moves(ply, 0);
+        self.score_moves(ply, tt_fp);
         if !forced {
             // Only captures and promotions.
             let list = &self.lists[ply];
@@ -771,6 +840,7 @@ impl<'a> Search<'a> {
         if !forced {
             n = n.min(if qply == 0 { QWIDE } else { QNARROW });
         }
+        let mut best_idx = u16::MAX;
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
@@ -798,6 +868,7 @@ impl<'a> Search<'a> {
             if v > best {
                 best = v;
                 if v > alpha {
+                    best_idx = idx;
                     alpha = v;
                     self.set_pv(ply, idx);
                     if v >= beta {
@@ -806,17 +877,33 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        if qtt && best > -INF {
+            let fp = if best_idx == u16::MAX {
+                0
+            } else {
+                let list = &self.lists[ply];
+                fingerprint(list, &list.moves[best_idx as usize])
+            };
+            let bound = tt::bound(best, alpha0, beta);
+            self.tt
+                .store(hash, fp, best_idx, to_tt(best, ply), 0, bound);
+        }
         best
     }
 
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
-    /// promotions by gain, then killers, then the history of quiet moves.
+    /// promotions by gain, then killers, then the counter-move to the move just made, then the
+    /// history of quiet moves.
     fn score_moves(&mut self, ply: usize, tt_fp: u32) {
         let list = &self.lists[ply];
         let keys = &mut self.keys[ply];
         keys.clear();
         let killers = self.heur.killers[ply];
         let team = self.rules.entry(self.pos.turn).mover == self.root;
+        let counter = match ply.checked_sub(1).map(|p| self.made[p]) {
+            Some(prev) if prev != 0 => self.heur.counters[counter_index(prev, team)],
+            _ => 0,
+        };
         for (i, m) in list.moves.iter().enumerate() {
             let fp = fingerprint(list, m);
             let key = if fp == tt_fp {
@@ -844,6 +931,8 @@ impl<'a> Search<'a> {
                 KILLER + 1
             } else if fp == killers[1] {
                 KILLER
+            } else if fp == counter {
+                KILLER - 1
             } else {
                 self.heur.history[hist_index(list, m, team)]
             };
@@ -871,8 +960,13 @@ impl<'a> Search<'a> {
             k[1] = k[0];
             k[0] = fp;
         }
+        if let Some(prev) = ply.checked_sub(1).map(|p| self.made[p]) {
+            if prev != 0 {
+                self.heur.counters[counter_index(prev, team)] = fp;
+            }
+        }
         let h = &mut self.heur.history[hist_index(&self.lists[ply], m, team)];
-        *h = (*h + depth * depth).min(KILLER - 1);
+        *h = (*h + depth * depth).min(KILLER - 2);
     }
 
     /// `pv[ply]` = the move, then the line found below it.
@@ -921,6 +1015,11 @@ const LMP_BASE: usize = 4;
 fn lmr(depth: i32, k: usize) -> i32 {
     let v = 0.5 + (depth as f64).ln() * ((k + 1) as f64).ln() / 2.0;
     v as i32
+}
+
+/// Where the counter-move to a move (by its fingerprint) is kept, for the side replying.
+fn counter_index(prev: u32, team: bool) -> usize {
+    (prev as usize & (HIST - 1)) + HIST * team as usize
 }
 
 fn hist_index(list: &MoveList, m: &Move, team: bool) -> usize {

@@ -52,6 +52,7 @@ pub(super) fn better_draw(
             },
             seed: 0,
             opponent: Opponent::Best,
+            multi_pv: 1,
         },
     };
     let mut log = UndoLog::new();

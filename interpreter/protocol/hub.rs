@@ -277,6 +277,18 @@ fn seconds(v: &str) -> Option<Duration> {
         .map(Duration::from_secs_f64)
 }
 
+/// What `go` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hold {
+    /// `go think`: search and answer.
+    Think,
+    /// `go ponder`: think on the opponent's time; answer after `ponder-hit` (and the time
+    /// the level gives from then) or `stop`.
+    Ponder,
+    /// `go analyze`: search without a time limit; answer after `stop`.
+    Analyze,
+}
+
 impl Hub {
     /// A session over the shipped games, or over the games of `file` when given.
     pub fn new(out: Out, loader: SharedLoader, file: Option<&str>) -> Hub {
@@ -430,8 +442,9 @@ impl Hub {
             "go" => {
                 let mode = args.first().map(|(k, _)| k.as_str()).unwrap_or("think");
                 match mode {
-                    "think" => self.go(false),
-                    "ponder" | "analyze" => self.go(true),
+                    "think" => self.go(Hold::Think),
+                    "ponder" => self.go(Hold::Ponder),
+                    "analyze" => self.go(Hold::Analyze),
                     other => self.error(&format!(
                         "go takes think, ponder or analyze, not {}",
                         printable(other)
@@ -585,7 +598,8 @@ impl Hub {
         self.clock = clock.0.map(|t| (t, clock.1, clock.2));
     }
 
-    fn go(&mut self, hold: bool) {
+    fn go(&mut self, mode: Hold) {
+        let hold = mode != Hold::Think;
         self.runner.stop();
         let Some((rules, nums)) = self.rules().cloned() else {
             return;
@@ -595,7 +609,7 @@ impl Hub {
             self.game = Some(Game::new(rules, pos));
         }
         let mut limits = self.limits.clone();
-        if limits == Limits::default() && self.clock.is_none() && !hold {
+        if limits == Limits::default() && self.clock.is_none() && mode != Hold::Analyze {
             // No `level` yet: a second a move rather than a search that never ends.
             limits.time = Some(Duration::from_secs(1));
         }
@@ -610,6 +624,15 @@ impl Hub {
                 ));
             }
         }
+        // Pondering thinks without a clock until `ponder-hit`; analysis has none at all.
+        let ponder_time = match mode {
+            Hold::Think => None,
+            Hold::Ponder => limits.time.take(),
+            Hold::Analyze => {
+                limits.time = None;
+                None
+            }
+        };
         let game = self.game.as_mut().expect("set above");
         let job = Job {
             rules: game.rules.clone(),
@@ -620,6 +643,7 @@ impl Hub {
                 ..SearchConfig::default()
             },
             hold,
+            ponder_time,
         };
         let out_info = Arc::clone(&self.out);
         let out_done = Arc::clone(&self.out);

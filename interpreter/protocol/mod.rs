@@ -247,6 +247,8 @@ pub struct Runner {
     stop: Arc<AtomicBool>,
     hold: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// The time the pondering search gets once the opponent plays the expected move.
+    ponder_time: Option<Duration>,
     /// Transposition table size in megabytes for the next engine built.
     pub tt_mb: usize,
 }
@@ -258,6 +260,7 @@ impl Default for Runner {
             stop: Arc::new(AtomicBool::new(false)),
             hold: Arc::new(AtomicBool::new(false)),
             thread: None,
+            ponder_time: None,
             tt_mb: crate::ai::DEFAULT_TT_MB,
         }
     }
@@ -275,6 +278,9 @@ pub struct Job {
     pub cfg: SearchConfig,
     /// Report nothing until `stop` even after the search ends (`go infinite`, `go ponder`).
     pub hold: bool,
+    /// Pondering: the search runs without a time limit until the opponent's expected move
+    /// is played (`ponderhit`), then stops this long after it.
+    pub ponder_time: Option<Duration>,
 }
 
 impl Runner {
@@ -315,8 +321,11 @@ impl Runner {
         done: impl FnOnce(&Rules, &Position, Finished) + Send + 'static,
     ) {
         self.stop();
-        self.stop.store(false, Ordering::SeqCst);
+        // A flag of its own for each search, so that a ponder clock armed for one never
+        // stops another.
+        self.stop = Arc::new(AtomicBool::new(false));
         self.hold.store(job.hold, Ordering::SeqCst);
+        self.ponder_time = if job.hold { job.ponder_time } else { None };
         let engine = Arc::clone(&self.engine);
         let stop = Arc::clone(&self.stop);
         let hold = Arc::clone(&self.hold);
@@ -347,13 +356,36 @@ impl Runner {
         self.thread = spawned.ok();
     }
 
-    /// Lets a held search report as soon as it ends (`ponderhit`).
-    pub fn release(&self) {
+    /// Lets a held search report as soon as it ends (`ponderhit`); a pondering search now
+    /// has its time to think, counted from here.
+    pub fn release(&mut self) {
+        if !self.busy() {
+            // Nothing is pondering (a `ponderhit` out of turn): nothing to release.
+            self.ponder_time = None;
+        }
+        if let Some(t) = self.ponder_time.take() {
+            let stop = Arc::clone(&self.stop);
+            let deadline = std::time::Instant::now() + t;
+            let _ = std::thread::Builder::new()
+                .name("zrf-ponder-clock".into())
+                .spawn(move || {
+                    // Wakes now and then to end early once its search is over.
+                    while Arc::strong_count(&stop) > 1 && !stop.load(Ordering::SeqCst) {
+                        let now = std::time::Instant::now();
+                        if now >= deadline {
+                            stop.store(true, Ordering::SeqCst);
+                            break;
+                        }
+                        std::thread::sleep((deadline - now).min(Duration::from_millis(50)));
+                    }
+                });
+        }
         self.hold.store(false, Ordering::SeqCst);
     }
 
     /// Stops the search, if any, and waits until it has reported.
     pub fn stop(&mut self) {
+        self.ponder_time = None;
         self.stop.store(true, Ordering::SeqCst);
         if let Some(t) = self.thread.take() {
             let _ = t.join();

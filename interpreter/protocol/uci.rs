@@ -20,6 +20,8 @@ use crate::play::Game;
 pub const MAX_LINE: usize = 1 << 20;
 /// The most moves a `position` command may list.
 pub const MAX_MOVES: usize = 100_000;
+/// The most lines `MultiPV` may ask for.
+pub const MAX_MULTI_PV: u32 = 256;
 
 /// A UCI session.
 pub struct Uci {
@@ -33,6 +35,17 @@ pub struct Uci {
     game: Option<Game>,
     runner: Runner,
     overhead: Duration,
+    /// Lag measured on the clock: what the GUI charged for our last move beyond the search
+    /// time planned for it (or the time we took, if less) (pipes, the GUI, a busy machine), kept as a slowly decaying maximum
+    /// (a sixteenth a move: one lag spike is remembered for a few dozen moves).
+    lag: Duration,
+    /// The side, clock, increment and planned search time of the last timed `go`, to
+    /// measure the lag by.
+    last_clock: Option<(bool, Duration, Duration, Duration)>,
+    /// How long the last search took from `go` to `bestmove`, set by the search thread.
+    answered: Arc<std::sync::Mutex<Option<Duration>>>,
+    /// `MultiPV`: root moves reported with a line each.
+    multi_pv: u32,
 }
 
 /// How a game writes moves for UCI.
@@ -88,8 +101,9 @@ pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, S
     notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string())
 }
 
-/// The time to spend on one move: a share of the clock plus most of the increment, never
-/// more than the clock less the overhead allows.
+/// The time to spend on one move: a share of the clock plus most of the increment, less the
+/// overhead that every move costs on top of the search, never more than the clock less the
+/// overhead allows.
 pub fn allot(
     time: Duration,
     inc: Duration,
@@ -98,7 +112,9 @@ pub fn allot(
 ) -> Duration {
     let left = time.saturating_sub(overhead);
     let n = moves_to_go.unwrap_or(30).clamp(1, 50);
-    let share = left / n + inc * 3 / 4;
+    // Each move costs the overhead besides its search: with a share less the overhead, the
+    // clock settles above zero even when the overhead eats a quarter of the increment.
+    let share = (left / n + inc * 3 / 4).saturating_sub(overhead);
     // Keep a reserve: never more than 40% of what is left, unless it is the last move.
     let cap = if moves_to_go == Some(1) {
         left
@@ -122,7 +138,8 @@ fn info_line(rules: &Rules, pos: &Position, i: &Info) -> String {
     let nps = i.nodes.saturating_mul(1000) / ms;
     let pv = convert_line(rules, pos, &i.pv, &move_text).join(" ");
     format!(
-        "info depth {d} seldepth {d} multipv 1 score {} nodes {} nps {nps} time {} pv {pv}",
+        "info depth {d} seldepth {d} multipv {} score {} nodes {} nps {nps} time {} pv {pv}",
+        i.multipv.max(1),
         score_text(i.score),
         i.nodes,
         i.elapsed.as_millis(),
@@ -151,6 +168,10 @@ impl Uci {
             game: None,
             runner: Runner::default(),
             overhead: Duration::from_millis(20),
+            lag: Duration::ZERO,
+            last_clock: None,
+            answered: Arc::default(),
+            multi_pv: 1,
         };
         if let Some(path) = file {
             uci.open_file(path);
@@ -237,6 +258,7 @@ impl Uci {
             "ucinewgame" => {
                 self.runner.clear();
                 self.game = None;
+                self.last_clock = None;
             }
             "position" => self.position(rest),
             "go" => self.go(rest),
@@ -251,6 +273,11 @@ impl Uci {
             _ => self.tell(&format!("unknown command `{}`", super::printable(cmd))),
         }
         true
+    }
+
+    /// The lag learnt from the clock so far: kept back from each move besides `Move Overhead`.
+    pub fn lag(&self) -> Duration {
+        self.lag
     }
 
     /// Waits until the running search, if any, has reported (for tests and scripts).
@@ -288,8 +315,11 @@ impl Uci {
         ));
         self.say("option name Clear Hash type button");
         self.say("option name Threads type spin default 1 min 1 max 1");
-        self.say("option name MultiPV type spin default 1 min 1 max 1");
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+        ));
         self.say("option name Move Overhead type spin default 20 min 0 max 5000");
+        self.say("option name Ponder type check default false");
         self.say("uciok");
     }
 
@@ -341,11 +371,15 @@ impl Uci {
                 _ => self.tell("Hash takes megabytes from 1 to 4096"),
             },
             "clear hash" => self.runner.clear(),
-            "threads" | "multipv" => {
+            "threads" => {
                 if value != "1" {
                     self.tell(&format!("{name} is 1 in this engine"));
                 }
             }
+            "multipv" => match value.parse::<u32>() {
+                Ok(n) if (1..=MAX_MULTI_PV).contains(&n) => self.multi_pv = n,
+                _ => self.tell(&format!("MultiPV takes a number from 1 to {MAX_MULTI_PV}")),
+            },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
                 _ => self.tell("Move Overhead takes milliseconds from 0 to 5000"),
@@ -423,6 +457,7 @@ impl Uci {
         let mut limits = Limits::default();
         let (mut wtime, mut btime, mut winc, mut binc, mut mtg) = (None, None, None, None, None);
         let mut hold = false;
+        let mut ponder = false;
         let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<i64>().ok());
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         let mut i = 0;
@@ -458,7 +493,11 @@ impl Uci {
                             .max(Duration::from_millis(1)),
                     )
                 }
-                ("infinite", _) | ("ponder", _) => hold = true,
+                ("infinite", _) => hold = true,
+                ("ponder", _) => {
+                    hold = true;
+                    ponder = true;
+                }
                 ("searchmoves", _) => {
                     // Restricting the root moves is not supported; the words are skipped.
                     while i + 1 < words.len()
@@ -480,13 +519,33 @@ impl Uci {
         let game = self.game.as_mut().expect("set above");
         let first = game.rules.entry(game.pos.turn).mover.idx() == 0;
         let (time, inc) = if first { (wtime, winc) } else { (btime, binc) };
+        let answered = self.answered.lock().map(|mut a| a.take()).unwrap_or(None);
         if let Some(t) = time {
-            if limits.time.is_none() {
-                limits.time = Some(allot(t, inc.unwrap_or_default(), mtg, self.overhead));
+            let inc = inc.unwrap_or_default();
+            // The clock tells what our last move really cost: learn the lag from it.
+            // What it cost beyond the planned search time is lag, whether the search overran
+            // its time (a busy machine runs it late) or the answer took long to arrive.
+            if let (Some((side, before, prev_inc, planned)), Some(took)) =
+                (self.last_clock, answered)
+            {
+                let charged = (before + prev_inc).checked_sub(t);
+                if let Some(lag) = charged.and_then(|c| c.checked_sub(took.min(planned))) {
+                    if side == first && lag < Duration::from_secs(2) {
+                        self.lag = lag.max(self.lag * 15 / 16);
+                    }
+                }
             }
+            if limits.time.is_none() {
+                limits.time = Some(allot(t, inc, mtg, self.overhead.max(self.lag)));
+            }
+            let planned = limits.time.unwrap_or(Duration::MAX);
+            self.last_clock = (!ponder).then_some((first, t, inc, planned));
         }
+        // Pondering thinks without a clock; the time counts from `ponderhit`.
+        let ponder_time = if ponder { limits.time.take() } else { None };
         let cfg = SearchConfig {
             limits,
+            multi_pv: self.multi_pv,
             ..SearchConfig::default()
         };
         let job = Job {
@@ -495,15 +554,21 @@ impl Uci {
             history: game.hashes.clone(),
             cfg,
             hold,
+            ponder_time,
         };
         let outcome = game.outcome().map(|o| o.describe(&game.rules.def));
         let out_info = Arc::clone(&self.out);
         let out_done = Arc::clone(&self.out);
+        let answered = Arc::clone(&self.answered);
+        let asked = std::time::Instant::now();
         self.runner.start(
             job,
             move |rules, pos, i| out_info(&info_line(rules, pos, i)),
             move |rules, pos, f: Finished| match f.result {
                 Some(r) => {
+                    if let Ok(mut a) = answered.lock() {
+                        *a = Some(asked.elapsed());
+                    }
                     let line = convert_line(rules, pos, &r.info.pv, &move_text);
                     let best =
                         convert_line(rules, pos, std::slice::from_ref(&r.best_text), &move_text);

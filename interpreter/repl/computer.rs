@@ -52,6 +52,7 @@ impl Computer {
                 },
                 seed: 0,
                 opponent: Opponent::Best,
+                multi_pv: 1,
             },
             plays: vec![false; players],
             stop: Arc::new(AtomicBool::new(false)),
@@ -73,8 +74,13 @@ impl Computer {
 
 /// `depth 6  +0.35  123,456 nodes  1.20 s  e2-e4 e7-e5`.
 pub fn info_line(info: &Info) -> String {
+    let line = if info.multipv > 1 {
+        format!("line {}  ", info.multipv)
+    } else {
+        String::new()
+    };
     format!(
-        "depth {}  {}  {} nodes  {:.2} s  {}",
+        "{line}depth {}  {}  {} nodes  {:.2} s  {}",
         info.depth,
         info.score,
         info.nodes,
@@ -248,11 +254,31 @@ impl Session {
             limits,
             seed: base.seed,
             opponent: opponent.unwrap_or(base.opponent),
+            multi_pv: base.multi_pv,
         })
     }
 
-    /// `analyse [LIMITS]`: search without playing; shows the best line and its score.
+    /// `analyse [lines N] [LIMITS]`: search without playing; shows the best line and its
+    /// score (with `lines N`, the N best moves, each with its line, best first).
     pub(super) fn analyse(&mut self, rest: &str) -> Output {
+        let mut multi_pv = 1;
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut kept = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if words[i].eq_ignore_ascii_case("lines") {
+                match words.get(i + 1).and_then(|v| v.parse::<u32>().ok()) {
+                    Some(n) if (1..=256).contains(&n) => multi_pv = n,
+                    _ => return self.error("`lines` needs a number from 1 to 256, e.g. `lines 3`"),
+                }
+                i += 2;
+            } else {
+                kept.push(words[i]);
+                i += 1;
+            }
+        }
+        let rest = kept.join(" ");
+        let rest = rest.as_str();
         let cfg = match self.setting(rest) {
             // No limit given and Ctrl-C at hand: search until stopped.
             Ok(mut c) if rest.trim().is_empty() && self.computer.stoppable => {
@@ -265,6 +291,7 @@ impl Session {
             Ok(c) => c,
             Err(e) => return self.error(e),
         };
+        let cfg = SearchConfig { multi_pv, ..cfg };
         if let Some(o) = self.game.outcome() {
             return self.error(format!(
                 "the game is over: {}",

@@ -316,6 +316,7 @@ const COMMANDS: &[Command] = &[
         summary: "search without moving: the best line and its score, depth by depth",
         detail: "A progress line shows the search as it goes. Scores are from the point of view of\n\
                  the side to move: +1.00 is about a pawn (or a man) ahead; `win in 3` counts plies.\n\
+                 `lines 3` shows the three best moves, each with its line and score, best first.\n\
                  Without limits, on a terminal, it searches until Ctrl-C (elsewhere it uses the\n\
                  `engine` setting); Ctrl-C stops the search and keeps what it found.",
     },

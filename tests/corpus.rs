@@ -4,15 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use zrf::diagnostic::has_errors;
-use zrf::expand::Loader;
+mod common;
 
-struct FsLoader;
-
-impl Loader for FsLoader {
-    fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
-    }
-}
+use common::FsLoader;
+use common::Rng;
 
 fn corpus_dir() -> PathBuf {
     match std::env::var_os("ZRF_CORPUS") {
@@ -114,18 +109,6 @@ fn files_that_do_not_load_say_why() {
     let dir = corpus_dir();
     for (file, msg) in cases {
         assert_eq!(load(&dir.join(file)), Err(msg.to_string()), "{file}");
-    }
-}
-
-/// A small seeded generator (xorshift), so that the games are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
     }
 }
 

@@ -6,15 +6,9 @@
 use std::path::Path;
 
 use zrf::engine::{MoveList, Rules, UndoLog, Workspace};
-use zrf::expand::Loader;
+mod common;
 
-struct FsLoader;
-
-impl Loader for FsLoader {
-    fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
-    }
-}
+use common::FsLoader;
 
 /// splitmix64, so the games are the same on every run.
 struct Rng(u64);

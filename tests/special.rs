@@ -5,27 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use zrf::engine::{MoveList, Rules, UndoLog};
-use zrf::expand::Loader;
+mod common;
 
-struct FsLoader;
-
-impl Loader for FsLoader {
-    fn load(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
-    }
-}
-
-/// A small seeded generator (xorshift), so that the playouts are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use common::FsLoader;
+use common::Rng;
 
 /// Plays `games` random games of at most `plies` plies with the specialised rules, comparing
 /// the legal moves of both at every ply; returns the number of positions compared.

@@ -550,6 +550,17 @@ pub fn parse_move(body: &str, names: &dyn Names) -> Result<MoveDesc, String> {
     })
 }
 
+/// `PIECE FROM - TO`, or with `x` for a capture on TO.
+fn write_move(
+    f: &mut fmt::Formatter<'_>,
+    piece: &str,
+    from: &str,
+    to: &str,
+    capture: bool,
+) -> fmt::Result {
+    write!(f, "{piece} {from} {} {to}", if capture { "x" } else { "-" })
+}
+
 impl fmt::Display for MoveDesc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(k) = self.partial {
@@ -563,11 +574,7 @@ impl fmt::Display for MoveDesc {
                 from,
                 to,
                 capture,
-            } => write!(
-                f,
-                "{piece} {from} {} {to}",
-                if *capture { "x" } else { "-" }
-            )?,
+            } => write_move(f, piece, from, to, *capture)?,
             Main::Place {
                 player,
                 piece,
@@ -602,11 +609,7 @@ impl fmt::Display for MoveDesc {
                     from,
                     to,
                     capture,
-                } => write!(
-                    f,
-                    "{piece} {from} {} {to}",
-                    if *capture { "x" } else { "-" }
-                )?,
+                } => write_move(f, piece, from, to, *capture)?,
                 Effect::Become(name) => write!(f, "= {name}")?,
                 Effect::Flip(sq) => write!(f, "flip {sq}")?,
                 Effect::Attribute {

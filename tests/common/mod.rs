@@ -101,3 +101,25 @@ impl zrf::repl::Files for TestFiles<'_> {
             .unwrap_or_default()
     }
 }
+
+/// Includes read straight from the file system.
+pub struct FsLoader;
+
+impl zrf::expand::Loader for FsLoader {
+    fn load(&self, path: &str) -> Option<Vec<u8>> {
+        std::fs::read(path).ok()
+    }
+}
+
+/// A small seeded generator (xorshift), so that random games are the same on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}

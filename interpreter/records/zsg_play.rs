@@ -2,12 +2,12 @@
 //! record, the matching of a turn against zrf's legal moves, and the description of a legal
 //! move in ZSG terms (for writing records and for showing the nearest moves).
 //!
-//! Both sides are reduced to the same list of facts: who moved (type), from, each landing,
-//! the squares emptied by captures, the mover's final type, pieces that appear or change type
-//! elsewhere, other pieces that move. A legal move's facts come from playing it and comparing
-//! the board before and after, so effects of `after-move`, cascades and flips all show. A turn
-//! made of `partial` lines is one zrf move (zrf's legal moves are whole turns): its lines give
-//! the landings in order and the union of their effects (`docs/game-records.md`).
+//! A turn's lines are carried out on a copy of the board as Zillions describes them (a piece
+//! taken on a square and then written as moving from it is the taken piece, carried to a hand),
+//! and the legal move after which zrf's board is the same, square by square, is the turn. So
+//! `after-move` effects, cascades and flips count without being named alike on both sides. A
+//! turn of `partial` lines is one zrf move, since zrf's legal moves are whole turns
+//! (`docs/game-records.md`).
 
 use super::zsg::{EditKind, Effect, Main, MoveDesc, Names, Record, ZsgError};
 use crate::def::{GameDef, PieceId, PlayerId, NONE};

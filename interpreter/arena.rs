@@ -42,7 +42,7 @@ impl Contestant {
             kind,
             mut limits,
             opponent,
-        } = parse_setting(&words)?;
+        } = parse_setting(&words).map_err(|e| format!("{e} (or `random`, the random mover)"))?;
         if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
             limits.time = Some(default_time);
         }
@@ -160,7 +160,7 @@ pub fn parse_setting(words: &[&str]) -> Result<Setting, String> {
             _ => {
                 return Err(format!(
                     "unknown engine setting `{}`: expected `depth N`, `time T`, `nodes N`, \
-                     `opponent random|best`, `mcts`, `alphabeta` or `random`",
+                     `opponent random|best`, `mcts` or `alphabeta`",
                     words[i]
                 ))
             }

@@ -354,3 +354,47 @@ fn random_players_move_by_themselves() {
     assert_eq!(st["mover"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn records_are_saved_and_loaded_through_the_page() {
+    let s = Served::start("games/chess.zrf", &[]);
+    let (_, st) = s.post("/api/games", &json!({}));
+    let game = format!("/api/games/{}", st["id"]);
+    for m in ["e2-e4", "e7-e5", "g1-f3"] {
+        let (code, st) = s.post(&game, &json!({"cmd": "move", "move": m}));
+        assert_eq!(code, 200, "{st}");
+    }
+    // Save hands the record to the page once, named after the rules file.
+    let (code, st) = s.post(&game, &json!({"cmd": "save", "format": "pgn"}));
+    assert_eq!(code, 200, "{st}");
+    assert_eq!(st["saved"]["name"], "chess.pgn");
+    let pgn = st["saved"]["text"].as_str().unwrap().to_string();
+    assert!(pgn.contains("1. e4 e5 2. Nf3"), "{pgn}");
+    let (_, st) = s.get(&game);
+    assert!(st["saved"].is_null(), "handed over once");
+    let (_, st) = s.post(&game, &json!({"cmd": "save", "format": "zsg"}));
+    let zsg = st["saved"]["text"].as_str().unwrap().to_string();
+    assert!(
+        zsg.contains("RulesFile=chess.zrf") && zsg.contains("1. Pawn e2 - e4"),
+        "{zsg}"
+    );
+    let (code, _) = s.post(&game, &json!({"cmd": "save", "format": "doc"}));
+    assert_eq!(code, 400);
+    // A new game, then each record loaded back gives the moves again.
+    s.post(&game, &json!({"cmd": "new"}));
+    for (name, text) in [("chess.pgn", &pgn), ("old.zsg", &zsg)] {
+        s.post(&game, &json!({"cmd": "new"}));
+        let (code, st) = s.post(&game, &json!({"cmd": "load", "name": name, "record": text}));
+        assert_eq!(code, 200, "{name}: {st}");
+        assert_eq!(st["history"], json!(["e2-e4", "e7-e5", "g1-f3"]), "{name}");
+    }
+    // A record that does not replay is refused and changes nothing.
+    let bad = pgn.replace("Nf3", "Nf6");
+    let (code, st) = s.post(
+        &game,
+        &json!({"cmd": "load", "name": "bad.pgn", "record": bad}),
+    );
+    assert_eq!(code, 400, "{st}");
+    let (_, st) = s.get(&game);
+    assert_eq!(st["history"], json!(["e2-e4", "e7-e5", "g1-f3"]));
+}

@@ -31,8 +31,8 @@ use watch::Watch;
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
 
-/// The largest request body read.
-const MAX_BODY: u64 = 64 * 1024;
+/// The largest request body read (a game record sent to `load` included).
+const MAX_BODY: u64 = 1024 * 1024;
 /// The most games kept at once; the least recently used goes first.
 const MAX_GAMES: usize = 32;
 /// The most random players' turns played in a row (a game of dice players only stops here).
@@ -415,6 +415,8 @@ struct Game {
     message: String,
     /// The position set with `setup`, which a reload starts from again.
     start: Option<String>,
+    /// A record asked for with `save` (file name and text), handed to the page once.
+    saved: Option<(String, String)>,
 }
 
 /// The titles of the file's games and variants, and the files it reads (itself and its
@@ -474,6 +476,7 @@ fn game_thread(
         broken: None,
         message: String::new(),
         start: None,
+        saved: None,
     };
     g.session.computer.stop = stop;
     g.random_turns();
@@ -707,6 +710,45 @@ impl Game {
                 self.start = None;
                 self.message = format!("Playing {title}.");
             }
+            "save" => {
+                // A record in the format asked for, named after the rules file and placed
+                // beside it, so that the rules path it holds finds the rules again on `load`.
+                let ext = text("format")?;
+                if !matches!(ext.as_str(), "game" | "pgn" | "pdn" | "zsg") {
+                    return Err(format!(
+                        "unknown record format `{ext}`: `game`, `pgn`, `pdn` or `zsg`"
+                    ));
+                }
+                let stem = self
+                    .file
+                    .file_stem()
+                    .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+                let name = format!("{stem}.{ext}");
+                let path = self.file.with_file_name(&name);
+                let record = self.session.record_as(&path.to_string_lossy())?;
+                self.message = format!("Saved as {name}.");
+                self.saved = Some((name, record));
+            }
+            "load" => {
+                let name = text("name")?;
+                let record = text("record")?;
+                // Only the file name counts: the record is read as if it lay beside the
+                // rules file.
+                let bare = Path::new(&name)
+                    .file_name()
+                    .map_or("record.game".into(), |s| s.to_string_lossy().into_owned());
+                let path = self.file.with_file_name(&bare);
+                let out = self
+                    .session
+                    .load_record(&path.to_string_lossy(), &record, &FsFiles);
+                if out.error {
+                    return Err(out.text.trim().to_string());
+                }
+                let n = self.session.game().rules.def.players.len();
+                self.computer = vec![false; n];
+                self.start = None;
+                self.message = format!("Loaded {bare}: {}", out.text.trim());
+            }
             other => return Err(format!("unknown command `{other}`")),
         }
         if self.version == before {
@@ -821,6 +863,7 @@ impl Game {
             "thinking": thinking,
             "broken": self.broken,
             "message": self.message,
+            "saved": self.saved.take().map(|(name, text)| json!({ "name": name, "text": text })),
         })
     }
 }

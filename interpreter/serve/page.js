@@ -373,4 +373,25 @@ $("position").addEventListener("blur", () => { editingPosition = false; });
 $("copy").addEventListener("click", () => { const t = $("position").value; if (navigator.clipboard) navigator.clipboard.writeText(t).catch(() => {}); $("position").select(); });
 $("setpos").addEventListener("click", () => { editingPosition = false; cmd({ cmd: "setup", position: $("position").value.trim() }); });
 
+// Save: the server writes the record, the browser downloads it. Load: the chosen file's text
+// is sent to the server, which replays it (a record that fails changes nothing).
+$("save").addEventListener("click", async () => {
+  const j = await cmd({ cmd: "save", format: $("format").value });
+  if (j && j.saved) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([j.saved.text], { type: "text/plain" }));
+    a.download = j.saved.name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+});
+$("load").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (!f) return;
+  const text = await f.text();
+  e.target.value = "";
+  await cmd({ cmd: "load", name: f.name, record: text });
+});
+
 start().then(poll);

@@ -83,6 +83,8 @@ pub fn select_record_variant(games: &[GameSource], name: &str) -> Option<usize> 
 /// Whether generating moves runs into a limit (docs/semantics.md, "Limits") at the start or
 /// one move later (after each of the first 64 moves): the sign of a rules file whose move
 /// programs run away, such as a `(while true add)`. `zrf check` reports it as a warning.
+/// The replies are the blocks' single steps, unfiltered: a runaway shows there, and royal
+/// safety without attack tables would cost seconds on a big game.
 pub fn runaway(rules: &crate::engine::Rules) -> Option<crate::engine::Cut> {
     let mut pos = rules.initial();
     let mut moves = crate::engine::MoveList::new();
@@ -91,10 +93,20 @@ pub fn runaway(rules: &crate::engine::Rules) -> Option<crate::engine::Cut> {
         return moves.cut;
     }
     let mut replies = crate::engine::MoveList::new();
+    let mut scratch = crate::engine::Scratch::default();
     let mut log = crate::engine::UndoLog::new();
     for m in moves.moves.iter().take(64) {
         rules.make(&mut pos, &moves, m, &mut log);
-        rules.legal_moves(&mut pos, &mut replies);
+        let entry = rules.entry(pos.turn);
+        replies.clear();
+        rules.gen_steps(
+            &pos,
+            entry.owner,
+            entry.move_type,
+            crate::def::NONE,
+            &mut scratch,
+            &mut replies,
+        );
         crate::engine::revert(&mut pos, &mut log);
         if replies.cut.is_some() {
             return replies.cut;

@@ -103,13 +103,33 @@ impl Frame {
     }
 }
 
-/// Where a token stands: its column, the indentation of its line, and whether it is the
-/// first on its line.
-fn place(text: &str, start: usize) -> (usize, usize, bool) {
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..start];
-    let indent = before.len() - before.trim_start_matches([' ', '\t']).len();
-    (before.len(), indent, indent == before.len())
+/// The line the reader is on, found by scanning forward only, so that placing every token of
+/// a file costs time linear in its length (a file of one long line included).
+#[derive(Default)]
+struct Lines {
+    /// Text before this has been scanned for line ends.
+    scanned: usize,
+    /// Where the current line starts.
+    start: usize,
+    /// Its indentation (spaces and tabs at its start).
+    indent: usize,
+}
+
+impl Lines {
+    /// Where a token stands: its column, the indentation of its line, and whether it is the
+    /// first on its line. Tokens come in order of `start`.
+    fn place(&mut self, text: &str, start: usize) -> (usize, usize, bool) {
+        if start > self.scanned {
+            if let Some(i) = text[self.scanned..start].rfind('\n') {
+                self.start = self.scanned + i + 1;
+                let line = &text[self.start..];
+                self.indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+            }
+            self.scanned = start;
+        }
+        let col = start - self.start;
+        (col, self.indent.min(col), self.indent >= col)
+    }
 }
 
 /// Reads a whole file into top-level forms, reporting every syntax error found.
@@ -132,6 +152,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let offset = |rest: &str| text.len() - rest.len();
     let mut nodes = 0usize;
     let mut stopped = false;
+    let mut lines = Lines::default();
     loop {
         rest = match trivia(rest) {
             Ok((r, ())) => r,
@@ -167,7 +188,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                 break;
             }
         }
-        let (col, indent, first_on_line) = place(text, start);
+        let (col, indent, first_on_line) = lines.place(text, start);
         if first_on_line && !matches!(tok, Token::Close) {
             for frame in stack[1..].iter_mut() {
                 if frame.outdent.is_none() && col <= frame.indent {

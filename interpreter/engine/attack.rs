@@ -144,6 +144,18 @@ impl Attacks {
         }
         let mut work = MAX_WORK;
         let mut leaps: Vec<Vec<LeapTable>> = vec![Vec::new(); n_players];
+        // Each player's leap tables by a hash of their squares, so that finding a table
+        // already made costs one lookup, not a comparison with every table (many leaper
+        // types took minutes).
+        let mut leap_index: Vec<std::collections::HashMap<u64, Vec<usize>>> =
+            vec![Default::default(); n_players];
+        let table_key = |t: &LeapTable| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.sources.hash(&mut h);
+            t.starts.hash(&mut h);
+            h.finish()
+        };
         let mut slides: Vec<Vec<(DirId, Vec<bool>)>> = vec![Vec::new(); n_players];
         let mut irregular = Vec::new();
         for (pi, piece) in def.pieces.iter().enumerate() {
@@ -166,12 +178,17 @@ impl Attacks {
                     Shape::Leap(dirs) => {
                         for (pl, list) in leaps.iter_mut().enumerate() {
                             let table = leap_table(board, PlayerId(pl as u8), &dirs);
-                            match list
-                                .iter_mut()
-                                .find(|t| t.sources == table.sources && t.starts == table.starts)
-                            {
-                                Some(t) => t.pieces[pi] = true,
+                            let key = table_key(&table);
+                            let same = leap_index[pl].get(&key).and_then(|c| {
+                                c.iter().copied().find(|&i| {
+                                    list[i].sources == table.sources
+                                        && list[i].starts == table.starts
+                                })
+                            });
+                            match same {
+                                Some(i) => list[i].pieces[pi] = true,
                                 None => {
+                                    leap_index[pl].entry(key).or_default().push(list.len());
                                     if !budget.take(
                                         2 * table.sources.len() + 4 * table.starts.len() + n_pieces,
                                     ) {
@@ -194,18 +211,20 @@ impl Attacks {
                     for &src in &t.sources[t.starts[target] as usize..t.starts[target + 1] as usize]
                     {
                         for (pi, _) in t.pieces.iter().enumerate().filter(|(_, on)| **on) {
-                            let entry = (src, pi as u16);
-                            let slot: &mut Vec<(u16, u16)> = &mut leap_to[pl * n_pos + target];
-                            if !slot.contains(&entry) {
-                                if !budget.take(std::mem::size_of::<(u16, u16)>()) {
-                                    return Attacks::capped();
-                                }
-                                slot.push(entry);
+                            // Repeats are removed below, once per square (counting them here
+                            // keeps the bound on memory).
+                            if !budget.take(std::mem::size_of::<(u16, u16)>()) {
+                                return Attacks::capped();
                             }
+                            leap_to[pl * n_pos + target].push((src, pi as u16));
                         }
                     }
                 }
             }
+        }
+        for slot in &mut leap_to {
+            slot.sort_unstable();
+            slot.dedup();
         }
         // Irregular blocks: where each could capture from each start square, one start at a
         // time, so that only the entries are kept.

@@ -73,7 +73,7 @@ fn chess_over_http() {
     }
     let (code, _) = s.raw("POST", &game, b"{not json");
     assert_eq!(code, 400);
-    let big = vec![b' '; 100_000];
+    let big = vec![b' '; 1_100_000];
     let (code, _) = s.raw("POST", &game, &big);
     assert_eq!(code, 413);
     let (code, _) = s.get("/api/games/999999");

@@ -651,3 +651,23 @@ fn a_piece_declared_twice_with_a_new_attribute() {
         "{diags:?}"
     );
 }
+
+/// A `$N` with a number near the largest a machine word holds, in a macro called with one
+/// argument: the warning names a few missing arguments instead of allocating for all of them
+/// (this aborted with a failed allocation of exabytes).
+#[test]
+fn a_parameter_number_near_the_word_limit() {
+    let text = "(define m (x $1 $4490396469423802272)) (game (title \"T\") (m a))";
+    must_survive(&[("huge parameter number", text.to_string())]);
+    let (_, diags) = zrf::check_source("huge.zrf", text.as_bytes(), &zrf::expand::NoFiles);
+    let warning = diags
+        .iter()
+        .find(|d| d.message.contains("takes 4490396469423802272 arguments"))
+        .expect("the arity warning");
+    assert!(
+        warning.notes[0].starts_with("`$2`, `$3`")
+            && warning.notes[0].contains("... `$4490396469423802272`"),
+        "{:?}",
+        warning.notes
+    );
+}

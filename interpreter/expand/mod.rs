@@ -505,9 +505,15 @@ impl<'a> Expander<'a> {
             }
             // Zillions replaces a missing argument by nothing, and real files rely on it
             // (`capture $2` in a one-argument call): a warning, once per call.
-            let missing: Vec<String> = (given.max(outer) + 1..=takes)
+            // At most a few are named: `$N` may be any number a token holds.
+            let first_missing = given.max(outer) + 1;
+            let mut missing: Vec<String> = (first_missing..=takes)
+                .take(8)
                 .map(|k| format!("`${k}`"))
                 .collect();
+            if takes - first_missing >= 8 {
+                missing.push(format!("... `${takes}`"));
+            }
             self.diags.push(
                 Diagnostic::warning(node.span, wording)
                     .with_label("too few arguments")

@@ -574,13 +574,7 @@ impl<'a> Search<'a> {
         if let Some(e) = self.tt.probe(hash) {
             tt_fp = e.fp;
             if e.depth as i32 >= depth && !pv_node {
-                let v = from_tt(e.score as i32, ply);
-                let cut = match e.bound() {
-                    tt::EXACT => true,
-                    tt::LOWER => v >= beta,
-                    _ => v <= alpha,
-                };
-                if cut {
+                if let Some(v) = tt_cut(&e, ply, alpha, beta) {
                     return v;
                 }
             }
@@ -768,13 +762,7 @@ impl<'a> Search<'a> {
         if qtt {
             if let Some(e) = self.tt.probe(hash) {
                 tt_fp = e.fp;
-                let v = from_tt(e.score as i32, ply);
-                let cut = match e.bound() {
-                    tt::EXACT => true,
-                    tt::LOWER => v >= beta,
-                    _ => v <= alpha,
-                };
-                if cut {
+                if let Some(v) = tt_cut(&e, ply, alpha, beta) {
                     return v;
                 }
             }
@@ -1039,6 +1027,17 @@ fn to_tt(v: i32, ply: usize) -> i32 {
     } else {
         v
     }
+}
+
+/// The stored score when the entry's bound decides the window `alpha..beta`.
+fn tt_cut(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let v = from_tt(e.score as i32, ply);
+    let cut = match e.bound() {
+        tt::EXACT => true,
+        tt::LOWER => v >= beta,
+        _ => v <= alpha,
+    };
+    cut.then_some(v)
 }
 
 fn from_tt(v: i32, ply: usize) -> i32 {

@@ -747,7 +747,10 @@ impl Game {
                 let n = self.session.game().rules.def.players.len();
                 self.computer = vec![false; n];
                 self.start = None;
-                self.message = format!("Loaded {bare}: {}", out.text.trim());
+                let title = self.session.title();
+                self.variant = self.variants.iter().position(|t| t == title).unwrap_or(0);
+                // The first line says what was loaded; the rest is the text diagram.
+                self.message = out.text.lines().next().unwrap_or_default().to_string();
             }
             other => return Err(format!("unknown command `{other}`")),
         }

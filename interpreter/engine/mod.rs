@@ -69,6 +69,43 @@ pub struct Rules {
     pub special: special::Special,
 }
 
+/// Keeps the moves whose key is the largest.
+fn keep_best(out: &mut MoveList, keys: Vec<u64>) {
+    let best = keys.iter().copied().max().unwrap_or(0);
+    let mut k = keys.into_iter();
+    out.retain(|_| k.next() == Some(best));
+}
+
+/// The pieces a move takes, as `"maximal captures"` counts them: the pieces it captures, and
+/// the pieces on other squares than its path that it turns into another type or hands to
+/// another owner (`change-type` or `change-owner` on a jumped piece). Zillions counts both:
+/// in its Northern Kings, where a jumped king becomes a marked checker, its saved games take
+/// such a jump while a capture of a single checker is on offer (`docs/semantics.md`).
+fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
+    let caps = out.captured(m);
+    let path = out.path(m);
+    // The last write to a square is what the move leaves there.
+    let mut seen: Vec<u16> = Vec::new();
+    let mut changed = 0;
+    for op in out.ops(m).iter().rev() {
+        let Op::Set(sq, c) = *op else { continue };
+        if seen.contains(&sq) {
+            continue;
+        }
+        seen.push(sq);
+        let b = pos.cells[sq as usize];
+        if !b.is_empty()
+            && !c.is_empty()
+            && (b.piece, b.owner) != (c.piece, c.owner)
+            && !path.contains(&sq)
+            && !caps.contains(&sq)
+        {
+            changed += 1;
+        }
+    }
+    caps.len() + changed
+}
+
 impl Rules {
     /// Derives the engine tables from a definition.
     pub fn new(mut def: GameDef) -> Rules {
@@ -689,7 +726,12 @@ impl Rules {
             out.retain(|m| rank(m) == best);
         }
         if self.def.options.maximal_captures > 0 {
-            self.precedence(&Precedence::MostCaptured, pos, out);
+            let keys: Vec<u64> = out
+                .moves
+                .iter()
+                .map(|m| taken(pos, out, m) as u64)
+                .collect();
+            keep_best(out, keys);
         }
         if self.def.options.maximal_captures == 2 {
             // zrf's reading of `2`: among the longest captures, the most promoted pieces
@@ -733,9 +775,7 @@ impl Rules {
                 }
             })
             .collect();
-        let best = keys.iter().copied().max().unwrap_or(0);
-        let mut k = keys.into_iter();
-        out.retain(|_| k.next() == Some(best));
+        keep_best(out, keys);
     }
 
     /// Whether any royal piece of `side` stands attacked.

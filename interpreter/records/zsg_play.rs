@@ -668,9 +668,14 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
                     value,
                 } => {
                     let s = square(s)?;
-                    let attr = e.cells[s]
-                        .piece_id()
-                        .and_then(|pc| def.pieces[pc.idx()].attributes.get(*index as usize));
+                    // Zillions counts a piece's attributes from the last one declared.
+                    let attr = e.cells[s].piece_id().and_then(|pc| {
+                        let attrs = &def.pieces[pc.idx()].attributes;
+                        (*index as usize)
+                            .checked_add(1)
+                            .and_then(|k| attrs.len().checked_sub(k))
+                            .map(|k| &attrs[k])
+                    });
                     if let Some(&(id, _)) = attr {
                         let bit = 1u32 << (id.0 as u32 % 32);
                         e.attrs[s] |= bit;

@@ -292,17 +292,29 @@ fn maximal_captures_count_a_jumped_piece_that_changes_type() {
     // Kings records take such jumps while a capture is on offer); a plain step is not.
     let mut s = marks("Marks, maximal captures", "").unwrap();
     let moves = s.eval_line("moves").text;
-    assert!(moves.contains("a1-a3") && moves.contains("e1xe3"), "{moves}");
+    assert!(
+        moves.contains("a1-a3") && moves.contains("e1xe3"),
+        "{moves}"
+    );
     assert!(!moves.contains("b1-b2"), "{moves}");
-    let mut s = marks(
-        "Marks, maximal captures",
-        "1. King a1 - a3 = Man on a2\r\n",
-    )
-    .unwrap();
+    let mut s = marks("Marks, maximal captures", "1. King a1 - a3 = Man on a2\r\n").unwrap();
     assert_eq!(
         position(&mut s),
         "turn 1; last a1 a3; North Man b1 e1; North King a3; South Man b3 a2 c2 e2"
     );
+}
+
+#[test]
+fn a_step_that_goes_on_from_a_capture_moves_the_capturer() {
+    // The rook takes c2 by landing on it and goes on from c2: the second line's main part is
+    // the rook, not the man taken there (an effect `Man c2 - H` would be the taken man).
+    let mut s = marks(
+        "Marks, chains",
+        "1. partial 1 Rook c1 x c2\r\n1. Rook c2 x c3\r\n",
+    )
+    .unwrap();
+    assert_eq!(s.game().played, ["c1xc2xc3"]);
+    assert_eq!(position(&mut s), "turn 1; last c2 c3; North Rook c3");
 }
 
 #[test]

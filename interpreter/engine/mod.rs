@@ -89,17 +89,12 @@ fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
     let mut changed = 0;
     for op in out.ops(m).iter().rev() {
         let Op::Set(sq, c) = *op else { continue };
-        if seen.contains(&sq) {
+        if path.contains(&sq) || caps.contains(&sq) || seen.contains(&sq) {
             continue;
         }
         seen.push(sq);
         let b = pos.cells[sq as usize];
-        if !b.is_empty()
-            && !c.is_empty()
-            && (b.piece, b.owner) != (c.piece, c.owner)
-            && !path.contains(&sq)
-            && !caps.contains(&sq)
-        {
+        if !b.is_empty() && !c.is_empty() && (b.piece, b.owner) != (c.piece, c.owner) {
             changed += 1;
         }
     }

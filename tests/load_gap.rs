@@ -223,3 +223,17 @@ fn a_random_player_beside_a_plain_one_of_the_same_name_keeps_its_question_mark()
         );
     }
 }
+
+#[test]
+fn a_move_two_blocks_make_keeps_the_better_ranked_type() {
+    // The step north is written under both types; `late` ranks first. Zillions offers it
+    // (a Gwangsanghui record plays such a soldier step): the copy of the better-ranked type
+    // stays, instead of the first one written, which the priorities would then drop.
+    let src = format!(
+        r#"(game (title "Twice") {BOARD} (move-priorities late early)
+  (board-setup (A (P a1)) (B (P c3)))
+  (piece (name P) (moves (move-type early) (n add) (move-type late) (n add) (e add))))"#
+    );
+    let (moves, _) = moves(&src, 0);
+    assert_eq!(moves, ["a1-a2", "a1-b1"]);
+}

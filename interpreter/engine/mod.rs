@@ -693,10 +693,12 @@ impl Rules {
             }
             return;
         }
-        dedup_moves(ws, out);
+        // Priorities first: when two blocks of different types make the same move, the copy
+        // of the better-ranked type is the one that stays (ZoG keeps the move).
         if compel {
             self.compel(pos, out);
         }
+        dedup_moves(ws, out);
         if self.royal.iter().any(|&r| r) {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
         }

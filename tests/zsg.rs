@@ -305,43 +305,6 @@ fn maximal_captures_count_a_jumped_piece_that_changes_type() {
 }
 
 #[test]
-fn a_step_that_goes_on_from_a_capture_moves_the_capturer() {
-    // The rook takes c2 by landing on it and goes on from c2: the second line's main part is
-    // the rook, not the man taken there (an effect `Man c2 - H` would be the taken man).
-    let mut s = marks(
-        "Marks, chains",
-        "1. partial 1 Rook c1 x c2\r\n1. Rook c2 x c3\r\n",
-    )
-    .unwrap();
-    assert_eq!(s.game().played, ["c1xc2xc3"]);
-    assert_eq!(position(&mut s), "turn 1; last c2 c3; North Rook c3");
-}
-
-#[test]
-fn a_second_step_from_the_square_of_a_capture_and_a_pass_of_the_next_round() {
-    // The lion takes on a2 and goes on from a2 to take a3: the second line moves the lion,
-    // not the man it took there. South's turn then ends after a partial step ("pass
-    // partial"), and `2. Pass` is North's pass in the next round, not the end of South's turn.
-    let path = "tests/records/zsg/lion.zsg";
-    let mut s = replay(path);
-    assert_eq!(s.game().played, ["a1xa2xa3", "c4-c3", "pass", "c3-b3"]);
-    assert_eq!(
-        position(&mut s),
-        "turn 0; last c3 b3; North Lion a3; South Lion b3"
-    );
-    // Numbered as the same round, the `Pass` ends South's turn, and the last line is then
-    // North's turn, where the lion on c3 is not North's.
-    let text = std::fs::read_to_string(path)
-        .unwrap()
-        .replace("2. Pass", "1. Pass");
-    let e = Session::from_record(&text, path, &Fs(Path::new(".")))
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(e.contains("line 8: no legal move matches it"), "{e}");
-}
-
-#[test]
 fn a_capture_carried_to_a_reserve_in_a_corpus_game() {
     // Knight's Court: a captured piece moves to a reserve square (x1...y3), from where it
     // is dropped later by its owner (`Rook x3 - a2`).

@@ -515,14 +515,10 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
     };
     let new = |pc: PieceId, owner: PlayerId| Cell::new(pc, owner, rules.attr_defaults[pc.idx()]);
     // A piece moves (from a square the board lacks: it comes from outside, as a drop). When a
-    // piece was taken on the square another piece moves from (`carried`: an effect, not a
-    // line's main part), the taken piece is the one that moves (Zillions writes a captured
-    // piece carried to a hand as a move from where it was taken). A line's main part is the
-    // piece standing there: a step that goes on from where the one before captured moves the
-    // capturer.
+    // piece was taken on the square it moves from, the taken piece is the one that moves
+    // (Zillions writes a captured piece carried to a hand as a move from where it was taken).
     let shift = |e: &mut Expected,
                  taken: &mut Vec<(usize, Cell)>,
-                 carried: bool,
                  name: &str,
                  from: &str,
                  to: &str,
@@ -533,8 +529,7 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
         let cell = match square_id(def, from).map(usize::from) {
             Some(f) => {
                 let here = e.cells[f];
-                let k = taken.iter().rposition(|&(s, _)| s == f).filter(|_| carried);
-                match k {
+                match taken.iter().rposition(|&(s, _)| s == f) {
                     Some(k) => taken.remove(k).1,
                     None => {
                         e.cells[f] = Cell::EMPTY;
@@ -590,7 +585,7 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
                 to,
                 capture,
             } => {
-                let t = shift(&mut e, &mut taken, false, piece, from, to, *capture)?;
+                let t = shift(&mut e, &mut taken, piece, from, to, *capture)?;
                 e.landings.push(t as u16);
                 cur = Some(t);
             }
@@ -657,7 +652,7 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
                     from,
                     to,
                     capture,
-                } => cur = Some(shift(&mut e, &mut taken, true, p, from, to, *capture)?),
+                } => cur = Some(shift(&mut e, &mut taken, p, from, to, *capture)?),
                 Effect::Become(name) => {
                     let s = cur.ok_or("`= NAME` follows nothing that moved or appeared")?;
                     become_(&mut e, s, name)?;

@@ -266,3 +266,29 @@ fn a_created_piece_belongs_to_the_move_it_was_added_with() {
     );
     assert_eq!(after(&mut g, "a1-a3"), "turn 1; last a1 a3; A P a3; B P c3");
 }
+
+#[test]
+fn a_byte_order_mark_before_the_rules_is_skipped_with_a_warning() {
+    // Windows editors saving in UTF-8 put U+FEFF first; the same file in Latin-1 (a byte
+    // above 127 in a comment) keeps it as one mark too.
+    let game = format!(
+        "(game (title \"Marked\") {BOARD} (board-setup (A (P a1)) (B (P c3)))\r\n  (piece (name P) (moves (n add))))"
+    );
+    for src in [
+        format!("\u{feff}{game}").into_bytes(),
+        [b"\xef\xbb\xbf; caf\xe9\r\n".as_slice(), game.as_bytes()].concat(),
+    ] {
+        let loaded = zrf::load("t.zrf", &src, &NoFiles);
+        let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+        assert!(
+            !has_errors(&diags) && !has_errors(&loaded.diags),
+            "{:#?}",
+            loaded.diags
+        );
+        let warnings: Vec<&str> = loaded.diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(warnings, ["the file starts with a byte-order mark"]);
+        let rules = Rules::new(def.expect("resolves"));
+        let pos = rules.initial();
+        assert_eq!(Game::new(rules, pos).legal_texts(), ["a1-a2"]);
+    }
+}

@@ -149,6 +149,18 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let mut symbols: std::collections::HashMap<&str, std::rc::Rc<str>> =
         std::collections::HashMap::new();
     let mut rest = text;
+    // A UTF-8 byte-order mark, which Windows editors put before the text, is not part of it.
+    if let Some(r) = text.strip_prefix('\u{feff}') {
+        diags.push(
+            Diagnostic::warning(
+                Span::new(file, 0, text.len() - r.len()),
+                "the file starts with a byte-order mark",
+            )
+            .with_label("ignored")
+            .with_note("an editor saving in UTF-8 wrote it; the rules start after it"),
+        );
+        rest = r;
+    }
     let offset = |rest: &str| text.len() - rest.len();
     let mut nodes = 0usize;
     let mut stopped = false;

@@ -28,9 +28,8 @@ pub fn is_delimiter_error(d: &Diagnostic) -> bool {
 pub const MAX_DEPTH: usize = 200;
 
 /// The most atoms and lists the reader takes from one file; it stops there with an error.
-/// The expander accepts half as many in all (`expand::MAX_EXPANDED_NODES`), so a file this
-/// large could never load, and stopping bounds the memory a huge file takes (about 40 bytes
-/// a node).
+/// The expander accepts at least twice as many in all (`expand::MAX_EXPANDED_NODES`, more for
+/// big files), and stopping bounds the memory a huge file takes (about 40 bytes a node).
 pub const MAX_NODES: usize = 2_000_000;
 
 enum Token<'a> {

@@ -307,24 +307,33 @@ impl Rules {
         } else {
             (0, pos.cells.len())
         };
+        let n_pos = pos.cells.len();
+        scratch.may_repeat = false;
         for sq in lo..hi {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
                 continue;
             }
             let piece = &self.def.pieces[cell.piece as usize - 1];
+            let first = out.moves.len();
             for block in piece.moves.iter().filter(|b| wanted(b)) {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
                     return;
                 }
                 ex.run(block, sq as u16, None, scratch, out);
+            }
+            if out.moves.len() > first {
+                scratch.new_group(n_pos);
+                scratch.note_group(out, first, sq as u16);
             }
         }
         if only != NONE {
             return;
         }
         let n_pieces = self.def.pieces.len();
+        let first = out.moves.len();
         for (pi, piece) in self.def.pieces.iter().enumerate() {
             if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
                 continue;
@@ -333,11 +342,16 @@ impl Rules {
                 for sq in 0..pos.cells.len() {
                     if out.moves.len() >= GEN_MOVE_LIMIT {
                         out.note_cut(Cut::TotalMoves);
+                        scratch.may_repeat = true;
                         return;
                     }
                     ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
                 }
             }
+        }
+        if out.moves.len() > first {
+            scratch.new_group(n_pos);
+            scratch.note_group(out, first, NONE);
         }
     }
 
@@ -489,7 +503,9 @@ impl Rules {
             std::mem::swap(out, &mut steps);
             ws.bufs.push(steps);
             let cut = out.cut;
+            ws.distinct = !ws.scratch.may_repeat;
             self.finish(ws, pos, out);
+            ws.distinct = false;
             if let Some(why) = cut {
                 out.note_cut(why);
             }
@@ -661,7 +677,9 @@ impl Rules {
             }
             return;
         }
-        dedup_moves(ws, out);
+        if !ws.distinct {
+            dedup_moves(ws, out);
+        }
         if compel {
             self.compel(pos, out);
         }
@@ -1043,6 +1061,8 @@ pub struct Workspace {
     dead: Vec<bool>,
     fingerprints: Vec<u64>,
     sorted: Vec<u64>,
+    /// The list being filtered holds no two equal moves (`Scratch::note_group`).
+    distinct: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -165,7 +165,7 @@ impl<'a> Exec<'a> {
     }
 
     #[inline(never)]
-    fn run_set_up(
+    pub(super) fn run_set_up(
         &mut self,
         block: &Block,
         tree: Option<&Seq>,

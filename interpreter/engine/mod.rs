@@ -309,6 +309,8 @@ impl Rules {
         };
         let n_pos = pos.cells.len();
         scratch.may_repeat = false;
+        // The mover's part of the direction table (`Exec::base`).
+        let next = self.def.board.next.get(ex.base..).unwrap_or(&[]);
         for sq in lo..hi {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
@@ -321,6 +323,22 @@ impl Rules {
                     out.note_cut(Cut::TotalMoves);
                     scratch.may_repeat = true;
                     return;
+                }
+                // Most blocks end at their gate (off the board, or a square that fails its
+                // test): tested here, from the mover's direction table.
+                if let Some(seq) = self.special.by_id(block.id) {
+                    if let Some(off) = seq.gate_off() {
+                        let q = next.get(off as usize + sq).copied().unwrap_or(NONE);
+                        if q == NONE {
+                            continue;
+                        }
+                        ex.cp = q;
+                        if !seq.gate_passes(pos.cells[q as usize], side.0, &ex) {
+                            continue;
+                        }
+                        ex.run_gated(block, seq, sq as u16, scratch, out);
+                        continue;
+                    }
                 }
                 ex.run(block, sq as u16, None, scratch, out);
             }

@@ -20,7 +20,7 @@
 
 use super::exec::{Exec, Flow, Pending, Scratch, STEP_LIMIT};
 use super::moves::MoveList;
-use super::position::DEAD;
+use super::position::{Cell, DEAD};
 use crate::def::*;
 
 /// The specialised programs of a game, one per block (by `Block::id`).
@@ -130,6 +130,8 @@ enum Node {
     StepTest(u32, Test),
     /// End the block unless the condition holds.
     Verify(SCond),
+    /// `Verify` of a plain condition, then `StepTest`: the step's test is tried first.
+    CheckStep(SCond, u32, Test),
     /// Capture the piece there.
     Capture(Tgt),
     /// Emit a move.
@@ -245,6 +247,30 @@ impl Build {
             nodes.push(self.node(instr));
             i += 1;
         }
+        // A plain condition (an attack test, an expression) followed by a step: the step and
+        // its test, which cost a table read, go first. Both only read, and either failing ends
+        // the block, so the order changes nothing but the work.
+        let mut k = 0;
+        while k + 1 < nodes.len() {
+            let step = match nodes[k + 1] {
+                Node::StepTest(off, test) => Some((off, test)),
+                Node::Step(off) => Some((
+                    off,
+                    Test {
+                        kind: Kind::OnBoard,
+                        neg: false,
+                    },
+                )),
+                _ => None,
+            };
+            if let (Some((off, test)), Node::Verify(SCond::Plain(_))) = (step, &nodes[k]) {
+                let Node::Verify(c) = nodes.remove(k) else {
+                    unreachable!("matched above")
+                };
+                nodes[k] = Node::CheckStep(c, off, test);
+            }
+            k += 1;
+        }
         let prefix = nodes
             .iter()
             .take_while(|n| {
@@ -304,7 +330,63 @@ impl Build {
     }
 }
 
+impl Special {
+    /// The specialised tree of the block with this id, when specialisation is on.
+    #[inline(always)]
+    pub(super) fn by_id(&self, id: u32) -> Option<&Seq> {
+        if self.enabled {
+            self.blocks.get(id as usize)
+        } else {
+            None
+        }
+    }
+}
+
+impl Seq {
+    /// The gate as a plain test of a cell by the mover `side` (see [`Seq::gate`]): its offset
+    /// and whether a cell passes, for generation (no attack test's imagined piece).
+    #[inline(always)]
+    pub(super) fn gate_off(&self) -> Option<u32> {
+        self.gate.map(|(off, _)| off)
+    }
+
+    /// Whether the gate's test holds on a cell that exists, for the mover `side`.
+    #[inline(always)]
+    pub(super) fn gate_passes(&self, c: Cell, side: u8, exec: &Exec) -> bool {
+        let Some((_, t)) = self.gate else {
+            return true;
+        };
+        let holds = match t.kind {
+            Kind::Empty => c.is_empty(),
+            Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
+            Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
+            Kind::Piece(k) => c.piece == k,
+            Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
+            Kind::OnBoard => true,
+            Kind::Zone(_) => return exec.test(t, exec.cp),
+        };
+        holds != t.neg
+    }
+}
+
 impl Exec<'_> {
+    /// Runs a block whose gate the caller has passed, landing on `self.cp` (generation only:
+    /// no attack test). The rest of the prefix runs before the run is set up, as in `run`.
+    #[inline(always)]
+    pub(super) fn run_gated(
+        &mut self,
+        block: &Block,
+        seq: &Seq,
+        start: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        if seq.prefix > 1 && !self.enter_rest(seq, 1) {
+            return;
+        }
+        self.run_set_up(block, Some(seq), start, None, scratch, out);
+    }
+
     /// Runs the read-only prefix of a block's tree from `self.cp`: whether the block goes on.
     /// It reads only the board, the mover and the current square, none of which the set-up of
     /// a run changes, so a block that fails here has added nothing and ends as the plain one.
@@ -321,9 +403,11 @@ impl Exec<'_> {
             }
             first = 1;
         }
-        if first == seq.prefix {
-            return true;
-        }
+        first == seq.prefix || self.enter_rest(seq, first)
+    }
+
+    /// The prefix nodes from `first` on (see [`Exec::enter`]).
+    fn enter_rest(&mut self, seq: &Seq, first: usize) -> bool {
         for node in &seq.nodes[first..seq.prefix] {
             let go = match node {
                 Node::Step(off) => {
@@ -468,6 +552,15 @@ impl Exec<'_> {
                 }
                 Node::Verify(c) => {
                     if self.scond(c, s) {
+                        Flow::Go
+                    } else {
+                        Flow::Stop
+                    }
+                }
+                Node::CheckStep(c, off, t) => {
+                    let q = self.next(*off, self.cp);
+                    if q != NONE && self.test(*t, q) && self.scond(c, s) {
+                        self.cp = q;
                         Flow::Go
                     } else {
                         Flow::Stop

@@ -311,6 +311,10 @@ impl Rules {
         scratch.may_repeat = false;
         // The mover's part of the direction table (`Exec::base`).
         let next = self.def.board.next.get(ex.base..).unwrap_or(&[]);
+        // The mover's part of the fused leaps (`Exec::leap`).
+        let leaps = (self.special.leaps)
+            .get(side.idx() * n_pos..)
+            .unwrap_or(&[]);
         for sq in lo..hi {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
@@ -327,8 +331,13 @@ impl Rules {
                 // Most blocks end at their gate (off the board, or a square that fails its
                 // test): tested here, from the mover's direction table.
                 if let Some(seq) = self.special.by_id(block.id) {
-                    if let Some(off) = seq.gate_off() {
-                        let q = next.get(off as usize + sq).copied().unwrap_or(NONE);
+                    if let Some(gate) = seq.gate_off() {
+                        let q = match gate {
+                            special::Gate::Step(off) => next.get(off as usize + sq),
+                            special::Gate::Leap(at) => leaps.get(at as usize + sq),
+                        }
+                        .copied()
+                        .unwrap_or(NONE);
                         if q == NONE {
                             continue;
                         }

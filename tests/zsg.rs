@@ -251,6 +251,30 @@ fn effects_as_zillions_writes_them() {
 }
 
 #[test]
+fn a_second_step_from_the_square_of_a_capture_and_a_pass_of_the_next_round() {
+    // The lion takes on a2 and goes on from a2 to take a3: the second line moves the lion,
+    // not the man it took there. South's turn then ends after a partial step ("pass
+    // partial"), and `2. Pass` is North's pass in the next round, not the end of South's turn.
+    let path = "tests/records/zsg/lion.zsg";
+    let mut s = replay(path);
+    assert_eq!(s.game().played, ["a1xa2xa3", "c4-c3", "pass", "c3-b3"]);
+    assert_eq!(
+        position(&mut s),
+        "turn 0; last c3 b3; North Lion a3; South Lion b3"
+    );
+    // Numbered as the same round, the `Pass` ends South's turn, and the last line is then
+    // North's turn, where the lion on c3 is not North's.
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("2. Pass", "1. Pass");
+    let e = Session::from_record(&text, path, &Fs(Path::new(".")))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("line 8: no legal move matches it"), "{e}");
+}
+
+#[test]
 fn a_capture_carried_to_a_reserve_in_a_corpus_game() {
     // Knight's Court: a captured piece moves to a reserve square (x1...y3), from where it
     // is dropped later by its owner (`Rook x3 - a2`).
@@ -295,8 +319,9 @@ fn check_replays_every_record_under_a_folder() {
          ok   tests/records/zsg/hand.zsg: 2 moves, *\n\
          ok   tests/records/zsg/international-draughts.zsg: 2 moves, *\n\
          ok   tests/records/zsg/knights-court.zsg: 3 moves, *\n\
+         ok   tests/records/zsg/lion.zsg: 4 moves, *\n\
          ok   tests/records/zsg/mana-pass.zsg: 3 moves, *\n\
-         7 records: 7 ok, 0 failed\n"
+         8 records: 8 ok, 0 failed\n"
     );
     // Native records too; one failure makes the exit code 1.
     let (code, out, _) = zrf(&["replay", "--check", "tests/records"]);
@@ -309,7 +334,7 @@ fn check_replays_every_record_under_a_folder() {
         ),
         "{out}"
     );
-    assert!(out.ends_with("9 records: 8 ok, 1 failed\n"), "{out}");
+    assert!(out.ends_with("10 records: 9 ok, 1 failed\n"), "{out}");
 }
 
 #[test]

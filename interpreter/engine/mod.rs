@@ -704,11 +704,14 @@ impl Rules {
             }
             return;
         }
-        if !ws.distinct {
-            dedup_moves(ws, out);
-        }
+        // Priorities first: when two blocks of different types make the same move, the copy
+        // of the better-ranked type is the one that stays (ZoG keeps the move).
         if compel {
             self.compel(pos, out);
+        }
+        // The filters above only drop moves, so a list shown distinct stays so.
+        if !ws.distinct {
+            dedup_moves(ws, out);
         }
         if self.royal.iter().any(|&r| r) {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);

@@ -339,24 +339,60 @@ impl Rules {
         } else {
             (0, pos.cells.len())
         };
+        let n_pos = pos.cells.len();
+        scratch.may_repeat = false;
+        // The mover's part of the direction table (`Exec::base`).
+        let next = self.def.board.next.get(ex.base..).unwrap_or(&[]);
+        // The mover's part of the fused leaps (`Exec::leap`).
+        let leaps = (self.special.leaps)
+            .get(side.idx() * n_pos..)
+            .unwrap_or(&[]);
         for sq in lo..hi {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
                 continue;
             }
             let piece = &self.def.pieces[cell.piece as usize - 1];
+            let first = out.moves.len();
             for block in piece.moves.iter().filter(|b| wanted(b)) {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
                     return;
                 }
+                // Most blocks end at their gate (off the board, or a square that fails its
+                // test): tested here, from the mover's direction table.
+                if let Some(seq) = self.special.by_id(block.id) {
+                    if let Some(gate) = seq.gate_off() {
+                        let q = match gate {
+                            special::Gate::Step(off) => next.get(off as usize + sq),
+                            special::Gate::Leap(at) => leaps.get(at as usize + sq),
+                        }
+                        .copied()
+                        .unwrap_or(NONE);
+                        if q == NONE {
+                            continue;
+                        }
+                        ex.cp = q;
+                        if !seq.gate_passes(pos.cells[q as usize], side.0, &ex) {
+                            continue;
+                        }
+                        ex.run_gated(block, seq, sq as u16, scratch, out);
+                        continue;
+                    }
+                }
                 ex.run(block, sq as u16, None, scratch, out);
+            }
+            if out.moves.len() > first {
+                scratch.new_group(n_pos);
+                scratch.note_group(out, first, sq as u16);
             }
         }
         if only != NONE {
             return;
         }
         let n_pieces = self.def.pieces.len();
+        let first = out.moves.len();
         for (pi, piece) in self.def.pieces.iter().enumerate() {
             if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
                 continue;
@@ -365,11 +401,16 @@ impl Rules {
                 for sq in 0..pos.cells.len() {
                     if out.moves.len() >= GEN_MOVE_LIMIT {
                         out.note_cut(Cut::TotalMoves);
+                        scratch.may_repeat = true;
                         return;
                     }
                     ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
                 }
             }
+        }
+        if out.moves.len() > first {
+            scratch.new_group(n_pos);
+            scratch.note_group(out, first, NONE);
         }
     }
 
@@ -521,7 +562,9 @@ impl Rules {
             std::mem::swap(out, &mut steps);
             ws.bufs.push(steps);
             let cut = out.cut;
+            ws.distinct = !ws.scratch.may_repeat;
             self.finish(ws, pos, out);
+            ws.distinct = false;
             if let Some(why) = cut {
                 out.note_cut(why);
             }
@@ -698,7 +741,10 @@ impl Rules {
         if compel {
             self.compel(pos, out);
         }
-        dedup_moves(ws, out);
+        // The filters above only drop moves, so a list shown distinct stays so.
+        if !ws.distinct {
+            dedup_moves(ws, out);
+        }
         if self.royal.iter().any(|&r| r) {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
         }
@@ -1080,6 +1126,8 @@ pub struct Workspace {
     dead: Vec<bool>,
     fingerprints: Vec<u64>,
     sorted: Vec<u64>,
+    /// The list being filtered holds no two equal moves (`Scratch::note_group`).
+    distinct: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -197,6 +197,21 @@ impl Evaluator {
         if n_players * n_pieces * n_pos > fine_cells {
             return Evaluator::coarse(rules);
         }
+        // The derivation runs every type's move blocks on every square, on the empty board and
+        // on `SAMPLES` random boards: at least their sizes. When that alone passes the limit,
+        // the coarse estimate is made at once, not after spending the limit.
+        let sizes: u64 = live_types
+            .iter()
+            .flat_map(|&t| &def.pieces[t].moves)
+            .map(|b| rules.block_weight(b))
+            .sum();
+        let least = sizes
+            .saturating_mul(n_pos as u64)
+            .saturating_mul(players.len() as u64)
+            .saturating_mul(SAMPLES as u64 + 1);
+        if least > fine_work {
+            return Evaluator::coarse(rules);
+        }
 
         let mut empty = rules.initial();
         for sq in 0..n_pos {

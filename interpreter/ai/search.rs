@@ -25,8 +25,11 @@ const QFORCED: usize = 8;
 /// Captures a side that may stand pat searches in its first quiescence ply, and deeper.
 const QWIDE: usize = 8;
 const QNARROW: usize = 3;
-/// Quiescence plies during which a side in check searches every evasion.
-const QCHECK: usize = 4;
+/// Quiescence plies during which a side in check searches every evasion (only the first:
+/// deeper, checks cost many nodes for little; at equal nodes this scored better, see
+/// docs/strength.md).
+const QCHECK: usize = 1;
+const QCHECK_DROPS: usize = 4;
 /// Larger than any score.
 const INF: i32 = MATE + 1;
 const HIST: usize = 1 << 14;
@@ -129,6 +132,8 @@ struct Search<'a> {
     min_base: i32,
     /// The fingerprint of the move made at each ply of the path (0 for a null move).
     made: Vec<u32>,
+    /// The static evaluation at each ply of the path (-INF where not computed).
+    sevals: Vec<i32>,
 }
 
 impl<'a> Search<'a> {
@@ -206,6 +211,7 @@ impl<'a> Search<'a> {
                 .min()
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
+            sevals: vec![-INF; MAX_PLY + 1],
         }
     }
 
@@ -562,6 +568,7 @@ impl<'a> Search<'a> {
             return best_possible;
         }
         let in_check = self.in_check();
+        let pv_node = beta - alpha > 1;
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
@@ -569,7 +576,6 @@ impl<'a> Search<'a> {
             return self.quiesce(alpha, beta, ply, 0);
         }
         let hash = self.pos.hash ^ self.salt;
-        let pv_node = beta - alpha > 1;
         let mut tt_fp = 0;
         if let Some(e) = self.tt.probe(hash) {
             tt_fp = e.fp;
@@ -605,6 +611,9 @@ impl<'a> Search<'a> {
             && beta.abs() < MATE_BOUND
             && alpha.abs() < MATE_BOUND;
         let static_eval = if prunable { self.evaluate() } else { -INF };
+        self.sevals[ply] = static_eval;
+        let improving =
+            ply < 2 || self.sevals[ply - 2] == -INF || static_eval > self.sevals[ply - 2];
         if prunable {
             // Reverse futility: far above beta with little depth left, a move will not fall
             // below it.
@@ -620,7 +629,7 @@ impl<'a> Search<'a> {
                 && self.last_null != ply
                 && self.has_big_piece()
             {
-                let r = 2 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = 3 + depth / 3 + ((static_eval - beta) / 200).min(3);
                 let next = self.rules.next_turn(self.pos.turn);
                 if self.rules.entry(next).mover != mover {
                     crate::engine::apply(
@@ -657,18 +666,24 @@ impl<'a> Search<'a> {
             let quiet = m.n_captures() == 0 && m.promote == 0;
             let key = self.keys[ply][k].0;
             let late_quiet = k > 0 && quiet && key < KILLER && best > -MATE_BOUND;
-            if prunable && late_quiet {
-                // Late move pruning and futility pruning of quiet moves near the horizon.
-                if depth <= 3 && k >= LMP_BASE + (depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 2 && static_eval + FUTILITY_MARGIN * depth <= alpha {
-                    continue;
-                }
+            // Late move pruning and futility pruning of quiet moves near the horizon; the
+            // bounds are halved where the evaluation fell since the side last moved.
+            let prune_it = prunable
+                && late_quiet
+                && depth <= PRUNE_DEPTH
+                && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
+                    || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha);
+            if prune_it && !self.has_royal {
+                continue;
             }
             self.made[ply] = fingerprint(&self.lists[ply], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
+            // A move that checks is searched all the same (mates are quiet moves too).
+            if prune_it && !self.in_check() {
+                revert(&mut self.pos, &mut self.log);
+                continue;
+            }
             let v = if k == 0 {
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
@@ -751,7 +766,10 @@ impl<'a> Search<'a> {
         if let Some(v) = self.enter(ply) {
             return v;
         }
-        let in_check = qply < QCHECK && self.in_check();
+        // Games with drops keep searching evasions deeper: a piece in hand gives checks
+        // without end (Crazyhouse at equal nodes lost with one ply).
+        let qcheck = if self.prune { QCHECK } else { QCHECK_DROPS };
+        let in_check = qply < qcheck && self.in_check();
         let reps = self.repetitions(ply);
         // The transposition table serves quiescence too: any stored result whose bound
         // decides the window ends the node, and its move is tried first (matches at equal
@@ -835,19 +853,30 @@ impl<'a> Search<'a> {
             if !forced && m.promote == 0 && best > -MATE_BOUND {
                 // Delta pruning: even winning the captured pieces outright leaves the side
                 // below alpha.
-                let gain: i32 = self.lists[ply]
-                    .captured(&m)
-                    .iter()
-                    .map(|&sq| self.pos.cells[sq as usize])
-                    .filter(|c| !c.is_empty())
-                    .map(|c| self.ev.base[c.piece as usize - 1].abs())
-                    .sum();
-                if best + gain + DELTA_MARGIN <= alpha {
+                if best + self.capture_gain(ply, &m) + DELTA_MARGIN <= alpha {
                     continue;
                 }
             }
+            // A capture by a piece worth more than what it takes, onto a square the other side
+            // attacks, likely loses material: skipped (a cheap stand-in for exchange
+            // evaluation that any rules' attack test answers). Not in games with drops, where
+            // the piece taken is one more to drop.
+            let risky = self.prune
+                && !forced
+                && m.promote == 0
+                && m.piece != 0
+                && self.ev.base[m.piece as usize - 1].abs() > self.capture_gain(ply, &m) + 50;
+            let mover = self.rules.entry(self.pos.turn).owner;
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
+            if risky {
+                let path = self.lists[ply].path(&m);
+                let to = path[path.len() - 1];
+                if to != crate::def::NONE && self.rules.attacked(&self.pos, to, mover, None, true) {
+                    revert(&mut self.pos, &mut self.log);
+                    continue;
+                }
+            }
             let v = self.qchild(alpha, beta, ply, qply, me);
             revert(&mut self.pos, &mut self.log);
             if self.aborted {
@@ -877,6 +906,17 @@ impl<'a> Search<'a> {
                 .store(hash, fp, best_idx, to_tt(best, ply), 0, bound);
         }
         best
+    }
+
+    /// The worth of the pieces a move at `ply` captures.
+    fn capture_gain(&self, ply: usize, m: &Move) -> i32 {
+        self.lists[ply]
+            .captured(m)
+            .iter()
+            .map(|&sq| self.pos.cells[sq as usize])
+            .filter(|c| !c.is_empty())
+            .map(|c| self.ev.base[c.piece as usize - 1].abs())
+            .sum()
     }
 
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
@@ -992,12 +1032,16 @@ const KILLER: i32 = 1 << 26;
 /// Reverse futility pruning: up to this depth, by this margin a ply.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 90;
-/// Futility pruning of quiet moves: this margin a ply.
-const FUTILITY_MARGIN: i32 = 150;
+/// Late move pruning and futility pruning of quiet moves: up to this depth.
+const PRUNE_DEPTH: i32 = 6;
+/// Futility pruning of quiet moves: this margin, and this much more a ply.
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_MARGIN: i32 = 120;
 /// Delta pruning in quiescence: the margin over the captured material.
 const DELTA_MARGIN: i32 = 200;
-/// Late move pruning: quiet moves searched at depth d before the rest are dropped.
-const LMP_BASE: usize = 4;
+/// Late move pruning: quiet moves searched at depth d before the rest are dropped are
+/// 3 + d², half as many where the evaluation fell since the side last moved.
+const LMP_BASE: usize = 3;
 
 /// Late move reduction of the `k`-th move at `depth`: grows with the log of both.
 fn lmr(depth: i32, k: usize) -> i32 {

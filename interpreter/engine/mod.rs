@@ -63,8 +63,15 @@ pub struct Rules {
     /// The `after-move` program is plain enough to run without the interpreter (set false
     /// to run it through the interpreter, the reference the plain way is tested against).
     pub after_move_plain: bool,
+    /// With `move-priorities`, the distinct ranks of the blocks, best first: legal moves are
+    /// generated rank by rank until one gives a move. Empty (all blocks at once) without
+    /// priorities, and with the options that compare moves across types (`"huffing"`,
+    /// `"complete captures"`).
+    rank_passes: Vec<u16>,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
+    /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
+    after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special.rs`).
     pub special: special::Special,
 }
@@ -100,12 +107,27 @@ impl Rules {
             in_turn_order[e.mover.idx()] = true;
             in_turn_order[e.owner.idx()] = true;
         }
+        let mut rank_passes = Vec::new();
+        if !def.move_priorities.is_empty() && !def.options.huffing && !def.options.complete_captures
+        {
+            for piece in &def.pieces {
+                for b in piece.moves.iter().chain(&piece.drops) {
+                    rank_passes.push(match b.move_type {
+                        Some(t) => rank[t.idx()],
+                        None => rank[rank.len() - 1],
+                    });
+                }
+            }
+            rank_passes.sort_unstable();
+            rank_passes.dedup();
+        }
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         Rules {
             turns,
             once,
             royal,
             rank,
+            rank_passes,
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -134,6 +156,7 @@ impl Rules {
             fast_legality: true,
             after_move_plain: after::plain_program(&def.after_move),
             clock: after::Clock::recognise(&def),
+            after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
             def,
         }
@@ -300,8 +323,22 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        let mut ex = Exec::new(self, pos, side);
         let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
+        self.gen_steps_where(pos, side, wanted, only, scratch, out);
+    }
+
+    /// [`Rules::gen_steps`] of the blocks for which `wanted` holds.
+    #[inline]
+    fn gen_steps_where(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        wanted: impl Fn(&Block) -> bool,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let mut ex = Exec::new(self, pos, side);
         let (lo, hi) = if only != NONE {
             (only as usize, only as usize + 1)
         } else {
@@ -472,15 +509,57 @@ impl Rules {
     pub fn legal_moves_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         out.clear();
         let entry = self.entry(pos.turn);
+        let mut cut = None;
+        if entry.move_type.is_none() && self.rank_passes.len() > 1 {
+            // Only the best-ranked move type that has a whole move is legal: the ranks are
+            // generated one by one, best first, and the first that gives a move is the
+            // answer (the worse ones are never generated).
+            for &r in &self.rank_passes {
+                out.clear();
+                self.whole_turns(ws, pos, entry.owner, |b| self.block_rank(b) == r, out);
+                cut = cut.or(out.cut);
+                if !out.is_empty() {
+                    break;
+                }
+            }
+        } else {
+            let mt = entry.move_type;
+            self.whole_turns(
+                ws,
+                pos,
+                entry.owner,
+                |b| mt.is_none() || b.move_type == mt,
+                out,
+            );
+            cut = out.cut;
+        }
+        self.finish(ws, pos, out);
+        if let Some(why) = cut {
+            out.note_cut(why);
+        }
+    }
+
+    /// The rank of a block's move type in `move-priorities` (untyped: last).
+    #[inline]
+    fn block_rank(&self, b: &Block) -> u16 {
+        match b.move_type {
+            Some(t) => self.rank[t.idx()],
+            None => self.rank[self.rank.len() - 1],
+        }
+    }
+
+    /// The whole turns (chains expanded, not yet filtered) that the wanted blocks of `side`
+    /// begin, into `out` (empty).
+    fn whole_turns(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        side: PlayerId,
+        wanted: impl Fn(&Block) -> bool,
+        out: &mut MoveList,
+    ) {
         let mut steps = ws.take_buf();
-        self.gen_steps(
-            pos,
-            entry.owner,
-            entry.move_type,
-            NONE,
-            &mut ws.scratch,
-            &mut steps,
-        );
+        self.gen_steps_where(pos, side, wanted, NONE, &mut ws.scratch, &mut steps);
         if steps.len() <= GEN_MOVE_LIMIT
             && !self.deferred
             && steps.moves.iter().all(|m| !m.partial && m.finally == 0)
@@ -488,17 +567,12 @@ impl Rules {
             // Single steps are whole turns already: the list is the output as it stands.
             std::mem::swap(out, &mut steps);
             ws.bufs.push(steps);
-            let cut = out.cut;
-            self.finish(ws, pos, out);
-            if let Some(why) = cut {
-                out.note_cut(why);
-            }
             return;
         }
         let mut gen = Gen {
             rules: self,
             ws,
-            side: entry.owner,
+            side,
             work: 0,
         };
         gen.ws.chain_keys.clear();
@@ -513,11 +587,6 @@ impl Rules {
             let mut k = ws.dead.iter();
             out.retain(|_| !k.next().copied().unwrap_or(false));
             ws.dead.clear();
-        }
-        let cut = out.cut;
-        self.finish(ws, pos, out);
-        if let Some(why) = cut {
-            out.note_cut(why);
         }
     }
 

@@ -577,8 +577,9 @@ impl Rules {
         };
         gen.ws.chain_keys.clear();
         gen.ws.chain_keys.push(pos.repetition_key());
-        let mut prefix = Vec::new();
+        let mut prefix = gen.ws.take_buf();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
+        ws.bufs.push(prefix);
         if let Some(why) = steps.cut {
             out.note_cut(why);
         }
@@ -1143,7 +1144,7 @@ impl Gen<'_, '_> {
         pos: &mut Position,
         steps: &MoveList,
         i: usize,
-        prefix: &mut Vec<MoveList>,
+        prefix: &mut MoveList,
         depth: usize,
         out: &mut MoveList,
     ) -> bool {
@@ -1194,13 +1195,15 @@ impl Gen<'_, '_> {
         }
         let continued = !conts.is_empty();
         if continued {
-            let mut link = MoveList::new();
-            link.push_from(steps, i);
-            prefix.push(link);
+            // The chain's links are the moves of one list, one per step so far.
+            let (n_ops, n_squares) = (prefix.ops.len(), prefix.squares.len());
+            prefix.push_from(steps, i);
             self.ws.chain_keys.push(key);
             self.expand_all(pos, &conts, prefix, depth + 1, out);
             self.ws.chain_keys.pop();
-            prefix.pop();
+            prefix.moves.pop();
+            prefix.ops.truncate(n_ops);
+            prefix.squares.truncate(n_squares);
         }
         self.ws.bufs.push(conts);
         revert(pos, &mut self.ws.log);
@@ -1213,7 +1216,7 @@ impl Gen<'_, '_> {
         &mut self,
         pos: &mut Position,
         steps: &MoveList,
-        prefix: &mut Vec<MoveList>,
+        prefix: &mut MoveList,
         depth: usize,
         out: &mut MoveList,
     ) {
@@ -1253,13 +1256,7 @@ impl Gen<'_, '_> {
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
     /// Returns false when the move was left out because `out` is full ([`GEN_MOVE_LIMIT`]).
-    fn emit(
-        &mut self,
-        prefix: &[MoveList],
-        steps: &MoveList,
-        i: usize,
-        out: &mut MoveList,
-    ) -> bool {
+    fn emit(&mut self, prefix: &MoveList, steps: &MoveList, i: usize, out: &mut MoveList) -> bool {
         if out.moves.len() >= GEN_MOVE_LIMIT {
             out.note_cut(Cut::TotalMoves);
             return false;
@@ -1300,23 +1297,23 @@ impl Gen<'_, '_> {
         true
     }
 
-    /// Concatenates the chain `prefix` + step `i` into one move.
-    fn join(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
+    /// Concatenates the chain `prefix` (one move per link) + step `i` into one move.
+    fn join(&mut self, prefix: &MoveList, steps: &MoveList, i: usize, out: &mut MoveList) {
         if prefix.is_empty() {
             out.push_from(steps, i);
             return;
         }
         let last = steps.moves[i];
-        let first = prefix[0].moves[0];
+        let first = prefix.moves[0];
         let op_lo = out.ops.len() as u32;
-        for link in prefix {
-            out.ops.extend_from_slice(link.ops(&link.moves[0]));
-        }
+        // The links were written one after another: their ops are one slice.
+        let links_ops = first.op_lo as usize..prefix.moves[prefix.len() - 1].op_hi as usize;
+        out.ops.extend_from_slice(&prefix.ops[links_ops]);
         out.ops.extend_from_slice(steps.ops(&last));
         let path_lo = out.squares.len() as u32;
-        out.squares.push(prefix[0].path(&first)[0]);
-        for link in prefix {
-            let p = link.path(&link.moves[0]);
+        out.squares.push(prefix.path(&first)[0]);
+        for link in &prefix.moves {
+            let p = prefix.path(link);
             out.squares.push(p[p.len() - 1]);
         }
         let lp = steps.path(&last);
@@ -1324,9 +1321,8 @@ impl Gen<'_, '_> {
         let path_hi = out.squares.len() as u32;
         let mut promote = 0;
         let mut promote_choice = false;
-        for link in prefix {
-            let lm = link.moves[0];
-            out.squares.extend_from_slice(link.captured(&lm));
+        for lm in &prefix.moves {
+            out.squares.extend_from_slice(prefix.captured(lm));
             if lm.promote != 0 {
                 promote = lm.promote;
                 promote_choice = lm.promote_choice;

@@ -68,6 +68,8 @@ pub struct Rules {
     /// priorities, and with the options that compare moves across types (`"huffing"`,
     /// `"complete captures"`).
     rank_passes: Vec<u16>,
+    /// By rank pass and piece type: the indices of the piece's move blocks of that rank.
+    pass_blocks: Vec<Vec<Vec<u32>>>,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
@@ -107,20 +109,32 @@ impl Rules {
             in_turn_order[e.mover.idx()] = true;
             in_turn_order[e.owner.idx()] = true;
         }
+        let block_rank = |b: &Block| match b.move_type {
+            Some(t) => rank[t.idx()],
+            None => rank[rank.len() - 1],
+        };
         let mut rank_passes = Vec::new();
         if !def.move_priorities.is_empty() && !def.options.huffing && !def.options.complete_captures
         {
             for piece in &def.pieces {
                 for b in piece.moves.iter().chain(&piece.drops) {
-                    rank_passes.push(match b.move_type {
-                        Some(t) => rank[t.idx()],
-                        None => rank[rank.len() - 1],
-                    });
+                    rank_passes.push(block_rank(b));
                 }
             }
             rank_passes.sort_unstable();
             rank_passes.dedup();
         }
+        let pass_blocks = (rank_passes.iter())
+            .map(|&r| {
+                (def.pieces.iter())
+                    .map(|p| {
+                        (0..p.moves.len() as u32)
+                            .filter(|&i| block_rank(&p.moves[i as usize]) == r)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         Rules {
             turns,
@@ -128,6 +142,7 @@ impl Rules {
             royal,
             rank,
             rank_passes,
+            pass_blocks,
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -324,7 +339,7 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
-        self.gen_steps_where(pos, side, wanted, only, scratch, out);
+        self.gen_steps_where(pos, side, wanted, None, only, scratch, out);
     }
 
     /// [`Rules::gen_steps`] of the blocks for which `wanted` holds.
@@ -334,6 +349,7 @@ impl Rules {
         pos: &Position,
         side: PlayerId,
         wanted: impl Fn(&Block) -> bool,
+        pass: Option<usize>,
         only: u16,
         scratch: &mut Scratch,
         out: &mut MoveList,
@@ -349,13 +365,32 @@ impl Rules {
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
                 continue;
             }
-            let piece = &self.def.pieces[cell.piece as usize - 1];
-            for block in piece.moves.iter().filter(|b| wanted(b)) {
+            let pi = cell.piece as usize - 1;
+            let piece = &self.def.pieces[pi];
+            let mut run = |block: &Block| {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
-                    return;
+                    return false;
                 }
                 ex.run(block, sq as u16, None, scratch, out);
+                true
+            };
+            match pass {
+                // The blocks of this rank, listed once at load.
+                Some(k) => {
+                    for &b in &self.pass_blocks[k][pi] {
+                        if !run(&piece.moves[b as usize]) {
+                            return;
+                        }
+                    }
+                }
+                None => {
+                    for block in piece.moves.iter().filter(|b| wanted(b)) {
+                        if !run(block) {
+                            return;
+                        }
+                    }
+                }
             }
         }
         if only != NONE {
@@ -514,9 +549,10 @@ impl Rules {
             // Only the best-ranked move type that has a whole move is legal: the ranks are
             // generated one by one, best first, and the first that gives a move is the
             // answer (the worse ones are never generated).
-            for &r in &self.rank_passes {
+            for (k, &r) in self.rank_passes.iter().enumerate() {
                 out.clear();
-                self.whole_turns(ws, pos, entry.owner, |b| self.block_rank(b) == r, out);
+                let wanted = |b: &Block| self.block_rank(b) == r;
+                self.whole_turns(ws, pos, entry.owner, wanted, Some(k), out);
                 cut = cut.or(out.cut);
                 if !out.is_empty() {
                     break;
@@ -529,6 +565,7 @@ impl Rules {
                 pos,
                 entry.owner,
                 |b| mt.is_none() || b.move_type == mt,
+                None,
                 out,
             );
             cut = out.cut;
@@ -556,10 +593,11 @@ impl Rules {
         pos: &mut Position,
         side: PlayerId,
         wanted: impl Fn(&Block) -> bool,
+        pass: Option<usize>,
         out: &mut MoveList,
     ) {
         let mut steps = ws.take_buf();
-        self.gen_steps_where(pos, side, wanted, NONE, &mut ws.scratch, &mut steps);
+        self.gen_steps_where(pos, side, wanted, pass, NONE, &mut ws.scratch, &mut steps);
         if steps.len() <= GEN_MOVE_LIMIT
             && !self.deferred
             && steps.moves.iter().all(|m| !m.partial && m.finally == 0)

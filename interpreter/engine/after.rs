@@ -7,7 +7,7 @@
 //! answered from one tally of the board per move.
 
 use super::moves::{apply_more, Op, UndoLog};
-use super::position::{Position, DEAD};
+use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
 
@@ -15,7 +15,7 @@ use crate::def::*;
 const MAX_SETS: usize = 8;
 
 /// The largest players × piece types whose counts the tally keeps (more: board scans).
-const MAX_TALLY: usize = 64;
+pub(super) const MAX_TALLY: usize = 64;
 
 /// Whether an `after-move` program is plain (see the module comment).
 pub(super) fn plain_program(body: &[Instr]) -> bool {
@@ -100,6 +100,8 @@ impl Clock {
 #[derive(Clone, Debug)]
 pub(super) struct Prog {
     body: Vec<PInstr>,
+    /// Whether some `count-pieces` reads the tally.
+    counts: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -123,6 +125,7 @@ enum PCond {
 #[derive(Clone, Debug)]
 enum PExpr {
     Int(i64),
+    Counter(u16),
     Arith(char, Box<PExpr>, Box<PExpr>),
     /// `count-pieces` over the whole board: by mover, the tally slots it sums.
     Count(Vec<u64>),
@@ -130,12 +133,110 @@ enum PExpr {
     Other(Expr),
 }
 
+impl PInstr {
+    fn counts(&self) -> bool {
+        match self {
+            PInstr::Set(_, e) => e.counts(),
+            PInstr::If(c, a, b) => {
+                c.counts() || a.iter().any(Self::counts) || b.iter().any(Self::counts)
+            }
+        }
+    }
+}
+
+impl PCond {
+    fn counts(&self) -> bool {
+        match self {
+            PCond::Not(x) => x.counts(),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter().any(Self::counts),
+            PCond::Compare(_, a, b) => a.counts() || b.counts(),
+            _ => false,
+        }
+    }
+}
+
+impl PExpr {
+    fn counts(&self) -> bool {
+        match self {
+            PExpr::Count(_) => true,
+            PExpr::Arith(_, a, b) => a.counts() || b.counts(),
+            _ => false,
+        }
+    }
+}
+
+/// The tally slot a cell counts in, if any.
+#[inline]
+fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
+    let slot = (c.owner as usize * n_pieces + c.piece as usize).wrapping_sub(1);
+    (!c.is_empty() && c.marks & DEAD == 0 && slot < MAX_TALLY).then_some(slot)
+}
+
+/// The tally of `pos`, the position after the move last applied in `log`: the tally before
+/// that move (kept in `log` under its hash) changed by the cells the move wrote, or one scan
+/// of the board when the position before is not known. Hash equality stands for equal
+/// positions here as it does for repetitions.
+fn tally_after(pos: &Position, n_pieces: usize, log: &mut UndoLog) -> [u32; MAX_TALLY] {
+    let Some((before, cells)) = log.last_cells() else {
+        return scan(pos, n_pieces);
+    };
+    let d = log.depth() - 1;
+    // The change: for each square written, its cell before the move out (the old cell of
+    // its first write) and its cell now in.
+    let mut delta = [0u32; MAX_TALLY];
+    for (k, &(sq, old)) in cells.iter().enumerate() {
+        if cells[..k].iter().any(|&(q, _)| q == sq) {
+            continue;
+        }
+        if let Some(s) = tally_slot(old, n_pieces) {
+            delta[s] = delta[s].wrapping_sub(1);
+        }
+        if let Some(s) = tally_slot(pos.cells[sq as usize], n_pieces) {
+            delta[s] = delta[s].wrapping_add(1);
+        }
+    }
+    let tallies = &mut log.after_tallies;
+    let t = match tallies.get(d) {
+        Some(&(h, base)) if h == before => {
+            let mut t = base;
+            for (x, dx) in t.iter_mut().zip(delta) {
+                *x = x.wrapping_add(dx);
+            }
+            t
+        }
+        _ => {
+            let t = scan(pos, n_pieces);
+            let mut base = t;
+            for (x, dx) in base.iter_mut().zip(delta) {
+                *x = x.wrapping_sub(dx);
+            }
+            tallies.resize(d + 1, (0, [0; MAX_TALLY]));
+            tallies[d] = (before, base);
+            t
+        }
+    };
+    t
+}
+
+/// The tally of a position, by one scan of its board.
+fn scan(pos: &Position, n_pieces: usize) -> [u32; MAX_TALLY] {
+    let mut t = [0u32; MAX_TALLY];
+    for &c in &pos.cells {
+        // Owners outside the player list are never counted as anyone's: their slots are
+        // past the players' or beyond the tally, and no mask reads them.
+        if let Some(s) = tally_slot(c, n_pieces) {
+            t[s] += 1;
+        }
+    }
+    t
+}
+
 impl Prog {
     /// Compiles a plain program (`plain_program` holds) for `def`.
     pub(super) fn compile(def: &GameDef) -> Prog {
-        Prog {
-            body: Self::body(def, &def.after_move),
-        }
+        let body = Self::body(def, &def.after_move);
+        let counts = body.iter().any(PInstr::counts);
+        Prog { body, counts }
     }
 
     fn body(def: &GameDef, body: &[Instr]) -> Vec<PInstr> {
@@ -178,6 +279,7 @@ impl Prog {
         let (n_players, n_pieces) = (def.players.len(), def.pieces.len());
         match e {
             Expr::Int(n) => PExpr::Int(*n),
+            Expr::Counter(c) => PExpr::Counter(*c),
             Expr::Arith(op, a, b) => PExpr::Arith(
                 *op,
                 Box::new(Self::expr(def, a)),
@@ -278,6 +380,9 @@ impl Plain<'_> {
     fn eval(&mut self, e: &PExpr) -> i64 {
         match e {
             PExpr::Int(n) => *n,
+            PExpr::Counter(c) => {
+                self.pos.counters[self.rules.counter_slot(*c, self.mover) as usize] as i64
+            }
             PExpr::Arith(op, a, b) => {
                 let a = self.eval(a);
                 arith(*op, a, self.eval(b))
@@ -300,16 +405,7 @@ impl Plain<'_> {
     fn tally(&mut self) -> &[u32; MAX_TALLY] {
         if !self.tallied {
             self.tallied = true;
-            let n_pieces = self.rules.def.pieces.len();
-            for c in &self.pos.cells {
-                // Owners outside the player list are never counted as anyone's: their slots
-                // are past the players' or beyond the tally, and no mask reads them.
-                let live = !c.is_empty() && c.marks & DEAD == 0;
-                let slot = (c.owner as usize * n_pieces + c.piece as usize).wrapping_sub(1);
-                if live && slot < MAX_TALLY {
-                    self.tally[slot] += 1;
-                }
-            }
+            self.tally = scan(self.pos, self.rules.def.pieces.len());
         }
         &self.tally
     }
@@ -353,6 +449,10 @@ impl Rules {
         let Some(prog) = &self.after_prog else {
             return false;
         };
+        if prog.counts {
+            run.tally = tally_after(run.pos, self.def.pieces.len(), log);
+            run.tallied = true;
+        }
         if !run.run(&prog.body) {
             return false;
         }
@@ -360,8 +460,14 @@ impl Rules {
         for (op, &(slot, value)) in ops.iter_mut().zip(&run.sets[..run.n]) {
             *op = Op::Counter(slot, limit(value, pos.counters[slot as usize] as i64));
         }
-        let n = run.n;
+        let (n, t) = (run.n, run.tally);
         apply_more(pos, &ops[..n], log);
+        if prog.counts {
+            // The position's tally, for the moves made from it.
+            let d = log.depth();
+            log.after_tallies.resize(d + 1, (0, [0; MAX_TALLY]));
+            log.after_tallies[d] = (pos.hash, t);
+        }
         true
     }
 }

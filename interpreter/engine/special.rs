@@ -71,10 +71,6 @@ pub struct Seq {
     /// How many leading nodes only move and test (`Step`, `StepTest`, `Verify` of a test):
     /// they run before the block's run is set up.
     prefix: usize,
-    /// How many leading nodes (`prefix` and more) only move, test and capture: a straight line
-    /// that adds nothing, checked before the run is set up (a capture only notes a pending
-    /// effect, so a block whose line fails adds nothing either way).
-    check: usize,
     /// The first node when it is a step (with its test, `on-board?` for a bare step): the
     /// gate every run passes first.
     gate: Option<(u32, Test)>,
@@ -260,19 +256,6 @@ impl Build {
                 )
             })
             .count();
-        let check = prefix
-            + nodes[prefix..]
-                .iter()
-                .take_while(|n| {
-                    matches!(
-                        n,
-                        Node::Step(_)
-                            | Node::StepTest(..)
-                            | Node::Capture(_)
-                            | Node::Verify(SCond::Test(..) | SCond::Const(_))
-                    )
-                })
-                .count();
         let gate = match nodes.first() {
             Some(&Node::StepTest(off, test)) => Some((off, test)),
             Some(&Node::Step(off)) => Some((
@@ -288,7 +271,6 @@ impl Build {
             nodes,
             cost: body.len() as u32,
             prefix,
-            check,
             gate,
         }
     }
@@ -339,15 +321,10 @@ impl Exec<'_> {
             }
             first = 1;
         }
-        if first == seq.check {
+        if first == seq.prefix {
             return true;
         }
-        // The prefix moves `cp` for the run; the rest of the line is only looked at.
-        let mut at_prefix = self.cp;
-        for (k, node) in seq.nodes[..seq.check].iter().enumerate().skip(first) {
-            if k == seq.prefix {
-                at_prefix = self.cp;
-            }
+        for node in &seq.nodes[first..seq.prefix] {
             let go = match node {
                 Node::Step(off) => {
                     self.cp = self.next(*off, self.cp);
@@ -364,9 +341,6 @@ impl Exec<'_> {
             if !go {
                 return false;
             }
-        }
-        if seq.check > seq.prefix {
-            self.cp = at_prefix;
         }
         true
     }

@@ -339,17 +339,19 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
-        self.gen_steps_where(pos, side, (wanted, None), only, scratch, out);
+        self.gen_steps_where(pos, side, wanted, None, only, scratch, out);
     }
 
     /// [`Rules::gen_steps`] of the blocks for which `wanted` holds (read from the lists of rank
     /// pass `pass`, when given, which are the same blocks).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn gen_steps_where(
         &self,
         pos: &Position,
         side: PlayerId,
-        (wanted, pass): (impl Fn(&Block) -> bool, Option<usize>),
+        wanted: impl Fn(&Block) -> bool,
+        pass: Option<usize>,
         only: u16,
         scratch: &mut Scratch,
         out: &mut MoveList,
@@ -597,7 +599,7 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let mut steps = ws.take_buf();
-        self.gen_steps_where(pos, side, (wanted, pass), NONE, &mut ws.scratch, &mut steps);
+        self.gen_steps_where(pos, side, wanted, pass, NONE, &mut ws.scratch, &mut steps);
         if steps.len() <= GEN_MOVE_LIMIT
             && !self.deferred
             && steps.moves.iter().all(|m| !m.partial && m.finally == 0)

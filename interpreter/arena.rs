@@ -302,8 +302,8 @@ pub struct Pairing<'a> {
     pub max_plies: usize,
 }
 
-/// Plays one game from `start`, one engine per seat; `stop` ends it early (as at the ply
-/// limit).
+/// Plays one game from `start`, one engine per seat (none when every seat is the random
+/// mover); `stop` ends it early (as at the ply limit).
 pub fn play_game(
     rules: &Rules,
     start: &Position,

@@ -832,8 +832,14 @@ fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
     for g in 0..m.games {
         let seat_a = (g as usize) % n;
         let seats: Vec<&Contestant> = (0..n).map(|s| if s == seat_a { &a } else { &b }).collect();
-        let mut engines: Vec<zrf::ai::Engine> =
-            (0..n).map(|_| zrf::ai::Engine::new(rules)).collect();
+        // Building an engine derives the evaluation (up to a second on big boards): the random
+        // mover needs none.
+        let any_engine = seats.iter().any(|c| matches!(c, Contestant::Engine(_)));
+        let mut engines: Vec<zrf::ai::Engine> = if any_engine {
+            (0..n).map(|_| zrf::ai::Engine::new(rules)).collect()
+        } else {
+            Vec::new()
+        };
         let how = arena::Pairing {
             seats,
             seed: m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)),

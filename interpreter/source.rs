@@ -188,7 +188,13 @@ impl SourceMap {
 pub fn decode(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.to_owned(),
-        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+        // Latin-1, except for a leading UTF-8 byte-order mark, which stays one mark.
+        Err(_) => match bytes.strip_prefix(b"\xef\xbb\xbf") {
+            Some(rest) => std::iter::once('\u{feff}')
+                .chain(rest.iter().map(|&b| b as char))
+                .collect(),
+            None => bytes.iter().map(|&b| b as char).collect(),
+        },
     }
 }
 
@@ -200,6 +206,7 @@ mod tests {
     fn latin1_fallback_keeps_every_byte() {
         assert_eq!(decode(b"caf\xe9"), "café");
         assert_eq!(decode("café".as_bytes()), "café");
+        assert_eq!(decode(b"\xef\xbb\xbfcaf\xe9"), "\u{feff}café");
     }
 
     #[test]

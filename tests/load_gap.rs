@@ -223,3 +223,72 @@ fn a_random_player_beside_a_plain_one_of_the_same_name_keeps_its_question_mark()
         );
     }
 }
+
+#[test]
+fn a_move_two_blocks_make_keeps_the_better_ranked_type() {
+    // The step north is written under both types; `late` ranks first. Zillions offers it
+    // (a Gwangsanghui record plays such a soldier step): the copy of the better-ranked type
+    // stays, instead of the first one written, which the priorities would then drop.
+    let src = format!(
+        r#"(game (title "Twice") {BOARD} (move-priorities late early)
+  (board-setup (A (P a1)) (B (P c3)))
+  (piece (name P) (moves (move-type early) (n add) (move-type late) (n add) (e add))))"#
+    );
+    let (moves, _) = moves(&src, 0);
+    assert_eq!(moves, ["a1-a2", "a1-b1"]);
+}
+
+#[test]
+fn a_created_piece_belongs_to_the_move_it_was_added_with() {
+    // The block creates a piece on c1, adds the step to a2, then goes on to a3 and adds
+    // again: only the first move creates (as in a Zillions Focus record, where a piece sent
+    // to the reserve while trying one drop target does not appear with the later drops).
+    let src = format!(
+        r#"(game (title "Seed") {BOARD}
+  (board-setup (A (P a1)) (B (P c3)))
+  (piece (name P) (moves (n mark c1 (create P) back add n add))))"#
+    );
+    let loaded = zrf::load("t.zrf", src.as_bytes(), &NoFiles);
+    let (def, _) = zrf::resolve_game(&loaded.games[0]);
+    let rules = Rules::new(def.expect("resolves"));
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    assert_eq!(g.legal_texts(), ["a1-a2", "a1-a3"]);
+    let after = |g: &mut Game, mv: &str| {
+        g.play(mv).unwrap();
+        let text = zrf::setup::native(&g.rules, &g.pos);
+        g.undo();
+        text
+    };
+    assert_eq!(
+        after(&mut g, "a1-a2"),
+        "turn 1; last a1 a2; A P a2 c1; B P c3"
+    );
+    assert_eq!(after(&mut g, "a1-a3"), "turn 1; last a1 a3; A P a3; B P c3");
+}
+
+#[test]
+fn a_byte_order_mark_before_the_rules_is_skipped_with_a_warning() {
+    // Windows editors saving in UTF-8 put U+FEFF first; the same file in Latin-1 (a byte
+    // above 127 in a comment) keeps it as one mark too.
+    let game = format!(
+        "(game (title \"Marked\") {BOARD} (board-setup (A (P a1)) (B (P c3)))\r\n  (piece (name P) (moves (n add))))"
+    );
+    for src in [
+        format!("\u{feff}{game}").into_bytes(),
+        [b"\xef\xbb\xbf; caf\xe9\r\n".as_slice(), game.as_bytes()].concat(),
+    ] {
+        let loaded = zrf::load("t.zrf", &src, &NoFiles);
+        let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+        assert!(
+            !has_errors(&diags) && !has_errors(&loaded.diags),
+            "{:#?}",
+            loaded.diags
+        );
+        let warnings: Vec<&str> = loaded.diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(warnings, ["the file starts with a byte-order mark"]);
+        let rules = Rules::new(def.expect("resolves"));
+        let pos = rules.initial();
+        assert_eq!(Game::new(rules, pos).legal_texts(), ["a1-a2"]);
+    }
+}

@@ -250,6 +250,60 @@ fn effects_as_zillions_writes_them() {
     }
 }
 
+/// A record for `tests/records/zsg-rules/marks.zrf` (variant `variant`) with these move lines.
+fn marks(variant: &str, moves: &str) -> Result<Session, String> {
+    let text = format!(
+        "Zillions Save Game File Version 0.02 HH\r\nRulesFile=../zsg-rules/marks.zrf\r\n\
+         VariantName={variant}\r\n{moves}"
+    );
+    Session::from_record(&text, "tests/records/zsg/marks.zsg", &Fs(Path::new(".")))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn attributes_are_numbered_from_the_last_declared() {
+    // Zillions numbers a piece's attributes from the last one it declares: `@ b2 0 1` sets
+    // `moved?` (declared second) on the mover, `@ c2 1 1` sets `seen?` on the enemy beside
+    // it; a piece that moves keeps its marks, and one sent to H keeps them too.
+    let moves = "1. Man b1 - b2 @ b2 0 1 @ c2 1 1\r\n\
+                 1. Man c2 - c1 @ c1 0 1\r\n\
+                 2. Man b2 x b3 Man b3 - H flip H @ b3 0 1\r\n";
+    let mut s = marks("Marks", moves).unwrap();
+    assert_eq!(s.game().played, ["b1-b2", "c2-c1", "b2-b3"]);
+    assert_eq!(
+        position(&mut s),
+        "turn 1; last b2 b3; North Man b3+moved? e1 H; North King a1; \
+         South Man e2 c1+seen?+moved?; South King a2"
+    );
+    // Counted from the first declared, the same lines name the other attribute.
+    for wrong in [
+        moves.replace("@ c2 1 1", "@ c2 0 1"),
+        moves.replace("@ b2 0 1 @ c2", "@ b2 1 1 @ c2"),
+    ] {
+        let e = marks("Marks", &wrong).err().unwrap();
+        assert!(e.contains("line 4: no legal move matches it"), "{e}");
+    }
+}
+
+#[test]
+fn maximal_captures_count_a_jumped_piece_that_changes_type() {
+    // "maximal captures": the king that jumps a king and turns it into a man takes as many
+    // pieces as the man that jumps and captures a man, so both are legal (Zillions' Northern
+    // Kings records take such jumps while a capture is on offer); a plain step is not.
+    let mut s = marks("Marks, maximal captures", "").unwrap();
+    let moves = s.eval_line("moves").text;
+    assert!(
+        moves.contains("a1-a3") && moves.contains("e1xe3"),
+        "{moves}"
+    );
+    assert!(!moves.contains("b1-b2"), "{moves}");
+    let mut s = marks("Marks, maximal captures", "1. King a1 - a3 = Man on a2\r\n").unwrap();
+    assert_eq!(
+        position(&mut s),
+        "turn 1; last a1 a3; North Man b1 e1; North King a3; South Man b3 a2 c2 e2"
+    );
+}
+
 #[test]
 fn a_capture_carried_to_a_reserve_in_a_corpus_game() {
     // Knight's Court: a captured piece moves to a reserve square (x1...y3), from where it
@@ -295,8 +349,9 @@ fn check_replays_every_record_under_a_folder() {
          ok   tests/records/zsg/hand.zsg: 2 moves, *\n\
          ok   tests/records/zsg/international-draughts.zsg: 2 moves, *\n\
          ok   tests/records/zsg/knights-court.zsg: 3 moves, *\n\
+         ok   tests/records/zsg/lion.zsg: 4 moves, *\n\
          ok   tests/records/zsg/mana-pass.zsg: 3 moves, *\n\
-         7 records: 7 ok, 0 failed\n"
+         8 records: 8 ok, 0 failed\n"
     );
     // Native records too; one failure makes the exit code 1.
     let (code, out, _) = zrf(&["replay", "--check", "tests/records"]);
@@ -309,7 +364,7 @@ fn check_replays_every_record_under_a_folder() {
         ),
         "{out}"
     );
-    assert!(out.ends_with("9 records: 8 ok, 1 failed\n"), "{out}");
+    assert!(out.ends_with("10 records: 9 ok, 1 failed\n"), "{out}");
 }
 
 #[test]

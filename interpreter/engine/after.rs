@@ -6,7 +6,7 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_more, Op, UndoLog};
+use super::moves::{apply_counter, apply_more, Op, UndoLog};
 use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
@@ -432,7 +432,7 @@ impl Rules {
             } else {
                 arith(c.op, old, c.step)
             };
-            apply_more(pos, &[Op::Counter(slot, limit(value, old))], log);
+            apply_counter(pos, slot, limit(value, old), log);
             return true;
         }
         let mut run = Plain {

@@ -39,6 +39,42 @@ pub struct Scratch {
     /// Instructions run by the blocks run with this scratch, for callers that bound their
     /// work (the evaluator's derivation).
     pub work: u64,
+    /// Set by `Rules::gen_steps` when two of the moves it wrote may be equal (see there).
+    pub(super) may_repeat: bool,
+    /// By square: `stamp` when a move of the current group ends there.
+    dest_stamp: Vec<u32>,
+    stamp: u32,
+}
+
+impl Scratch {
+    /// Starts a group of moves for [`Scratch::note_group`].
+    #[inline]
+    pub(super) fn new_group(&mut self, n_pos: usize) {
+        if self.dest_stamp.len() != n_pos || self.stamp == u32::MAX {
+            self.dest_stamp.clear();
+            self.dest_stamp.resize(n_pos, 0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+
+    /// Notes the moves `out.moves[first..]`, all of one group (the moves of one start square,
+    /// or all drops, whose path begins at `start`): two equal moves have one path, so a list
+    /// whose groups each reach every destination at most once, from their own start, holds
+    /// no two equal moves. Anything else sets `may_repeat`.
+    #[inline]
+    pub(super) fn note_group(&mut self, out: &MoveList, first: usize, start: u16) {
+        for m in &out.moves[first..] {
+            let (from, to) = (
+                out.squares[m.path_lo as usize],
+                out.squares[m.path_hi as usize - 1],
+            );
+            match self.dest_stamp.get_mut(to as usize) {
+                Some(st) if from == start && *st != self.stamp => *st = self.stamp,
+                _ => self.may_repeat = true,
+            }
+        }
+    }
 }
 
 /// One block run.
@@ -129,7 +165,7 @@ impl<'a> Exec<'a> {
     }
 
     #[inline(never)]
-    fn run_set_up(
+    pub(super) fn run_set_up(
         &mut self,
         block: &Block,
         tree: Option<&Seq>,
@@ -537,6 +573,12 @@ impl<'a> Exec<'a> {
                 self.emit(spec, Some(t), dest, s, out);
             }
         }
+        // A `create` belongs to the move it was added with: the moves the block adds later
+        // do not repeat it (a Zillions Focus record: a piece sent to the reserve while one
+        // drop target was tried does not appear with the drops tried after it).
+        if s.pending.iter().any(|p| matches!(p, Pending::Create(..))) {
+            s.pending.retain(|p| !matches!(p, Pending::Create(..)));
+        }
     }
 
     fn emit(
@@ -568,40 +610,69 @@ impl<'a> Exec<'a> {
         // 1. Every sub-move lifts its piece from the snapshot, then all are placed.
         let main = (self.from, dest);
         let n_subs = s.subs.len();
-        let moving = |i: usize| if i < n_subs { s.subs[i] } else { main };
-        for i in 0..=n_subs {
-            let (f, _) = moving(i);
-            if f != NONE && !(spec.copy && i == n_subs) {
+        if n_subs == 0 {
+            // One piece moves (the usual case): the same writes, without searching the ops.
+            let (f, t) = main;
+            if f != NONE && !spec.copy {
                 out.ops.push(Op::Set(f, Cell::EMPTY));
             }
-        }
-        for i in 0..=n_subs {
-            let (f, t) = moving(i);
-            let mut cell = if f == NONE {
-                match self.drop {
-                    Some(p) if i == n_subs => Cell::new(p, self.side, rules.attr_defaults[p.idx()]),
-                    _ => continue,
-                }
+            let cell = if f == NONE {
+                self.drop
+                    .map(|p| Cell::new(p, self.side, rules.attr_defaults[p.idx()]))
             } else {
-                self.cell(f)
+                Some(self.cell(f))
             };
-            if cell.is_empty() {
-                continue;
-            }
-            if i == n_subs {
+            if let Some(mut cell) = cell.filter(|c| !c.is_empty()) {
                 if let Some(p) = promote {
                     cell.piece = p.0 + 1;
                 }
+                // A piece moving onto its own square captures nothing.
+                if t != f {
+                    let occupant = self.cell(t);
+                    if !occupant.is_empty() {
+                        s.captured.push((t, occupant));
+                    }
+                }
+                out.ops.push(Op::Set(t, cell));
             }
-            let occupant = match current_op(&out.ops[op_lo..], t) {
-                Some(c) => c,
-                None => self.cell(t),
-            };
-            let lifted = (0..=n_subs).any(|j| moving(j).0 == t);
-            if !occupant.is_empty() && !lifted {
-                s.captured.push((t, occupant));
+        } else {
+            let moving = |i: usize| if i < n_subs { s.subs[i] } else { main };
+            for i in 0..=n_subs {
+                let (f, _) = moving(i);
+                if f != NONE && !(spec.copy && i == n_subs) {
+                    out.ops.push(Op::Set(f, Cell::EMPTY));
+                }
             }
-            out.ops.push(Op::Set(t, cell));
+            for i in 0..=n_subs {
+                let (f, t) = moving(i);
+                let mut cell = if f == NONE {
+                    match self.drop {
+                        Some(p) if i == n_subs => {
+                            Cell::new(p, self.side, rules.attr_defaults[p.idx()])
+                        }
+                        _ => continue,
+                    }
+                } else {
+                    self.cell(f)
+                };
+                if cell.is_empty() {
+                    continue;
+                }
+                if i == n_subs {
+                    if let Some(p) = promote {
+                        cell.piece = p.0 + 1;
+                    }
+                }
+                let occupant = match current_op(&out.ops[op_lo..], t) {
+                    Some(c) => c,
+                    None => self.cell(t),
+                };
+                let lifted = (0..=n_subs).any(|j| moving(j).0 == t);
+                if !occupant.is_empty() && !lifted {
+                    s.captured.push((t, occupant));
+                }
+                out.ops.push(Op::Set(t, cell));
+            }
         }
         // 2. Pending effects in program order, each on the cell as it is by then.
         for k in 0..s.pending.len() {

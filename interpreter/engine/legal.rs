@@ -194,6 +194,7 @@ impl Rules {
         let side = self.entry(pos.turn).owner;
         self.examine_safety(pos, side, s);
         keep.clear();
+        let mut dropped = false;
         for m in &out.moves {
             let ops = out.ops(m);
             if s.proven && self.proven_safe(s, pos, side, ops) {
@@ -203,7 +204,9 @@ impl Rules {
             if !self.fast_legality {
                 // The reference: play the move and look for royal pieces over the whole board.
                 self.make_ops(pos, out, m, log);
-                keep.push(!self.royal_attacked(pos, side));
+                let safe = !self.royal_attacked(pos, side);
+                keep.push(safe);
+                dropped |= !safe;
                 super::revert(pos, log);
                 continue;
             }
@@ -225,6 +228,10 @@ impl Rules {
                 .any(|&k| self.attacked(pos, k, side, None, true));
             super::revert(pos, log);
             keep.push(safe);
+            dropped |= !safe;
+        }
+        if !dropped {
+            return;
         }
         let mut k = keep.iter();
         out.retain(|_| k.next().copied().unwrap_or(false));

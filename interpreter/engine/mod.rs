@@ -78,6 +78,38 @@ pub struct Rules {
     pub special: special::Special,
 }
 
+/// Keeps the moves whose key is the largest.
+fn keep_best(out: &mut MoveList, keys: Vec<u64>) {
+    let best = keys.iter().copied().max().unwrap_or(0);
+    let mut k = keys.into_iter();
+    out.retain(|_| k.next() == Some(best));
+}
+
+/// The pieces a move takes, as `"maximal captures"` counts them: the pieces it captures, and
+/// the pieces on other squares than its path that it turns into another type or hands to
+/// another owner (`change-type` or `change-owner` on a jumped piece). Zillions counts both:
+/// in its Northern Kings, where a jumped king becomes a marked checker, its saved games take
+/// such a jump while a capture of a single checker is on offer (`docs/semantics.md`).
+fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
+    let caps = out.captured(m);
+    let path = out.path(m);
+    // The last write to a square is what the move leaves there.
+    let mut seen: Vec<u16> = Vec::new();
+    let mut changed = 0;
+    for op in out.ops(m).iter().rev() {
+        let Op::Set(sq, c) = *op else { continue };
+        if path.contains(&sq) || caps.contains(&sq) || seen.contains(&sq) {
+            continue;
+        }
+        seen.push(sq);
+        let b = pos.cells[sq as usize];
+        if !b.is_empty() && !c.is_empty() && (b.piece, b.owner) != (c.piece, c.owner) {
+            changed += 1;
+        }
+    }
+    caps.len() + changed
+}
+
 impl Rules {
     /// Derives the engine tables from a definition.
     pub fn new(mut def: GameDef) -> Rules {
@@ -362,6 +394,14 @@ impl Rules {
         } else {
             (0, pos.cells.len())
         };
+        let n_pos = pos.cells.len();
+        scratch.may_repeat = false;
+        // The mover's part of the direction table (`Exec::base`).
+        let next = self.def.board.next.get(ex.base..).unwrap_or(&[]);
+        // The mover's part of the fused leaps (`Exec::leap`).
+        let leaps = (self.special.leaps)
+            .get(side.idx() * n_pos..)
+            .unwrap_or(&[]);
         for sq in lo..hi {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
@@ -369,36 +409,56 @@ impl Rules {
             }
             let pi = cell.piece as usize - 1;
             let piece = &self.def.pieces[pi];
-            let mut run = |block: &Block| {
+            let first = out.moves.len();
+            // The blocks of this rank pass, listed once at load, or those `wanted` holds for.
+            let listed: &[u32] = match pass {
+                Some(k) => &self.pass_blocks[k][pi],
+                None => &[],
+            };
+            let filtered = pass
+                .is_none()
+                .then(|| piece.moves.iter().filter(|b| wanted(b)));
+            let blocks = (listed.iter().map(|&b| &piece.moves[b as usize]))
+                .chain(filtered.into_iter().flatten());
+            for block in blocks {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
-                    return false;
+                    scratch.may_repeat = true;
+                    return;
+                }
+                // Most blocks end at their gate (off the board, or a square that fails its
+                // test): tested here, from the mover's direction table.
+                if let Some(seq) = self.special.by_id(block.id) {
+                    if let Some(gate) = seq.gate_off() {
+                        let q = match gate {
+                            special::Gate::Step(off) => next.get(off as usize + sq),
+                            special::Gate::Leap(at) => leaps.get(at as usize + sq),
+                        }
+                        .copied()
+                        .unwrap_or(NONE);
+                        if q == NONE {
+                            continue;
+                        }
+                        ex.cp = q;
+                        if !seq.gate_passes(pos.cells[q as usize], side.0, &ex) {
+                            continue;
+                        }
+                        ex.run_gated(block, seq, sq as u16, scratch, out);
+                        continue;
+                    }
                 }
                 ex.run(block, sq as u16, None, scratch, out);
-                true
-            };
-            match pass {
-                // The blocks of this rank, listed once at load.
-                Some(k) => {
-                    for &b in &self.pass_blocks[k][pi] {
-                        if !run(&piece.moves[b as usize]) {
-                            return;
-                        }
-                    }
-                }
-                None => {
-                    for block in piece.moves.iter().filter(|b| wanted(b)) {
-                        if !run(block) {
-                            return;
-                        }
-                    }
-                }
+            }
+            if out.moves.len() > first {
+                scratch.new_group(n_pos);
+                scratch.note_group(out, first, sq as u16);
             }
         }
         if only != NONE {
             return;
         }
         let n_pieces = self.def.pieces.len();
+        let first = out.moves.len();
         for (pi, piece) in self.def.pieces.iter().enumerate() {
             if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
                 continue;
@@ -407,11 +467,16 @@ impl Rules {
                 for sq in 0..pos.cells.len() {
                     if out.moves.len() >= GEN_MOVE_LIMIT {
                         out.note_cut(Cut::TotalMoves);
+                        scratch.may_repeat = true;
                         return;
                     }
                     ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
                 }
             }
+        }
+        if out.moves.len() > first {
+            scratch.new_group(n_pos);
+            scratch.note_group(out, first, NONE);
         }
     }
 
@@ -573,6 +638,7 @@ impl Rules {
             cut = out.cut;
         }
         self.finish(ws, pos, out);
+        ws.distinct = false;
         if let Some(why) = cut {
             out.note_cut(why);
         }
@@ -598,6 +664,7 @@ impl Rules {
         pass: Option<usize>,
         out: &mut MoveList,
     ) {
+        ws.distinct = false;
         let mut steps = ws.take_buf();
         self.gen_steps_where(pos, side, wanted, pass, NONE, &mut ws.scratch, &mut steps);
         if steps.len() <= GEN_MOVE_LIMIT
@@ -607,6 +674,9 @@ impl Rules {
             // Single steps are whole turns already: the list is the output as it stands.
             std::mem::swap(out, &mut steps);
             ws.bufs.push(steps);
+            // The generator shows when no two of these moves can be the same (the filter
+            // then skips its duplicate check).
+            ws.distinct = !ws.scratch.may_repeat;
             return;
         }
         let mut gen = Gen {
@@ -771,9 +841,14 @@ impl Rules {
             }
             return;
         }
-        dedup_moves(ws, out);
+        // Priorities first: when two blocks of different types make the same move, the copy
+        // of the better-ranked type is the one that stays (ZoG keeps the move).
         if compel {
             self.compel(pos, out);
+        }
+        // The filters above only drop moves, so a list shown distinct stays so.
+        if !ws.distinct {
+            dedup_moves(ws, out);
         }
         if self.royal.iter().any(|&r| r) {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
@@ -799,7 +874,12 @@ impl Rules {
             out.retain(|m| rank(m) == best);
         }
         if self.def.options.maximal_captures > 0 {
-            self.precedence(&Precedence::MostCaptured, pos, out);
+            let keys: Vec<u64> = out
+                .moves
+                .iter()
+                .map(|m| taken(pos, out, m) as u64)
+                .collect();
+            keep_best(out, keys);
         }
         if self.def.options.maximal_captures == 2 {
             // zrf's reading of `2`: among the longest captures, the most promoted pieces
@@ -843,9 +923,7 @@ impl Rules {
                 }
             })
             .collect();
-        let best = keys.iter().copied().max().unwrap_or(0);
-        let mut k = keys.into_iter();
-        out.retain(|_| k.next() == Some(best));
+        keep_best(out, keys);
     }
 
     /// Whether any royal piece of `side` stands attacked.
@@ -1153,6 +1231,8 @@ pub struct Workspace {
     dead: Vec<bool>,
     fingerprints: Vec<u64>,
     sorted: Vec<u64>,
+    /// The list being filtered holds no two equal moves (`Scratch::note_group`).
+    distinct: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -282,6 +282,13 @@ pub fn apply_more(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
     }
 }
 
+/// Adds to a counter as part of the move last applied (one counter op of [`apply_more`]).
+#[inline]
+pub(super) fn apply_counter(pos: &mut Position, idx: u32, delta: i32, log: &mut UndoLog) {
+    pos.add_counter(idx, delta);
+    log.counters.push((idx, delta));
+}
+
 /// Takes back the last applied move. Cells, stores and counters are written back without
 /// hashing; the hash is restored from the frame.
 pub fn revert(pos: &mut Position, log: &mut UndoLog) {

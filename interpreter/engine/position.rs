@@ -88,20 +88,43 @@ pub struct Position {
     pub counters_hash: u64,
 }
 
-/// Mixes a 64-bit value (splitmix64 finaliser); used to hash cells without tables.
+/// Mixes a 64-bit value (splitmix64 finaliser); the keys of cells past [`KEYS`].
 #[inline]
-pub fn mix(mut z: u64) -> u64 {
+pub const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
 
+/// Zobrist keys of the common cells, by `pos << 6 | owner << 4 | piece` (positions below 256,
+/// owners below 4, `Cell::piece` below 16): one table read instead of a mix. Made at compile
+/// time; attribute bits and marks add a mixed key of their own.
+static KEYS: [u64; 1 << 14] = {
+    let mut keys = [0u64; 1 << 14];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = mix(0x2545_F491_4F6C_DD1D ^ (i as u64) << 20);
+        i += 1;
+    }
+    keys
+};
+
 /// The hash contribution of a cell at a position (0 for an empty cell).
 #[inline]
 pub fn cell_hash(pos: u16, cell: Cell) -> u64 {
     if cell.is_empty() && cell.marks == 0 {
         0
+    } else if pos < 256 && cell.piece < 16 && cell.owner < 4 {
+        let key = KEYS[(pos as usize) << 6 | (cell.owner as usize) << 4 | cell.piece as usize];
+        if cell.attrs == 0 && cell.marks == 0 {
+            key
+        } else {
+            key ^ mix(0x7F4A_0000_0000_0000
+                ^ (cell.attrs as u64) << 8
+                ^ cell.marks as u64
+                ^ (pos as u64) << 40)
+        }
     } else {
         mix(cell.bits() ^ (pos as u64) << 48)
     }
@@ -189,7 +212,7 @@ impl Position {
     }
 
     /// Writes a cell, keeping the hash up to date; returns the old cell.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, pos: u16, cell: Cell) -> Cell {
         let old = std::mem::replace(&mut self.cells[pos as usize], cell);
         self.hash ^= cell_hash(pos, old) ^ cell_hash(pos, cell);

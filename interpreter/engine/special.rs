@@ -20,13 +20,16 @@
 
 use super::exec::{Exec, Flow, Pending, Scratch, STEP_LIMIT};
 use super::moves::MoveList;
-use super::position::DEAD;
+use super::position::{Cell, DEAD};
 use crate::def::*;
+use std::cell::RefCell;
 
 /// The specialised programs of a game, one per block (by `Block::id`).
 #[derive(Clone, Debug, Default)]
 pub struct Special {
     blocks: Vec<Seq>,
+    /// The landing squares of fused leaps ([`Node::Leap`]): `leaps[at + player * n_pos + p]`.
+    pub(super) leaps: Vec<u16>,
     /// Whether `Exec::run` walks the specialised trees (true) or the plain ones.
     pub enabled: bool,
 }
@@ -37,7 +40,11 @@ impl Special {
         let n_pos = def.board.n_pos();
         let cx = Build {
             n_pos,
+            n_players: def.players.len(),
+            n_dirs: def.board.directions.len(),
             opposite: def.board.opposite.clone(),
+            next: def.board.next.clone(),
+            leaps: RefCell::new(Vec::new()),
         };
         let mut blocks = Vec::new();
         for piece in &mut def.pieces {
@@ -48,6 +55,7 @@ impl Special {
         }
         Special {
             blocks,
+            leaps: cx.leaps.into_inner(),
             enabled: true,
         }
     }
@@ -71,10 +79,22 @@ pub struct Seq {
     /// How many leading nodes only move and test (`Step`, `StepTest`, `Verify` of a test):
     /// they run before the block's run is set up.
     prefix: usize,
-    /// The first node when it is a step (with its test, `on-board?` for a bare step): the
-    /// gate every run passes first.
-    gate: Option<(u32, Test)>,
+    /// The first node when it is a step or a leap (with its test, `on-board?` for a bare
+    /// step): the gate every run passes first.
+    gate: Option<(Gate, Test)>,
 }
+
+/// How a gate finds its square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Gate {
+    /// One step: an offset into the mover's part of `Board::next`.
+    Step(u32),
+    /// A fused leap: an offset into `Special::leaps`.
+    Leap(u32),
+}
+
+/// The most entries the fused leap tables of a game may hold (past it, steps stay apart).
+const MAX_LEAP_ENTRIES: usize = 1 << 21;
 
 /// A square relative to the current one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,8 +148,13 @@ enum Node {
     Step(u32),
     /// Step, then end the block unless the test holds on the new square.
     StepTest(u32, Test),
+    /// Two or more steps in a row, the last one tested, read from one table
+    /// (`Special::leaps`, at this offset).
+    Leap(u32, Test),
     /// End the block unless the condition holds.
     Verify(SCond),
+    /// `Verify` of a plain condition, then `StepTest`: the step's test is tried first.
+    CheckStep(SCond, u32, Test),
     /// Capture the piece there.
     Capture(Tgt),
     /// Emit a move.
@@ -146,7 +171,11 @@ enum Node {
 
 struct Build {
     n_pos: usize,
+    n_players: usize,
+    n_dirs: usize,
     opposite: Vec<Option<DirId>>,
+    next: Vec<u16>,
+    leaps: RefCell<Vec<u16>>,
 }
 
 impl Build {
@@ -245,6 +274,31 @@ impl Build {
             nodes.push(self.node(instr));
             i += 1;
         }
+        self.fuse_leap(&mut nodes);
+        // A plain condition (an attack test, an expression) followed by a step: the step and
+        // its test, which cost a table read, go first. Both only read, and either failing ends
+        // the block, so the order changes nothing but the work.
+        let mut k = 0;
+        while k + 1 < nodes.len() {
+            let step = match nodes[k + 1] {
+                Node::StepTest(off, test) => Some((off, test)),
+                Node::Step(off) => Some((
+                    off,
+                    Test {
+                        kind: Kind::OnBoard,
+                        neg: false,
+                    },
+                )),
+                _ => None,
+            };
+            if let (Some((off, test)), Node::Verify(SCond::Plain(_))) = (step, &nodes[k]) {
+                let Node::Verify(c) = nodes.remove(k) else {
+                    unreachable!("matched above")
+                };
+                nodes[k] = Node::CheckStep(c, off, test);
+            }
+            k += 1;
+        }
         let prefix = nodes
             .iter()
             .take_while(|n| {
@@ -252,14 +306,16 @@ impl Build {
                     n,
                     Node::Step(_)
                         | Node::StepTest(..)
+                        | Node::Leap(..)
                         | Node::Verify(SCond::Test(..) | SCond::Const(_))
                 )
             })
             .count();
         let gate = match nodes.first() {
-            Some(&Node::StepTest(off, test)) => Some((off, test)),
+            Some(&Node::StepTest(off, test)) => Some((Gate::Step(off), test)),
+            Some(&Node::Leap(at, test)) => Some((Gate::Leap(at), test)),
             Some(&Node::Step(off)) => Some((
-                off,
+                Gate::Step(off),
                 Test {
                     kind: Kind::OnBoard,
                     neg: false,
@@ -273,6 +329,47 @@ impl Build {
             prefix,
             gate,
         }
+    }
+
+    /// Fuses a sequence's leading steps (two or more bare steps, the last of them possibly
+    /// tested) into one [`Node::Leap`] with its table of landing squares per player.
+    fn fuse_leap(&self, nodes: &mut Vec<Node>) {
+        let mut offs = Vec::new();
+        let mut test = Test {
+            kind: Kind::OnBoard,
+            neg: false,
+        };
+        for node in nodes.iter() {
+            match *node {
+                Node::Step(off) => offs.push(off),
+                Node::StepTest(off, t) => {
+                    offs.push(off);
+                    test = t;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let (n_pos, n_players) = (self.n_pos, self.n_players);
+        let mut leaps = self.leaps.borrow_mut();
+        if offs.len() < 2 || leaps.len() + n_players * n_pos > MAX_LEAP_ENTRIES {
+            return;
+        }
+        let at = leaps.len() as u32;
+        for pl in 0..n_players {
+            let base = pl * self.n_dirs * n_pos;
+            for p in 0..n_pos {
+                let mut q = p as u16;
+                for &off in &offs {
+                    q = match self.next.get(base + off as usize + q as usize) {
+                        Some(&r) if q != NONE => r,
+                        _ => NONE,
+                    };
+                }
+                leaps.push(q);
+            }
+        }
+        nodes.splice(..offs.len(), [Node::Leap(at, test)]);
     }
 
     fn node(&self, instr: &Instr) -> Node {
@@ -304,7 +401,63 @@ impl Build {
     }
 }
 
+impl Special {
+    /// The specialised tree of the block with this id, when specialisation is on.
+    #[inline(always)]
+    pub(super) fn by_id(&self, id: u32) -> Option<&Seq> {
+        if self.enabled {
+            self.blocks.get(id as usize)
+        } else {
+            None
+        }
+    }
+}
+
+impl Seq {
+    /// The gate as a plain test of a cell by the mover `side` (see [`Seq::gate`]): its offset
+    /// and whether a cell passes, for generation (no attack test's imagined piece).
+    #[inline(always)]
+    pub(super) fn gate_off(&self) -> Option<Gate> {
+        self.gate.map(|(g, _)| g)
+    }
+
+    /// Whether the gate's test holds on a cell that exists, for the mover `side`.
+    #[inline(always)]
+    pub(super) fn gate_passes(&self, c: Cell, side: u8, exec: &Exec) -> bool {
+        let Some((_, t)) = self.gate else {
+            return true;
+        };
+        let holds = match t.kind {
+            Kind::Empty => c.is_empty(),
+            Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
+            Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
+            Kind::Piece(k) => c.piece == k,
+            Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
+            Kind::OnBoard => true,
+            Kind::Zone(_) => return exec.test(t, exec.cp),
+        };
+        holds != t.neg
+    }
+}
+
 impl Exec<'_> {
+    /// Runs a block whose gate the caller has passed, landing on `self.cp` (generation only:
+    /// no attack test). The rest of the prefix runs before the run is set up, as in `run`.
+    #[inline(always)]
+    pub(super) fn run_gated(
+        &mut self,
+        block: &Block,
+        seq: &Seq,
+        start: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        if seq.prefix > 1 && !self.enter_rest(seq, 1) {
+            return;
+        }
+        self.run_set_up(block, Some(seq), start, None, scratch, out);
+    }
+
     /// Runs the read-only prefix of a block's tree from `self.cp`: whether the block goes on.
     /// It reads only the board, the mover and the current square, none of which the set-up of
     /// a run changes, so a block that fails here has added nothing and ends as the plain one.
@@ -314,16 +467,21 @@ impl Exec<'_> {
             return false;
         }
         let mut first = 0;
-        if let Some((off, t)) = seq.gate {
-            self.cp = self.next(off, self.cp);
+        if let Some((g, t)) = seq.gate {
+            self.cp = match g {
+                Gate::Step(off) => self.next(off, self.cp),
+                Gate::Leap(at) => self.leap(at, self.cp),
+            };
             if self.cp == NONE || !self.test(t, self.cp) {
                 return false;
             }
             first = 1;
         }
-        if first == seq.prefix {
-            return true;
-        }
+        first == seq.prefix || self.enter_rest(seq, first)
+    }
+
+    /// The prefix nodes from `first` on (see [`Exec::enter`]).
+    fn enter_rest(&mut self, seq: &Seq, first: usize) -> bool {
         for node in &seq.nodes[first..seq.prefix] {
             let go = match node {
                 Node::Step(off) => {
@@ -332,6 +490,10 @@ impl Exec<'_> {
                 }
                 Node::StepTest(off, t) => {
                     self.cp = self.next(*off, self.cp);
+                    self.cp != NONE && self.test(*t, self.cp)
+                }
+                Node::Leap(at, t) => {
+                    self.cp = self.leap(*at, self.cp);
                     self.cp != NONE && self.test(*t, self.cp)
                 }
                 Node::Verify(SCond::Test(t, at)) => self.test(*t, self.tgt(*at)),
@@ -359,6 +521,21 @@ impl Exec<'_> {
             .board
             .next
             .get(self.base + off as usize + p as usize)
+        {
+            Some(&q) if p != NONE => q,
+            _ => NONE,
+        }
+    }
+
+    /// The landing square of the fused leap at `at` from `p`, or `NONE`.
+    #[inline(always)]
+    pub(super) fn leap(&self, at: u32, p: u16) -> u16 {
+        let n_pos = self.pos.cells.len();
+        match self
+            .rules
+            .special
+            .leaps
+            .get(at as usize + self.side.idx() * n_pos + p as usize)
         {
             Some(&q) if p != NONE => q,
             _ => NONE,
@@ -466,8 +643,25 @@ impl Exec<'_> {
                         Flow::Stop
                     }
                 }
+                Node::Leap(at, t) => {
+                    self.cp = self.leap(*at, self.cp);
+                    if self.cp != NONE && self.test(*t, self.cp) {
+                        Flow::Go
+                    } else {
+                        Flow::Stop
+                    }
+                }
                 Node::Verify(c) => {
                     if self.scond(c, s) {
+                        Flow::Go
+                    } else {
+                        Flow::Stop
+                    }
+                }
+                Node::CheckStep(c, off, t) => {
+                    let q = self.next(*off, self.cp);
+                    if q != NONE && self.test(*t, q) && self.scond(c, s) {
+                        self.cp = q;
                         Flow::Go
                     } else {
                         Flow::Stop

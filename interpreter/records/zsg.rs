@@ -488,6 +488,20 @@ pub fn parse_move(body: &str, names: &dyn Names) -> Result<MoveDesc, String> {
                     square: sq.to_string(),
                 });
                 i += 4;
+                // Zillions lists every square that changes to the same type after one
+                // `on`: `= EV on 1F 19J`.
+                while w
+                    .get(i)
+                    .is_some_and(|t| names.is_square(t) && !is_keyword(t))
+                    && !move_at(i)
+                    && !player_at(i)
+                {
+                    effects.push(Effect::Change {
+                        piece: name.to_string(),
+                        square: w[i].to_string(),
+                    });
+                    i += 1;
+                }
             } else {
                 if matches!(main, Main::Pass) {
                     return Err("a pass cannot change a piece".into());
@@ -812,6 +826,26 @@ mod tests {
         let m = mv("Black D1 X Black Mark z1");
         assert!(matches!(m.main, Main::Place { ref square, .. } if square == "X"));
         assert_eq!(m.effects.len(), 1);
+        // One `on` may list several squares that change to the same type.
+        let m = mv("CL h17 - f17 = EV on f1 j19 = HV on n19 p1 = MA on f17");
+        let changed: Vec<(&str, &str)> = m
+            .effects
+            .iter()
+            .map(|e| match e {
+                Effect::Change { piece, square } => (piece.as_str(), square.as_str()),
+                other => panic!("not a type change: {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                ("EV", "f1"),
+                ("EV", "j19"),
+                ("HV", "n19"),
+                ("HV", "p1"),
+                ("MA", "f17")
+            ]
+        );
         // A line of effects only.
         let m = mv("= EKing on c2");
         assert_eq!(m.main, Main::None);

@@ -378,6 +378,8 @@ fn steps_text(steps: &[MoveDesc]) -> String {
 pub struct Step {
     /// Line number (from 1).
     pub line: usize,
+    /// The round number N.
+    pub number: u32,
     /// The line as written (`N. BODY`).
     pub text: String,
     /// The line, understood.
@@ -429,6 +431,7 @@ pub fn steps(rec: &Record, def: &GameDef) -> Result<Vec<Step>, ZsgError> {
             })?;
             Ok(Step {
                 line: l.line,
+                number: l.number,
                 text: format!("{}. {}", l.number, l.body),
                 desc,
             })
@@ -571,6 +574,9 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
     for step in lines {
         let d = &step.desc;
         let mut cur = None;
+        // A line's main part moves the mover, even from a square where an earlier step of
+        // the turn took a piece: only the effects of the line that took it carry it away.
+        taken.clear();
         match &d.main {
             Main::Pass | Main::None => {}
             Main::Move {
@@ -668,9 +674,14 @@ fn expected(rules: &Rules, pos: &Position, lines: &[Step]) -> Result<Expected, S
                     value,
                 } => {
                     let s = square(s)?;
-                    let attr = e.cells[s]
-                        .piece_id()
-                        .and_then(|pc| def.pieces[pc.idx()].attributes.get(*index as usize));
+                    // Zillions counts a piece's attributes from the last one declared.
+                    let attr = e.cells[s].piece_id().and_then(|pc| {
+                        let attrs = &def.pieces[pc.idx()].attributes;
+                        (*index as usize)
+                            .checked_add(1)
+                            .and_then(|k| attrs.len().checked_sub(k))
+                            .map(|k| &attrs[k])
+                    });
                     if let Some(&(id, _)) = attr {
                         let bit = 1u32 << (id.0 as u32 % 32);
                         e.attrs[s] |= bit;
@@ -874,10 +885,13 @@ pub fn replay(game: &mut Game, steps: &[Step]) -> Result<(), Divergence> {
         })?;
         k = e + 1;
         // With "pass partial", Zillions ends a turn of partial steps early with a `Pass` line;
-        // zrf's move already stopped there.
+        // zrf's move already stopped there. The `Pass` belongs to the turn only under the same
+        // round number: one numbered as the next round is the next player's pass.
         if steps[e].desc.partial.is_some()
             && game.rules.def.options.pass_partial
-            && steps.get(k).is_some_and(|s| s.desc.main == Main::Pass)
+            && steps
+                .get(k)
+                .is_some_and(|s| s.desc.main == Main::Pass && s.number == steps[e].number)
         {
             k += 1;
         }

@@ -28,9 +28,8 @@ pub fn is_delimiter_error(d: &Diagnostic) -> bool {
 pub const MAX_DEPTH: usize = 200;
 
 /// The most atoms and lists the reader takes from one file; it stops there with an error.
-/// The expander accepts half as many in all (`expand::MAX_EXPANDED_NODES`), so a file this
-/// large could never load, and stopping bounds the memory a huge file takes (about 40 bytes
-/// a node).
+/// The expander accepts at least twice as many in all (`expand::MAX_EXPANDED_NODES`, more for
+/// big files), and stopping bounds the memory a huge file takes (about 40 bytes a node).
 pub const MAX_NODES: usize = 2_000_000;
 
 enum Token<'a> {
@@ -149,6 +148,18 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let mut symbols: std::collections::HashMap<&str, std::rc::Rc<str>> =
         std::collections::HashMap::new();
     let mut rest = text;
+    // A UTF-8 byte-order mark, which Windows editors put before the text, is not part of it.
+    if let Some(r) = text.strip_prefix('\u{feff}') {
+        diags.push(
+            Diagnostic::warning(
+                Span::new(file, 0, text.len() - r.len()),
+                "the file starts with a byte-order mark",
+            )
+            .with_label("ignored")
+            .with_note("an editor saving in UTF-8 wrote it; the rules start after it"),
+        );
+        rest = r;
+    }
     let offset = |rest: &str| text.len() - rest.len();
     let mut nodes = 0usize;
     let mut stopped = false;

@@ -356,18 +356,18 @@ fn large_game(types: usize) -> String {
 #[test]
 fn large_games_derive_their_values_within_a_fixed_work() {
     use zrf::ai::eval::{Evaluator, FINE_WORK};
-    let text = large_game(48);
+    let text = large_game(128);
     let rules = rules_of("large.zrf", text.as_bytes(), 0);
     assert_eq!(rules.def.board.n_pos(), 361);
-    assert_eq!(rules.def.pieces.len(), 49);
+    assert_eq!(rules.def.pieces.len(), 129);
     // The king's leaps and the riders' slides and leaps have tables.
     assert!(rules.attacks.usable);
-    // The empty-board graphs of 2 players x 49 types x 361 squares already pass their share
-    // of the work limit: the values are estimated on a sample of squares, within the limit
-    // plus the sample's 2 players x 49 types x 64 squares block runs.
+    // The empty-board graphs of 2 players x 129 types x 361 squares already pass their share
+    // of the work limit (a third): the values are estimated on a sample of squares, within
+    // the limit plus the sample's 2 players x 129 types x 64 squares block runs.
     let ev = Evaluator::new(&rules);
     assert!(ev.coarse);
-    assert!(ev.work <= FINE_WORK + 2 * 49 * 64 * 200, "{}", ev.work);
+    assert!(ev.work <= FINE_WORK / 3 + 2 * 129 * 64 * 400, "{}", ev.work);
     let value = |name: &str| ev.values.iter().find(|v| v.name == name).unwrap().value;
     // The riders move more than the king.
     assert!(value("T0") > value("K"), "{:?}", ev.values);
@@ -380,6 +380,55 @@ fn large_games_derive_their_values_within_a_fixed_work() {
     assert!(!fine.coarse);
     assert!(fine.work < FINE_WORK / 4, "{}", fine.work);
     assert!(Evaluator::with_work_limit(&chess, fine.work / 2).coarse);
+}
+
+/// An 8x8 game of `types` piece types whose one move block runs `tests` conditions, each an
+/// `or` of `piece?` tests on every type (the shape of macro-heavy mancala and counting games,
+/// whose blocks are a few instructions with long conditions inside).
+fn long_conditions_game(types: usize, tests: usize) -> String {
+    let any: Vec<String> = (0..types).map(|t| format!("(piece? T{t})")).collect();
+    let mut text = format!("(define any? (or {}))\n", any.join(" "));
+    text += "(define body (n";
+    for _ in 0..tests {
+        text += " (if (any?) (set-flag seen true))";
+    }
+    text += " (verify (not-flag? seen)) add))\n";
+    text += "(game (title \"Long\") (players A B) (turn-order A B)\n\
+         (board (grid (dimensions (\"a/b/c/d/e/f/g/h\" (1 0)) (\"8/7/6/5/4/3/2/1\" (0 1)))\n\
+           (directions (n 0 -1) (s 0 1))))\n";
+    for t in 0..types {
+        text += &format!("(piece (name T{t}) (moves (body)))\n");
+    }
+    text += "(board-setup (A (T0 a1)) (B (T0 h8)))\n(win-condition (A B) (pieces-remaining 0)))\n";
+    text
+}
+
+#[test]
+fn long_conditions_count_in_the_derivation_work() {
+    use zrf::ai::eval::{Evaluator, COARSE_WORK};
+    let rules = rules_of("long.zrf", long_conditions_game(40, 40).as_bytes(), 0);
+    let block = &rules.def.pieces[0].moves[0];
+    // Each of the 40 `if`s: the `if`, its `or` of 40 tests, the `set-flag` and its value.
+    assert!(
+        rules.block_weight(block) > 40 * 43,
+        "{}",
+        rules.block_weight(block)
+    );
+    // Counted by its instructions alone (a few per block run), deriving the square tables
+    // would seem to take about 1.4 million steps; counted with its conditions it takes far more,
+    // so a limit of 2 million falls back to the coarse estimate...
+    let ev = Evaluator::with_work_limit(&rules, 2_000_000);
+    assert!(ev.coarse);
+    // ...which samples fewer squares than usual, so the whole derivation stays within the
+    // limit plus the coarse estimate's own budget.
+    assert!(ev.work <= 2_000_000 + COARSE_WORK, "{}", ev.work);
+    assert!(ev.work > 2_000_000 / 3, "{}", ev.work);
+    // Every type moves the same: one value.
+    assert!(
+        ev.values.iter().all(|v| v.value == ev.values[0].value),
+        "{:?}",
+        ev.values
+    );
 }
 
 #[test]

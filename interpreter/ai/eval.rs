@@ -41,14 +41,22 @@ const MAX_LINES: usize = 4_096;
 pub const FINE_CELLS: usize = 4_000_000;
 /// The most moves the empty-board graphs of all types may hold (2 bytes each).
 pub const FINE_EDGES: usize = 16_000_000;
-/// The most move-program instructions (`Scratch::work`) the square tables may take to derive:
-/// the empty-board graphs and the random boards together. Past it the evaluator falls back to
-/// the coarse estimate, so deriving the values (which `zrf check` prints) takes about the
-/// same bounded time on any game: a 19x19 shogi variant with a hundred types needed 150
-/// million instructions, chess about a million, and 9x9 shogi 3 million.
-pub const FINE_WORK: u64 = 24_000_000;
+/// The most move-program work (`Scratch::work`: each block run's loop rounds plus its size,
+/// conditions included) the square tables may take to derive: the empty-board graphs (at most
+/// a third of it) and the random boards together. Past it the evaluator falls back to the
+/// coarse estimate, so deriving the values (which `zrf check` prints) takes about the same
+/// bounded time on any game. The largest corpus derivations (Ko Shogi, Qiguo Xiangqi) need
+/// 27 and 20 million; macro-heavy files whose blocks are long conditions needed from 50 to
+/// 850 million, seconds of `zrf check`.
+pub const FINE_WORK: u64 = 32_000_000;
 /// Squares sampled per type and player by the coarse evaluation.
 const COARSE_SQUARES: usize = 64;
+/// The work (block sizes, `Rules::block_weight`, of every type and player per square) the
+/// coarse evaluation plans for: past it, it samples fewer squares, down to
+/// [`MIN_COARSE_SQUARES`].
+pub const COARSE_WORK: u64 = 2_000_000;
+/// The fewest squares the coarse evaluation samples per type and player.
+const MIN_COARSE_SQUARES: u64 = 8;
 
 /// A piece type's worth, as `zrf check` shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,6 +197,21 @@ impl Evaluator {
         if n_players * n_pieces * n_pos > fine_cells {
             return Evaluator::coarse(rules);
         }
+        // The derivation runs every type's move blocks on every square, on the empty board and
+        // on `SAMPLES` random boards: at least their sizes. When that alone passes the limit,
+        // the coarse estimate is made at once, not after spending the limit.
+        let sizes: u64 = live_types
+            .iter()
+            .flat_map(|&t| &def.pieces[t].moves)
+            .map(|b| rules.block_weight(b))
+            .sum();
+        let least = sizes
+            .saturating_mul(n_pos as u64)
+            .saturating_mul(players.len() as u64)
+            .saturating_mul(SAMPLES as u64 + 1);
+        if least > fine_work {
+            return Evaluator::coarse(rules);
+        }
 
         let mut empty = rules.initial();
         for sq in 0..n_pos {
@@ -200,9 +223,9 @@ impl Evaluator {
         // Moves on an empty board, per (player, type).
         let mut graphs: Vec<Option<Graph>> = (0..n_players * n_pieces).map(|_| None).collect();
         let mut edges = 0;
-        // The random boards cost about `SAMPLES` times the empty board (less, as pieces block
-        // the way): the graphs may take their share of the work limit.
-        let graph_work = fine_work / (SAMPLES as u64 + 1);
+        // The random boards cost less than `SAMPLES` times the empty board (pieces block the
+        // way, three to five times in the corpus): the graphs may take a third of the limit.
+        let graph_work = fine_work / 3;
         for &p in &players {
             for &t in &live_types {
                 let g = empty_graph(rules, &mut empty, p, t, &mut scratch, &mut list);
@@ -462,7 +485,17 @@ impl Evaluator {
         let squares: Vec<usize> = (0..n_pos)
             .filter(|&sq| !def.board.positions[sq].dummy)
             .collect();
-        let step = squares.len().div_ceil(COARSE_SQUARES).max(1);
+        // At most `COARSE_SQUARES` squares, fewer when the move programs are so long that
+        // one square of every type and player costs more than `COARSE_WORK / COARSE_SQUARES`.
+        let per_square: u64 = players.len() as u64
+            * live_types
+                .iter()
+                .flat_map(|&t| &def.pieces[t].moves)
+                .map(|b| rules.block_weight(b))
+                .sum::<u64>();
+        let most =
+            (COARSE_WORK / per_square.max(1)).clamp(MIN_COARSE_SQUARES, COARSE_SQUARES as u64);
+        let step = squares.len().div_ceil(most as usize).max(1);
         let sampled: Vec<usize> = squares.iter().copied().step_by(step).collect();
         let blockers = blocker_types(def, &live_types);
         let mut rng = Rng::new(0x5EED_0FA1);

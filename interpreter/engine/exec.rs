@@ -188,22 +188,19 @@ impl<'a> Exec<'a> {
         scratch.locals.resize(self.rules.def.vars.len(), 0);
         self.first_move = out.moves.len();
         self.stop = false;
-        // The work a run cost, in plain instructions: the specialised tree counts only loop
-        // rounds, so its straight-line part is counted by the block's length.
-        let straight = match tree {
-            Some(tree) => {
-                self.run_special(tree, scratch, out);
-                block.body.len() as u64
-            }
+        // The work a run cost: the loop rounds counted (`steps`), and the straight-line part
+        // by the block's whole size (conditions and nested instructions included), so that
+        // a block of long conditions is not counted as a few instructions.
+        match tree {
+            Some(tree) => self.run_special(tree, scratch, out),
             None => {
                 self.exec(&block.body, scratch, out);
-                0
             }
         };
         scratch.work = scratch
             .work
             .saturating_add(self.steps as u64)
-            .saturating_add(straight);
+            .saturating_add(self.rules.special.weight(block) as u64);
         if self.steps > STEP_LIMIT {
             out.note_cut(Cut::Steps);
         }

@@ -209,6 +209,12 @@ impl Rules {
         }
     }
 
+    /// A block's size: its instructions and conditions, nested ones included (the work a
+    /// run of its straight-line part stands for in `Scratch::work`).
+    pub fn block_weight(&self, block: &crate::def::Block) -> u64 {
+        self.special.weight(block) as u64
+    }
+
     /// Turns the specialised trees on (the default) or off: with them off, every block runs
     /// through the plain interpreter. The moves are the same either way (`special.rs`).
     pub fn set_specialised(&mut self, on: bool) {

@@ -30,6 +30,9 @@ pub struct Special {
     blocks: Vec<Seq>,
     /// The landing squares of fused leaps ([`Node::Leap`]): `leaps[at + player * n_pos + p]`.
     pub(super) leaps: Vec<u16>,
+    /// Each block's size: the instructions and conditions of its plain tree (`weight`), the
+    /// work a run of its straight-line part stands for.
+    weights: Vec<u32>,
     /// Whether `Exec::run` walks the specialised trees (true) or the plain ones.
     pub enabled: bool,
 }
@@ -47,17 +50,27 @@ impl Special {
             leaps: RefCell::new(Vec::new()),
         };
         let mut blocks = Vec::new();
+        let mut weights = Vec::new();
         for piece in &mut def.pieces {
             for block in piece.moves.iter_mut().chain(piece.drops.iter_mut()) {
                 block.id = blocks.len() as u32;
                 blocks.push(cx.seq(&block.body));
+                weights.push(weight(&block.body));
             }
         }
         Special {
             blocks,
             leaps: cx.leaps.into_inner(),
+            weights,
             enabled: true,
         }
+    }
+
+    /// A block's size: its instructions and conditions, nested ones included (1 for a block
+    /// the engine did not number).
+    #[inline]
+    pub(super) fn weight(&self, block: &Block) -> u32 {
+        self.weights.get(block.id as usize).copied().unwrap_or(1)
     }
 
     /// The specialised tree of a block, when specialisation is on.
@@ -69,6 +82,28 @@ impl Special {
             None
         }
     }
+}
+
+/// The instructions and conditions of a program, nested ones included (saturating).
+fn weight(body: &[Instr]) -> u32 {
+    fn cond(c: &Cond) -> u32 {
+        1u32.saturating_add(match c {
+            Cond::Not(x) => cond(x),
+            Cond::And(xs) | Cond::Or(xs) => xs.iter().fold(0u32, |n, x| n.saturating_add(cond(x))),
+            _ => 0,
+        })
+    }
+    body.iter().fold(0u32, |n, i| {
+        n.saturating_add(1).saturating_add(match i {
+            Instr::SetAttribute(_, c, _)
+            | Instr::SetFlag(_, c)
+            | Instr::SetPositionFlag(_, c, _)
+            | Instr::Verify(c) => cond(c),
+            Instr::If(c, a, b) => cond(c).saturating_add(weight(a)).saturating_add(weight(b)),
+            Instr::While(c, b) => cond(c).saturating_add(weight(b)),
+            _ => 0,
+        })
+    })
 }
 
 /// A sequence of nodes, with the number of plain instructions it stands for.

@@ -92,8 +92,8 @@ pub fn expand(
 ) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let (mut ex, top) = Expander::collect_root(map, root, loader);
     let mut out = Vec::new();
-    for (at, form) in &top {
-        ex.at = *at;
+    for (at, form) in top {
+        ex.at = at;
         ex.arities.clear();
         ex.expand_node(form, None, 0, 0, &mut out);
     }
@@ -382,9 +382,13 @@ impl<'a> Expander<'a> {
     }
 
     /// Expands one node, appending what it becomes (a call may splice many items) to `out`.
+    ///
+    /// The node is taken by value: a macro body is substituted into a fresh tree, which is
+    /// then expanded by moving its atoms and lists into the output, not copied again (and the
+    /// substituted tree is not dropped node by node afterwards).
     fn expand_node(
         &mut self,
-        node: &Sexp,
+        node: Sexp,
         env: Option<&Env>,
         depth: usize,
         nest: usize,
@@ -394,7 +398,7 @@ impl<'a> Expander<'a> {
             return;
         }
         let Some(items) = node.list() else {
-            out.push(node.clone());
+            out.push(node);
             return;
         };
         if nest > MAX_EXPANDED_NESTING {
@@ -419,10 +423,10 @@ impl<'a> Expander<'a> {
                 return;
             }
             Some("include") => {
-                if let Some((file, sub)) = self.read_include(node) {
+                if let Some((file, sub)) = self.read_include(&node) {
                     let name = self.map.file(file).name.clone();
                     self.includes.push(name);
-                    for form in &sub {
+                    for form in sub {
                         self.expand_node(form, env, depth, nest, out);
                     }
                     self.includes.pop();
@@ -431,19 +435,23 @@ impl<'a> Expander<'a> {
             }
             Some(name) => {
                 if let Some(mac) = self.lookup_macro(name) {
-                    self.call(node, name, mac, &items[1..], env, depth, nest, out);
+                    self.call(&node, name, mac, &items[1..], env, depth, nest, out);
                     return;
                 }
             }
             _ => {}
         }
+        let span = node.span;
+        let SexpKind::List(items) = node.kind else {
+            unreachable!("a list")
+        };
         let mut expanded = Vec::with_capacity(items.len());
         for it in items {
             self.expand_node(it, env, depth, nest + 1, &mut expanded);
         }
         out.push(Sexp {
             kind: SexpKind::List(expanded),
-            span: node.span,
+            span,
         });
     }
 
@@ -593,7 +601,7 @@ impl<'a> Expander<'a> {
         };
         for item in &mac.body {
             if let Some(substituted) = self.substitute(item, &new_env, exp) {
-                self.expand_node(&substituted, Some(&new_env), depth + 1, nest, out);
+                self.expand_node(substituted, Some(&new_env), depth + 1, nest, out);
             }
         }
     }

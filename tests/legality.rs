@@ -190,6 +190,11 @@ fn plain_after_move_agrees() {
                     let mut slow = pos.clone();
                     reference.make(&mut slow, &list, &m, &mut UndoLog::new());
                     let before = pos.counters.clone();
+                    // A sibling made and taken back first, as search and perft do: what the
+                    // fast way keeps between moves (its piece tallies) must stay right.
+                    let other = list.moves[rng.below(list.len())];
+                    fast.make(&mut pos, &list, &other, &mut log);
+                    zrf::engine::revert(&mut pos, &mut log);
                     fast.make(&mut pos, &list, &m, &mut log);
                     assert!(
                         pos == slow,

@@ -7,7 +7,7 @@
 //! answered from one tally of the board per move.
 
 use super::moves::{apply_counter, apply_more, Op, UndoLog};
-use super::position::{Position, DEAD};
+use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
 
@@ -15,7 +15,7 @@ use crate::def::*;
 const MAX_SETS: usize = 8;
 
 /// The largest players × piece types whose counts the tally keeps (more: board scans).
-const MAX_TALLY: usize = 64;
+pub(super) const MAX_TALLY: usize = 64;
 
 /// Whether an `after-move` program is plain (see the module comment).
 pub(super) fn plain_program(body: &[Instr]) -> bool {
@@ -95,6 +95,224 @@ impl Clock {
     }
 }
 
+/// A plain program compiled at load: the same tree, with each `count-pieces` over the whole
+/// board turned into one mask per mover over the tally's slots.
+#[derive(Clone, Debug)]
+pub(super) struct Prog {
+    body: Vec<PInstr>,
+    /// Whether some `count-pieces` reads the tally.
+    counts: bool,
+}
+
+#[derive(Clone, Debug)]
+enum PInstr {
+    Set(u16, PExpr),
+    If(PCond, Vec<PInstr>, Vec<PInstr>),
+}
+
+#[derive(Clone, Debug)]
+enum PCond {
+    Const(bool),
+    Not(Box<PCond>),
+    And(Vec<PCond>),
+    Or(Vec<PCond>),
+    CaptureMade,
+    /// By type + 1: whether moving a piece of that type makes it true.
+    MovedPiece(Vec<bool>),
+    Compare(CmpOp, PExpr, PExpr),
+}
+
+#[derive(Clone, Debug)]
+enum PExpr {
+    Int(i64),
+    Counter(u16),
+    Arith(char, Box<PExpr>, Box<PExpr>),
+    /// `count-pieces` over the whole board: by mover, the tally slots it sums.
+    Count(Vec<u64>),
+    /// Anything else, evaluated by [`Rules::eval`].
+    Other(Expr),
+}
+
+impl PInstr {
+    fn counts(&self) -> bool {
+        match self {
+            PInstr::Set(_, e) => e.counts(),
+            PInstr::If(c, a, b) => {
+                c.counts() || a.iter().any(Self::counts) || b.iter().any(Self::counts)
+            }
+        }
+    }
+}
+
+impl PCond {
+    fn counts(&self) -> bool {
+        match self {
+            PCond::Not(x) => x.counts(),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter().any(Self::counts),
+            PCond::Compare(_, a, b) => a.counts() || b.counts(),
+            _ => false,
+        }
+    }
+}
+
+impl PExpr {
+    fn counts(&self) -> bool {
+        match self {
+            PExpr::Count(_) => true,
+            PExpr::Arith(_, a, b) => a.counts() || b.counts(),
+            _ => false,
+        }
+    }
+}
+
+/// The tally slot a cell counts in, if any.
+#[inline]
+fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
+    let slot = (c.owner as usize * n_pieces + c.piece as usize).wrapping_sub(1);
+    (!c.is_empty() && c.marks & DEAD == 0 && slot < MAX_TALLY).then_some(slot)
+}
+
+/// The tally of `pos`, the position after the move last applied in `log`: the tally before
+/// that move (kept in `log` under its hash) changed by the cells the move wrote, or one scan
+/// of the board when the position before is not known. Hash equality stands for equal
+/// positions here as it does for repetitions.
+fn tally_after(pos: &Position, n_pieces: usize, log: &mut UndoLog) -> [u32; MAX_TALLY] {
+    let Some((before, cells)) = log.last_cells() else {
+        return scan(pos, n_pieces);
+    };
+    let d = log.depth() - 1;
+    // The change: for each square written, its cell before the move out (the old cell of
+    // its first write) and its cell now in.
+    let mut delta = [0u32; MAX_TALLY];
+    for (k, &(sq, old)) in cells.iter().enumerate() {
+        if cells[..k].iter().any(|&(q, _)| q == sq) {
+            continue;
+        }
+        if let Some(s) = tally_slot(old, n_pieces) {
+            delta[s] = delta[s].wrapping_sub(1);
+        }
+        if let Some(s) = tally_slot(pos.cells[sq as usize], n_pieces) {
+            delta[s] = delta[s].wrapping_add(1);
+        }
+    }
+    let tallies = &mut log.after_tallies;
+    let t = match tallies.get(d) {
+        Some(&(h, base)) if h == before => {
+            let mut t = base;
+            for (x, dx) in t.iter_mut().zip(delta) {
+                *x = x.wrapping_add(dx);
+            }
+            t
+        }
+        _ => {
+            let t = scan(pos, n_pieces);
+            let mut base = t;
+            for (x, dx) in base.iter_mut().zip(delta) {
+                *x = x.wrapping_sub(dx);
+            }
+            tallies.resize(d + 1, (0, [0; MAX_TALLY]));
+            tallies[d] = (before, base);
+            t
+        }
+    };
+    t
+}
+
+/// The tally of a position, by one scan of its board.
+fn scan(pos: &Position, n_pieces: usize) -> [u32; MAX_TALLY] {
+    let mut t = [0u32; MAX_TALLY];
+    for &c in &pos.cells {
+        // Owners outside the player list are never counted as anyone's: their slots are
+        // past the players' or beyond the tally, and no mask reads them.
+        if let Some(s) = tally_slot(c, n_pieces) {
+            t[s] += 1;
+        }
+    }
+    t
+}
+
+impl Prog {
+    /// Compiles a plain program (`plain_program` holds) for `def`.
+    pub(super) fn compile(def: &GameDef) -> Prog {
+        let body = Self::body(def, &def.after_move);
+        let counts = body.iter().any(PInstr::counts);
+        Prog { body, counts }
+    }
+
+    fn body(def: &GameDef, body: &[Instr]) -> Vec<PInstr> {
+        body.iter()
+            .filter_map(|i| match i {
+                Instr::SetCounter(c, e) => Some(PInstr::Set(*c, Self::expr(def, e))),
+                Instr::If(c, a, b) => Some(PInstr::If(
+                    Self::cond(def, c),
+                    Self::body(def, a),
+                    Self::body(def, b),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn cond(def: &GameDef, c: &Cond) -> PCond {
+        match c {
+            Cond::Not(x) => PCond::Not(Box::new(Self::cond(def, x))),
+            Cond::And(xs) => PCond::And(xs.iter().map(|x| Self::cond(def, x)).collect()),
+            Cond::Or(xs) => PCond::Or(xs.iter().map(|x| Self::cond(def, x)).collect()),
+            Cond::CaptureMade => PCond::CaptureMade,
+            Cond::MovedPiece(ts) => {
+                let mut by_type = vec![false; def.pieces.len() + 1];
+                for t in ts {
+                    if let Some(b) = by_type.get_mut(t.idx() + 1) {
+                        *b = true;
+                    }
+                }
+                PCond::MovedPiece(by_type)
+            }
+            Cond::Compare(op, a, b) => PCond::Compare(*op, Self::expr(def, a), Self::expr(def, b)),
+            Cond::Const(b) => PCond::Const(*b),
+            // Not plain: `plain_program` keeps such programs from being compiled.
+            _ => PCond::Const(false),
+        }
+    }
+
+    fn expr(def: &GameDef, e: &Expr) -> PExpr {
+        let (n_players, n_pieces) = (def.players.len(), def.pieces.len());
+        match e {
+            Expr::Int(n) => PExpr::Int(*n),
+            Expr::Counter(c) => PExpr::Counter(*c),
+            Expr::Arith(op, a, b) => PExpr::Arith(
+                *op,
+                Box::new(Self::expr(def, a)),
+                Box::new(Self::expr(def, b)),
+            ),
+            Expr::CountPieces(owner, pieces, None) if n_players * n_pieces <= MAX_TALLY => {
+                let masks = (0..n_players)
+                    .map(|side| {
+                        let mut m = 0u64;
+                        for pl in 0..n_players {
+                            let wanted = match owner {
+                                Owner::Mine => pl == side,
+                                Owner::Opponent => pl != side,
+                                Owner::Any => true,
+                            };
+                            for t in 0..n_pieces {
+                                if wanted
+                                    && (pieces.is_empty() || pieces.iter().any(|p| p.idx() == t))
+                                {
+                                    m |= 1 << (pl * n_pieces + t);
+                                }
+                            }
+                        }
+                        m
+                    })
+                    .collect();
+                PExpr::Count(masks)
+            }
+            _ => PExpr::Other(e.clone()),
+        }
+    }
+}
+
 /// One run of a plain program.
 struct Plain<'a> {
     rules: &'a Rules,
@@ -107,16 +325,18 @@ struct Plain<'a> {
     /// Settings so far: (counter slot, value).
     sets: [(u32, i64); MAX_SETS],
     n: usize,
-    /// Live pieces by `owner * n_pieces + type`, counted at the first `count-pieces`.
-    tally: Option<[u32; MAX_TALLY]>,
+    /// Live pieces by `owner * n_pieces + type`, counted at the first `count-pieces`
+    /// (`tallied`).
+    tally: [u32; MAX_TALLY],
+    tallied: bool,
 }
 
 impl Plain<'_> {
     /// Runs a body; false when it sets more counters than `sets` holds.
-    fn run(&mut self, body: &[Instr]) -> bool {
+    fn run(&mut self, body: &[PInstr]) -> bool {
         for i in body {
             match i {
-                Instr::SetCounter(c, e) => {
+                PInstr::Set(c, e) => {
                     let value = self.eval(e);
                     let slot = self.rules.counter_slot(*c, self.mover);
                     let n = self.n;
@@ -130,93 +350,64 @@ impl Plain<'_> {
                     self.sets[self.n] = (slot, value);
                     self.n += 1;
                 }
-                Instr::If(c, a, b) => {
+                PInstr::If(c, a, b) => {
                     let branch = if self.cond(c) { a } else { b };
                     if !self.run(branch) {
                         return false;
                     }
                 }
-                _ => unreachable!("checked by plain_program"),
             }
         }
         true
     }
 
-    fn cond(&mut self, c: &Cond) -> bool {
+    fn cond(&mut self, c: &PCond) -> bool {
         match c {
-            Cond::Const(b) => *b,
-            Cond::Not(x) => !self.cond(x),
-            Cond::And(xs) => xs.iter().all(|x| self.cond(x)),
-            Cond::Or(xs) => xs.iter().any(|x| self.cond(x)),
-            Cond::CaptureMade => self.after.0,
-            Cond::MovedPiece(ts) => ts.iter().any(|t| t.0 + 1 == self.after.1),
-            Cond::Compare(op, a, b) => {
+            PCond::Const(b) => *b,
+            PCond::Not(x) => !self.cond(x),
+            PCond::And(xs) => xs.iter().all(|x| self.cond(x)),
+            PCond::Or(xs) => xs.iter().any(|x| self.cond(x)),
+            PCond::CaptureMade => self.after.0,
+            PCond::MovedPiece(by_type) => by_type.get(self.after.1 as usize) == Some(&true),
+            PCond::Compare(op, a, b) => {
                 let a = self.eval(a);
                 op.test(a, self.eval(b))
             }
-            _ => unreachable!("checked by plain_program"),
         }
     }
 
     /// [`Rules::eval`], with `count-pieces` over the whole board read from the tally.
-    fn eval(&mut self, e: &Expr) -> i64 {
+    fn eval(&mut self, e: &PExpr) -> i64 {
         match e {
-            Expr::Arith(op, a, b) => {
+            PExpr::Int(n) => *n,
+            PExpr::Counter(c) => {
+                self.pos.counters[self.rules.counter_slot(*c, self.mover) as usize] as i64
+            }
+            PExpr::Arith(op, a, b) => {
                 let a = self.eval(a);
                 arith(*op, a, self.eval(b))
             }
-            Expr::CountPieces(owner, pieces, None) => {
-                let (rules, side) = (self.rules, self.mover.idx());
-                let Some(t) = self.tally() else {
-                    return rules.eval(self.pos, self.mover, &[], self.at, e);
-                };
-                let n_pieces = rules.def.pieces.len();
+            PExpr::Count(masks) => {
+                let mut m = masks.get(self.mover.idx()).copied().unwrap_or(0);
+                let t = self.tally();
                 let mut n = 0i64;
-                for pl in 0..rules.def.players.len() {
-                    let wanted = match owner {
-                        Owner::Mine => pl == side,
-                        Owner::Opponent => pl != side,
-                        Owner::Any => true,
-                    };
-                    if !wanted {
-                        continue;
-                    }
-                    let row = &t[pl * n_pieces..(pl + 1) * n_pieces];
-                    n += if pieces.is_empty() {
-                        row.iter().map(|&c| c as i64).sum::<i64>()
-                    } else {
-                        (row.iter().enumerate())
-                            .filter(|(t, _)| pieces.iter().any(|p| p.idx() == *t))
-                            .map(|(_, &c)| c as i64)
-                            .sum::<i64>()
-                    };
+                while m != 0 {
+                    n += t[m.trailing_zeros() as usize] as i64;
+                    m &= m - 1;
                 }
                 n
             }
-            _ => self.rules.eval(self.pos, self.mover, &[], self.at, e),
+            PExpr::Other(e) => self.rules.eval(self.pos, self.mover, &[], self.at, e),
         }
     }
 
-    fn tally(&mut self) -> Option<&[u32; MAX_TALLY]> {
-        let n_pieces = self.rules.def.pieces.len();
-        if self.rules.def.players.len() * n_pieces > MAX_TALLY {
-            return None;
+    /// The tally (the compiled program uses it only when players × types fit in it).
+    fn tally(&mut self) -> &[u32; MAX_TALLY] {
+        if !self.tallied {
+            self.tallied = true;
+            self.tally = scan(self.pos, self.rules.def.pieces.len());
         }
-        if self.tally.is_none() {
-            let mut t = [0u32; MAX_TALLY];
-            for c in &self.pos.cells {
-                // Owners outside the player list are never counted as anyone's.
-                if !c.is_empty() && c.marks & DEAD == 0 {
-                    if let Some(slot) =
-                        t.get_mut(c.owner as usize * n_pieces + c.piece as usize - 1)
-                    {
-                        *slot += 1;
-                    }
-                }
-            }
-            self.tally = Some(t);
-        }
-        self.tally.as_ref()
+        &self.tally
     }
 }
 
@@ -252,17 +443,31 @@ impl Rules {
             at: [NONE, ends.0, ends.1],
             sets: [(0, 0); MAX_SETS],
             n: 0,
-            tally: None,
+            tally: [0; MAX_TALLY],
+            tallied: false,
         };
-        if !run.run(&self.def.after_move) {
+        let Some(prog) = &self.after_prog else {
+            return false;
+        };
+        if prog.counts {
+            run.tally = tally_after(run.pos, self.def.pieces.len(), log);
+            run.tallied = true;
+        }
+        if !run.run(&prog.body) {
             return false;
         }
         let mut ops = [Op::Counter(0, 0); MAX_SETS];
         for (op, &(slot, value)) in ops.iter_mut().zip(&run.sets[..run.n]) {
             *op = Op::Counter(slot, limit(value, pos.counters[slot as usize] as i64));
         }
-        let n = run.n;
+        let (n, t) = (run.n, run.tally);
         apply_more(pos, &ops[..n], log);
+        if prog.counts {
+            // The position's tally, for the moves made from it.
+            let d = log.depth();
+            log.after_tallies.resize(d + 1, (0, [0; MAX_TALLY]));
+            log.after_tallies[d] = (pos.hash, t);
+        }
         true
     }
 }

@@ -587,6 +587,18 @@ impl<'a> Exec<'a> {
         out: &mut MoveList,
     ) {
         let rules = self.rules;
+        if s.subs.is_empty()
+            && self.drop.is_none()
+            && !spec.copy
+            && self.target == NONE
+            && !rules.def.options.recycle_captures
+            && self.from != NONE
+            && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
+            && !self.cell(self.from).is_empty()
+        {
+            self.emit_simple(spec, promote, dest, s, out);
+            return;
+        }
         let n_pieces = rules.def.pieces.len() as u32;
         // With deferred captures the victims stay, marked, until the whole turn is assembled.
         let deferred = rules.deferred;
@@ -790,6 +802,77 @@ impl<'a> Exec<'a> {
                 None if pf != NONE => self.cell(pf).piece,
                 None => 0,
             },
+            promote: promote.map_or(0, |p| p.0 + 1),
+            promote_choice: spec.promote.len() > 1,
+            move_type: self.move_type,
+            cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
+            finally: spec.finally.map_or(0, |p| p.0 + 1),
+            must_continue: spec.must_continue,
+            partial: spec.partial,
+            pass: false,
+            stopped: false,
+            huff: 0,
+        });
+    }
+}
+
+impl Exec<'_> {
+    /// [`Exec::emit`] for the common move: one piece (standing on `from`) goes to `dest`,
+    /// capturing what stands there and the pending captures; no cascade, drop, copy, store or
+    /// attack test. The same ops, path and captured squares, in the same order, written
+    /// straight into `out`.
+    #[inline]
+    fn emit_simple(
+        &mut self,
+        spec: &AddSpec,
+        promote: Option<PieceId>,
+        dest: u16,
+        s: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let from = self.from;
+        let op_lo = out.ops.len();
+        let original = self.cell(from);
+        let mut cell = original;
+        if let Some(p) = promote {
+            cell.piece = p.0 + 1;
+        }
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(from);
+        out.squares.push(dest);
+        let path_hi = out.squares.len() as u32;
+        out.ops.push(Op::Set(from, Cell::EMPTY));
+        // The destination's occupant is captured (unless it is the mover itself).
+        if dest != from && !self.cell(dest).is_empty() {
+            out.squares.push(dest);
+        }
+        out.ops.push(Op::Set(dest, cell));
+        for k in 0..s.pending.len() {
+            let Pending::Capture(p) = s.pending[k] else {
+                continue;
+            };
+            let c = current_op(&out.ops[op_lo..], p).unwrap_or_else(|| self.cell(p));
+            if !c.is_empty() {
+                out.squares.push(p);
+                let after = if self.rules.deferred {
+                    Cell {
+                        marks: c.marks | DEAD,
+                        ..c
+                    }
+                } else {
+                    Cell::EMPTY
+                };
+                out.ops.push(Op::Set(p, after));
+            }
+        }
+        out.moves.push(Move {
+            op_lo: op_lo as u32,
+            op_hi: out.ops.len() as u32,
+            path_lo,
+            path_hi,
+            cap_hi: out.squares.len() as u32,
+            drop: 0,
+            piece: original.piece,
             promote: promote.map_or(0, |p| p.0 + 1),
             promote_choice: spec.promote.len() > 1,
             move_type: self.move_type,

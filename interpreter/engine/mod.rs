@@ -63,8 +63,17 @@ pub struct Rules {
     /// The `after-move` program is plain enough to run without the interpreter (set false
     /// to run it through the interpreter, the reference the plain way is tested against).
     pub after_move_plain: bool,
+    /// With `move-priorities`, the distinct ranks of the blocks, best first: legal moves are
+    /// generated rank by rank until one gives a move. Empty (all blocks at once) without
+    /// priorities, and with the options that compare moves across types (`"huffing"`,
+    /// `"complete captures"`).
+    rank_passes: Vec<u16>,
+    /// By rank pass and piece type: the indices of the piece's move blocks of that rank.
+    pass_blocks: Vec<Vec<Vec<u32>>>,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
+    /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
+    after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special.rs`).
     pub special: special::Special,
 }
@@ -132,12 +141,40 @@ impl Rules {
             in_turn_order[e.mover.idx()] = true;
             in_turn_order[e.owner.idx()] = true;
         }
+        let block_rank = |b: &Block| match b.move_type {
+            Some(t) => rank[t.idx()],
+            None => rank[rank.len() - 1],
+        };
+        let mut rank_passes = Vec::new();
+        if !def.move_priorities.is_empty() && !def.options.huffing && !def.options.complete_captures
+        {
+            for piece in &def.pieces {
+                for b in piece.moves.iter().chain(&piece.drops) {
+                    rank_passes.push(block_rank(b));
+                }
+            }
+            rank_passes.sort_unstable();
+            rank_passes.dedup();
+        }
+        let pass_blocks = (rank_passes.iter())
+            .map(|&r| {
+                (def.pieces.iter())
+                    .map(|p| {
+                        (0..p.moves.len() as u32)
+                            .filter(|&i| block_rank(&p.moves[i as usize]) == r)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         Rules {
             turns,
             once,
             royal,
             rank,
+            rank_passes,
+            pass_blocks,
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -166,6 +203,7 @@ impl Rules {
             fast_legality: true,
             after_move_plain: after::plain_program(&def.after_move),
             clock: after::Clock::recognise(&def),
+            after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
             def,
         }
@@ -338,8 +376,25 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        let mut ex = Exec::new(self, pos, side);
         let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
+        self.gen_steps_where(pos, side, wanted, None, only, scratch, out);
+    }
+
+    /// [`Rules::gen_steps`] of the blocks for which `wanted` holds (read from the lists of rank
+    /// pass `pass`, when given, which are the same blocks).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn gen_steps_where(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        wanted: impl Fn(&Block) -> bool,
+        pass: Option<usize>,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let mut ex = Exec::new(self, pos, side);
         let (lo, hi) = if only != NONE {
             (only as usize, only as usize + 1)
         } else {
@@ -358,9 +413,20 @@ impl Rules {
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
                 continue;
             }
-            let piece = &self.def.pieces[cell.piece as usize - 1];
+            let pi = cell.piece as usize - 1;
+            let piece = &self.def.pieces[pi];
             let first = out.moves.len();
-            for block in piece.moves.iter().filter(|b| wanted(b)) {
+            // The blocks of this rank pass, listed once at load, or those `wanted` holds for.
+            let listed: &[u32] = match pass {
+                Some(k) => &self.pass_blocks[k][pi],
+                None => &[],
+            };
+            let filtered = pass
+                .is_none()
+                .then(|| piece.moves.iter().filter(|b| wanted(b)));
+            let blocks = (listed.iter().map(|&b| &piece.moves[b as usize]))
+                .chain(filtered.into_iter().flatten());
+            for block in blocks {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
                     scratch.may_repeat = true;
@@ -551,15 +617,62 @@ impl Rules {
     pub fn legal_moves_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         out.clear();
         let entry = self.entry(pos.turn);
+        let mut cut = None;
+        if entry.move_type.is_none() && self.rank_passes.len() > 1 {
+            // Only the best-ranked move type that has a whole move is legal: the ranks are
+            // generated one by one, best first, and the first that gives a move is the
+            // answer (the worse ones are never generated).
+            for (k, &r) in self.rank_passes.iter().enumerate() {
+                out.clear();
+                let wanted = |b: &Block| self.block_rank(b) == r;
+                self.whole_turns(ws, pos, entry.owner, wanted, Some(k), out);
+                cut = cut.or(out.cut);
+                if !out.is_empty() {
+                    break;
+                }
+            }
+        } else {
+            let mt = entry.move_type;
+            self.whole_turns(
+                ws,
+                pos,
+                entry.owner,
+                |b| mt.is_none() || b.move_type == mt,
+                None,
+                out,
+            );
+            cut = out.cut;
+        }
+        self.finish(ws, pos, out);
+        ws.distinct = false;
+        if let Some(why) = cut {
+            out.note_cut(why);
+        }
+    }
+
+    /// The rank of a block's move type in `move-priorities` (untyped: last).
+    #[inline]
+    fn block_rank(&self, b: &Block) -> u16 {
+        match b.move_type {
+            Some(t) => self.rank[t.idx()],
+            None => self.rank[self.rank.len() - 1],
+        }
+    }
+
+    /// The whole turns (chains expanded, not yet filtered) that the wanted blocks of `side`
+    /// begin, into `out` (empty).
+    fn whole_turns(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        side: PlayerId,
+        wanted: impl Fn(&Block) -> bool,
+        pass: Option<usize>,
+        out: &mut MoveList,
+    ) {
+        ws.distinct = false;
         let mut steps = ws.take_buf();
-        self.gen_steps(
-            pos,
-            entry.owner,
-            entry.move_type,
-            NONE,
-            &mut ws.scratch,
-            &mut steps,
-        );
+        self.gen_steps_where(pos, side, wanted, pass, NONE, &mut ws.scratch, &mut steps);
         if steps.len() <= GEN_MOVE_LIMIT
             && !self.deferred
             && steps.moves.iter().all(|m| !m.partial && m.finally == 0)
@@ -567,25 +680,22 @@ impl Rules {
             // Single steps are whole turns already: the list is the output as it stands.
             std::mem::swap(out, &mut steps);
             ws.bufs.push(steps);
-            let cut = out.cut;
+            // The generator shows when no two of these moves can be the same (the filter
+            // then skips its duplicate check).
             ws.distinct = !ws.scratch.may_repeat;
-            self.finish(ws, pos, out);
-            ws.distinct = false;
-            if let Some(why) = cut {
-                out.note_cut(why);
-            }
             return;
         }
         let mut gen = Gen {
             rules: self,
             ws,
-            side: entry.owner,
+            side,
             work: 0,
         };
         gen.ws.chain_keys.clear();
         gen.ws.chain_keys.push(pos.repetition_key());
-        let mut prefix = Vec::new();
+        let mut prefix = gen.ws.take_buf();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
+        ws.bufs.push(prefix);
         if let Some(why) = steps.cut {
             out.note_cut(why);
         }
@@ -594,11 +704,6 @@ impl Rules {
             let mut k = ws.dead.iter();
             out.retain(|_| !k.next().copied().unwrap_or(false));
             ws.dead.clear();
-        }
-        let cut = out.cut;
-        self.finish(ws, pos, out);
-        if let Some(why) = cut {
-            out.note_cut(why);
         }
     }
 
@@ -1165,7 +1270,7 @@ impl Gen<'_, '_> {
         pos: &mut Position,
         steps: &MoveList,
         i: usize,
-        prefix: &mut Vec<MoveList>,
+        prefix: &mut MoveList,
         depth: usize,
         out: &mut MoveList,
     ) -> bool {
@@ -1216,13 +1321,15 @@ impl Gen<'_, '_> {
         }
         let continued = !conts.is_empty();
         if continued {
-            let mut link = MoveList::new();
-            link.push_from(steps, i);
-            prefix.push(link);
+            // The chain's links are the moves of one list, one per step so far.
+            let (n_ops, n_squares) = (prefix.ops.len(), prefix.squares.len());
+            prefix.push_from(steps, i);
             self.ws.chain_keys.push(key);
             self.expand_all(pos, &conts, prefix, depth + 1, out);
             self.ws.chain_keys.pop();
-            prefix.pop();
+            prefix.moves.pop();
+            prefix.ops.truncate(n_ops);
+            prefix.squares.truncate(n_squares);
         }
         self.ws.bufs.push(conts);
         revert(pos, &mut self.ws.log);
@@ -1235,7 +1342,7 @@ impl Gen<'_, '_> {
         &mut self,
         pos: &mut Position,
         steps: &MoveList,
-        prefix: &mut Vec<MoveList>,
+        prefix: &mut MoveList,
         depth: usize,
         out: &mut MoveList,
     ) {
@@ -1275,13 +1382,7 @@ impl Gen<'_, '_> {
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
     /// Returns false when the move was left out because `out` is full ([`GEN_MOVE_LIMIT`]).
-    fn emit(
-        &mut self,
-        prefix: &[MoveList],
-        steps: &MoveList,
-        i: usize,
-        out: &mut MoveList,
-    ) -> bool {
+    fn emit(&mut self, prefix: &MoveList, steps: &MoveList, i: usize, out: &mut MoveList) -> bool {
         if out.moves.len() >= GEN_MOVE_LIMIT {
             out.note_cut(Cut::TotalMoves);
             return false;
@@ -1322,23 +1423,23 @@ impl Gen<'_, '_> {
         true
     }
 
-    /// Concatenates the chain `prefix` + step `i` into one move.
-    fn join(&mut self, prefix: &[MoveList], steps: &MoveList, i: usize, out: &mut MoveList) {
+    /// Concatenates the chain `prefix` (one move per link) + step `i` into one move.
+    fn join(&mut self, prefix: &MoveList, steps: &MoveList, i: usize, out: &mut MoveList) {
         if prefix.is_empty() {
             out.push_from(steps, i);
             return;
         }
         let last = steps.moves[i];
-        let first = prefix[0].moves[0];
+        let first = prefix.moves[0];
         let op_lo = out.ops.len() as u32;
-        for link in prefix {
-            out.ops.extend_from_slice(link.ops(&link.moves[0]));
-        }
+        // The links were written one after another: their ops are one slice.
+        let links_ops = first.op_lo as usize..prefix.moves[prefix.len() - 1].op_hi as usize;
+        out.ops.extend_from_slice(&prefix.ops[links_ops]);
         out.ops.extend_from_slice(steps.ops(&last));
         let path_lo = out.squares.len() as u32;
-        out.squares.push(prefix[0].path(&first)[0]);
-        for link in prefix {
-            let p = link.path(&link.moves[0]);
+        out.squares.push(prefix.path(&first)[0]);
+        for link in &prefix.moves {
+            let p = prefix.path(link);
             out.squares.push(p[p.len() - 1]);
         }
         let lp = steps.path(&last);
@@ -1346,9 +1447,8 @@ impl Gen<'_, '_> {
         let path_hi = out.squares.len() as u32;
         let mut promote = 0;
         let mut promote_choice = false;
-        for link in prefix {
-            let lm = link.moves[0];
-            out.squares.extend_from_slice(link.captured(&lm));
+        for lm in &prefix.moves {
+            out.squares.extend_from_slice(prefix.captured(lm));
             if lm.promote != 0 {
                 promote = lm.promote;
                 promote_choice = lm.promote_choice;

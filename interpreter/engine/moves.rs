@@ -200,6 +200,9 @@ pub struct UndoLog {
     /// Buffers of the `after-move` program, reused by every `make`.
     pub(super) after_ops: Vec<Op>,
     pub(super) after_scratch: Scratch,
+    /// The `after-move` program's piece tallies by depth, each with the hash of the position
+    /// it counts (`after.rs`).
+    pub(super) after_tallies: Vec<(u64, [u32; 64])>,
 }
 
 /// One applied move: where its entries begin, and the state that is restored whole.
@@ -224,6 +227,13 @@ impl UndoLog {
     /// Number of moves that can be taken back.
     pub fn depth(&self) -> usize {
         self.frames.len()
+    }
+
+    /// The last applied move: the hash of the position before it, and the cells it
+    /// overwrote (square, old cell), in the order written.
+    pub(super) fn last_cells(&self) -> Option<(u64, &[(u16, Cell)])> {
+        let f = self.frames.last()?;
+        Some((f.hash, &self.cells[f.cells as usize..]))
     }
 }
 

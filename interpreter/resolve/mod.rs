@@ -141,23 +141,27 @@ pub const MAX_NAME: usize = 256;
 /// The most flag names (`set-flag`, `flag?`) a game may use.
 pub const MAX_FLAGS: usize = 64;
 
+/// A table of names (hashed with FxHash: resolving looks names up for nearly every atom of
+/// a file, and SipHash was a tenth of loading big files).
+pub(crate) type Names<V> = IndexMap<String, V, rustc_hash::FxBuildHasher>;
+
 /// Name tables and the diagnostics collected so far.
 #[derive(Default)]
 pub(crate) struct Cx {
     pub diags: Diags,
-    pub players: IndexMap<String, PlayerId>,
-    pub positions: IndexMap<String, PosId>,
+    pub players: Names<PlayerId>,
+    pub positions: Names<PosId>,
     /// Names removed by `kill-positions`.
     pub killed: std::collections::BTreeSet<String>,
-    pub dirs: IndexMap<String, DirId>,
-    pub zones: IndexMap<String, ZoneId>,
-    pub pieces: IndexMap<String, PieceId>,
-    pub attrs: IndexMap<String, AttrId>,
-    pub flags: IndexMap<String, FlagId>,
-    pub move_types: IndexMap<String, MoveTypeId>,
-    pub counters: IndexMap<String, u16>,
+    pub dirs: Names<DirId>,
+    pub zones: Names<ZoneId>,
+    pub pieces: Names<PieceId>,
+    pub attrs: Names<AttrId>,
+    pub flags: Names<FlagId>,
+    pub move_types: Names<MoveTypeId>,
+    pub counters: Names<u16>,
     pub counter_defs: Vec<CounterDef>,
-    pub vars: IndexMap<String, u16>,
+    pub vars: Names<u16>,
     /// "Did you mean" over the positions, and the positions by lower-case name, built at the
     /// first unknown position (with the number of positions then, to notice a change).
     pub position_index: Option<(usize, NameIndex, HashMap<String, usize>)>,
@@ -318,6 +322,9 @@ impl Cx {
     }
 
     pub fn position(&mut self, node: &Sexp) -> Option<PosId> {
+        if let Some(&id) = node.sym().and_then(|n| self.positions.get(n)) {
+            return Some(id);
+        }
         let name = node.atom_text();
         match name.as_ref().and_then(|n| self.positions.get(n.as_str())) {
             Some(&id) => Some(id),
@@ -484,6 +491,9 @@ impl Cx {
 
     /// Interns a flag name (flags are declared by use).
     pub fn flag(&mut self, name: &str) -> FlagId {
+        if let Some(&f) = self.flags.get(name) {
+            return f;
+        }
         let n = self.flags.len();
         *self
             .flags

@@ -474,6 +474,15 @@ fn count_words(min: usize, max: usize) -> String {
 
 /// A direction (a step from here) or a named position.
 fn target(cx: &mut Cx, node: &Sexp) -> Option<Target> {
+    // Names are looked up without copying them (this runs for most instructions of a file).
+    if let Some(name) = node.sym() {
+        if let Some(&d) = cx.dirs.get(name) {
+            return Some(Target::Dir(d));
+        }
+        if let Some(&p) = cx.positions.get(name) {
+            return Some(Target::Pos(p));
+        }
+    }
     let name = node.atom_text().unwrap_or_default();
     if let Some(&d) = cx.dirs.get(&name) {
         return Some(Target::Dir(d));

@@ -168,12 +168,13 @@ pub(crate) struct Cx {
     /// Some program asks `attacked?` or `defended?`.
     pub asks_attacked: bool,
     /// Names given by `(move-type NAME)` in `moves` and `drops`.
-    pub move_type_defs: std::collections::HashSet<String>,
+    pub move_type_defs: rustc_hash::FxHashSet<String>,
     /// Move-type names used elsewhere (`move-priorities`, `turn-order`, `add-partial`,
     /// `attacked?`), where: checked against `move_type_defs` once the game is read.
     pub move_type_uses: Vec<(String, Span)>,
     /// Flag names set by `set-flag` (false) and `set-position-flag` (true).
-    pub flag_sets: std::collections::HashSet<(String, bool)>,
+    /// (Indexed by `position as usize`.)
+    pub flag_sets: [rustc_hash::FxHashSet<String>; 2],
     /// Flag names read by `flag?` (false) and `position-flag?` (true), where.
     pub flag_reads: Vec<(String, bool, Span)>,
 }
@@ -250,6 +251,11 @@ impl Cx {
 
     /// `Some(())` when `name` is at most [`MAX_NAME`] characters long, else an error at `span`.
     pub fn name_length(&mut self, span: Span, name: &str, what: &str) -> Option<()> {
+        // No more bytes than the limit: no more characters either (the usual case, counted
+        // without decoding).
+        if name.len() <= MAX_NAME {
+            return Some(());
+        }
         let n = name.chars().count();
         if n <= MAX_NAME {
             return Some(());
@@ -437,7 +443,7 @@ impl Cx {
         let mut seen = std::collections::HashSet::new();
         for (name, position, span) in &reads {
             let key = (name.clone(), *position);
-            if self.flag_sets.contains(&key) || !seen.insert(key) {
+            if self.flag_sets[*position as usize].contains(name) || !seen.insert(key) {
                 continue;
             }
             let set = if *position {
@@ -445,11 +451,9 @@ impl Cx {
             } else {
                 "set-flag"
             };
-            let mut set_names: Vec<&str> = self
-                .flag_sets
+            let mut set_names: Vec<&str> = self.flag_sets[*position as usize]
                 .iter()
-                .filter(|(_, p)| p == position)
-                .map(|(n, _)| n.as_str())
+                .map(String::as_str)
                 .collect();
             set_names.sort();
             let d = Diagnostic::warning(*span, format!("the flag `{name}` is never set"))
@@ -490,6 +494,14 @@ impl Cx {
     }
 
     /// Interns a flag name (flags are declared by use).
+    /// Notes that a program sets the flag `name` (a position flag when `position`).
+    pub fn flag_set(&mut self, name: &str, position: bool) {
+        let set = &mut self.flag_sets[position as usize];
+        if !set.contains(name) {
+            set.insert(name.to_string());
+        }
+    }
+
     pub fn flag(&mut self, name: &str) -> FlagId {
         if let Some(&f) = self.flags.get(name) {
             return f;

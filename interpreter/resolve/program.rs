@@ -76,7 +76,9 @@ pub fn resolve_blocks(cx: &mut Cx, items: &[Sexp]) -> Vec<Block> {
         if item.head() == Some("move-type") {
             match item.list().and_then(|l| l.get(1)).and_then(Sexp::sym) {
                 Some(name) => {
-                    cx.move_type_defs.insert(name.to_string());
+                    if !cx.move_type_defs.contains(name) {
+                        cx.move_type_defs.insert(name.to_string());
+                    }
                     move_type = Some(cx.move_type(name));
                 }
                 None => cx.missing(item, "move type name", "(move-type NAME)"),
@@ -336,7 +338,7 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 return None;
             }
             let name = cx.sym(&args[0], "a flag name")?;
-            cx.flag_sets.insert((name.to_string(), false));
+            cx.flag_set(name, false);
             let f = cx.plain_flag(&args[0], name);
             Instr::SetFlag(f?, cond(cx, &args[1])?)
         }
@@ -350,7 +352,7 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 return None;
             }
             let name = cx.sym(&args[0], "a flag name")?;
-            cx.flag_sets.insert((name.to_string(), true));
+            cx.flag_set(name, true);
             let f = cx.flag(name);
             let value = cond(cx, &args[1]);
             let t = match args.get(2) {

@@ -50,7 +50,7 @@ pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
     let mut map = SourceMap::new();
     let root = map.add_bytes(name, bytes);
     let (top, mut diags) = expand::expand(&mut map, root, loader);
-    let (games, more) = expand::assemble(&top);
+    let (games, more) = expand::assemble(top);
     diags.extend(more);
     // A file too large to read or expand is already reported; its games may lie past the stop.
     let too_large = diags.iter().any(|d| d.message.ends_with("too large"));

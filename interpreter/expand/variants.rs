@@ -37,21 +37,42 @@ const GOALS: [&str; 4] = [
 /// Builds the list of games and variants from the expanded top-level forms.
 ///
 /// Menu separators (`(title "-")`) are left out. `version` forms are accepted and ignored.
-pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
+pub fn assemble(top: Vec<Sexp>) -> (Vec<GameSource>, Vec<Diagnostic>) {
+    // Each top-level list's items are moved into shared nodes, not copied: the expanded tree
+    // of a big file is millions of nodes.
+    let top: Vec<Top> = top
+        .into_iter()
+        .map(|form| match form.kind {
+            SexpKind::List(items) => Top {
+                head: items.first().and_then(|h| h.sym()).map(str::to_string),
+                items: Some(items.into_iter().map(Rc::new).collect()),
+                form: Sexp {
+                    kind: SexpKind::List(Vec::new()),
+                    span: form.span,
+                },
+            },
+            _ => Top {
+                head: None,
+                items: None,
+                form,
+            },
+        })
+        .collect();
     let mut out: Vec<GameSource> = Vec::new();
     let mut diags = Vec::new();
     let mut base: Option<Vec<Rc<Sexp>>> = None;
     // The keyword forms of each game, shared by its variants.
     let mut bodies: Vec<Option<Vec<Rc<Sexp>>>> = vec![None; top.len()];
-    for (k, form) in top.iter().enumerate() {
-        let Some(items) = form.list() else {
+    for (k, t) in top.iter().enumerate() {
+        let form = &t.form;
+        let Some(items) = t.items.as_deref() else {
             diags.push(
                 Diagnostic::error(form.span, format!("expected a `(game ...)` form, found {}", form.describe()))
                     .with_label("only `game`, `variant`, `define`, `include` and `version` may stand at the top level"),
             );
             continue;
         };
-        let head = form.head();
+        let head = t.head.as_deref();
         match head {
             Some("version") => continue,
             Some("game") | Some("variant") => {}
@@ -72,9 +93,9 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
         }
         let mut body: Vec<Rc<Sexp>> = Vec::new();
         let mut stray = 0;
-        for it in &items[1..] {
+        for it in items.get(1..).unwrap_or_default() {
             if it.head().is_some() {
-                body.push(Rc::new(it.clone()));
+                body.push(Rc::clone(it));
             } else if stray < 50 {
                 stray += 1;
                 diags.push(
@@ -102,7 +123,7 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
         let forms = if is_variant {
             let next = match base {
                 Some(_) => None,
-                None => later_game(top, k + 1, &mut bodies),
+                None => later_game(&top, k + 1, &mut bodies),
             };
             match (&base, next) {
                 (Some(b), _) => merge(b, &body),
@@ -161,22 +182,35 @@ pub fn assemble(top: &[Sexp]) -> (Vec<GameSource>, Vec<Diagnostic>) {
 /// The forms of the first `(game ...)` in `top` from `from` on (keyword forms only), if any,
 /// kept in `bodies` so that the game shares them when it is read.
 fn later_game(
-    top: &[Sexp],
+    top: &[Top],
     from: usize,
     bodies: &mut [Option<Vec<Rc<Sexp>>>],
 ) -> Option<Vec<Rc<Sexp>>> {
-    let k = from + top[from..].iter().position(|f| f.head() == Some("game"))?;
+    let k = from
+        + top[from..]
+            .iter()
+            .position(|f| f.head.as_deref() == Some("game"))?;
     if bodies[k].is_none() {
-        let items = top[k].list()?;
+        let items = top[k].items.as_deref()?;
         bodies[k] = Some(
-            items[1..]
+            items
+                .get(1..)
+                .unwrap_or_default()
                 .iter()
                 .filter(|it| it.head().is_some())
-                .map(|it| Rc::new(it.clone()))
+                .cloned()
                 .collect(),
         );
     }
     bodies[k].clone()
+}
+
+/// A top-level form: a list's head and its items (shared), or another atom as read.
+struct Top {
+    head: Option<String>,
+    items: Option<Vec<Rc<Sexp>>>,
+    /// The form itself, without its items when it is a list (its span, for messages).
+    form: Sexp,
 }
 
 /// The key a form is merged by: its keyword, plus the piece or option name where it has one.
@@ -247,7 +281,7 @@ mod tests {
     fn titles_and_forms(text: &str) -> Vec<(String, String)> {
         let (top, d) = parse_file(FileId(0), text);
         assert!(d.is_empty());
-        let (games, d) = assemble(&top);
+        let (games, d) = assemble(top);
         assert!(d.is_empty(), "{d:?}");
         games
             .into_iter()

@@ -1,6 +1,13 @@
 //! The `zrf` command line: the only place that reads files and prints (with `readline.rs`,
 //! the terminal front end of `zrf play`).
 
+/// jemalloc instead of the system allocator: loading a big rules file builds and drops
+/// millions of small trees, and glibc's malloc and free were a third of its time (the
+/// 19-variant Ragnarok: 1.18 s -> 0.80 s); perft is unchanged.
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
+#[global_allocator]
+static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

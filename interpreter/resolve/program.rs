@@ -175,8 +175,8 @@ fn bare_instr(cx: &mut Cx, s: &str, node: &Sexp) -> Option<Instr> {
                 node.span,
                 format!("unknown instruction, direction or position `{s}`"),
             )
-            .with_label("expected a direction, a position or an instruction such as `add`")
-            .suggest(s, known);
+            .with_label("expected a direction, a position or an instruction such as `add`");
+            let d = cx.suggest(d, s, &known);
             cx.diags.push(d);
             None
         }
@@ -308,8 +308,8 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                         a.span,
                         format!("`{name}` is not a player, a piece, a position or a direction"),
                     )
-                    .with_label("expected `(create [PLAYER] [PIECE] [POSITION|DIRECTION])`")
-                    .suggest(&name, known);
+                    .with_label("expected `(create [PLAYER] [PIECE] [POSITION|DIRECTION])`");
+                    let d = cx.suggest(d, &name, &known);
                     cx.diags.push(d);
                     return None;
                 }
@@ -457,8 +457,8 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
             let mut known: Vec<&str> = LIST_INSTRS.to_vec();
             known.extend(cx.dirs.keys().map(String::as_str));
             let d = Diagnostic::error(items[0].span, format!("unknown instruction `{head}`"))
-                .with_label("expected an instruction such as `verify`, `if`, `while`, `add`")
-                .suggest(head, known);
+                .with_label("expected an instruction such as `verify`, `if`, `while`, `add`");
+            let d = cx.suggest(d, head, &known);
             cx.diags.push(d);
             return None;
         }
@@ -503,8 +503,8 @@ fn target(cx: &mut Cx, node: &Sexp) -> Option<Target> {
     let mut known: Vec<&str> = cx.dirs.keys().map(String::as_str).collect();
     known.extend(cx.positions.keys().map(String::as_str));
     let d = Diagnostic::error(node.span, format!("unknown position or direction `{name}`"))
-        .with_label("expected a position or a direction")
-        .suggest(&name, known);
+        .with_label("expected a position or a direction");
+    let d = cx.suggest(d, &name, &known);
     cx.diags.push(d);
     None
 }
@@ -584,9 +584,10 @@ fn named_cond(cx: &mut Cx, name: &str, args: &[Sexp], node: &Sexp) -> Option<Con
     let mut known: Vec<&str> = CONDS.to_vec();
     known.extend(["true", "false", "and", "or", "not"]);
     known.extend(cx.attrs.keys().map(String::as_str));
-    let d = Diagnostic::error(node.span, format!("unknown condition `{name}`"))
-        .with_label("expected a condition such as `empty?`, `enemy?`, `(in-zone? ZONE)` or an attribute name")
-        .suggest(name, known);
+    let d = Diagnostic::error(node.span, format!("unknown condition `{name}`")).with_label(
+        "expected a condition such as `empty?`, `enemy?`, `(in-zone? ZONE)` or an attribute name",
+    );
+    let d = cx.suggest(d, name, &known);
     cx.diags.push(d);
     None
 }
@@ -756,8 +757,8 @@ pub fn expr(cx: &mut Cx, node: &Sexp, locals: bool) -> Option<Expr> {
                     "set a variable with `(set NAME ...)` before reading it"
                 } else {
                     "declare it with `(counter NAME)`"
-                })
-                .suggest(s, known);
+                });
+            let d = cx.suggest(d, s, &known);
             cx.diags.push(d);
             None
         }

@@ -790,18 +790,35 @@ impl<'a> Exec<'a> {
         for &(p, _) in &s.captured {
             out.squares.push(p);
         }
+        let piece = match self.drop {
+            Some(p) => p.0 + 1,
+            None if pf != NONE => self.cell(pf).piece,
+            None => 0,
+        };
+        let drop = self.drop.map_or(0, |p| p.0 + 1);
+        self.push_move(spec, promote, (op_lo, path_lo, path_hi), drop, piece, out);
+    }
+
+    /// Closes the move whose ops start at `op_lo` and whose path is `path_lo..path_hi` (the
+    /// captured squares follow up to the end of `out.squares`).
+    #[inline(always)]
+    fn push_move(
+        &self,
+        spec: &AddSpec,
+        promote: Option<PieceId>,
+        (op_lo, path_lo, path_hi): (usize, u32, u32),
+        drop: u16,
+        piece: u16,
+        out: &mut MoveList,
+    ) {
         out.moves.push(Move {
             op_lo: op_lo as u32,
             op_hi: out.ops.len() as u32,
             path_lo,
             path_hi,
             cap_hi: out.squares.len() as u32,
-            drop: self.drop.map_or(0, |p| p.0 + 1),
-            piece: match self.drop {
-                Some(p) => p.0 + 1,
-                None if pf != NONE => self.cell(pf).piece,
-                None => 0,
-            },
+            drop,
+            piece,
             promote: promote.map_or(0, |p| p.0 + 1),
             promote_choice: spec.promote.len() > 1,
             move_type: self.move_type,
@@ -865,25 +882,14 @@ impl Exec<'_> {
                 out.ops.push(Op::Set(p, after));
             }
         }
-        out.moves.push(Move {
-            op_lo: op_lo as u32,
-            op_hi: out.ops.len() as u32,
-            path_lo,
-            path_hi,
-            cap_hi: out.squares.len() as u32,
-            drop: 0,
-            piece: original.piece,
-            promote: promote.map_or(0, |p| p.0 + 1),
-            promote_choice: spec.promote.len() > 1,
-            move_type: self.move_type,
-            cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
-            finally: spec.finally.map_or(0, |p| p.0 + 1),
-            must_continue: spec.must_continue,
-            partial: spec.partial,
-            pass: false,
-            stopped: false,
-            huff: 0,
-        });
+        self.push_move(
+            spec,
+            promote,
+            (op_lo, path_lo, path_hi),
+            0,
+            original.piece,
+            out,
+        );
     }
 }
 

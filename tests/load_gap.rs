@@ -103,13 +103,8 @@ fn numeric_option_values_read_as_booleans_with_a_warning() {
     );
 }
 
-const DICE: &str = r#"(game (title "Dice race") (players A ?Dice B) (turn-order A ?Dice B ?Dice)
-  (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
-  (board-setup (A (P a1)) (B (Q f1)) (Dice (D off 9)))
-  (piece (name P) (moves (e (verify empty?) add) (e (verify empty?) e (verify empty?) add)))
-  (piece (name Q) (moves (w (verify empty?) add)))
-  (piece (name D) (drops ((verify empty?) add)))
-  (draw-condition (A B) stalemated))"#;
+/// A die-like random player between the two sides.
+const DICE: &str = include_str!("fixtures/dice-race.zrf");
 
 #[test]
 fn random_players_moves_are_counted_and_played_by_the_session() {

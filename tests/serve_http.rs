@@ -312,14 +312,8 @@ fn a_changed_include_is_seen_by_the_watcher() {
 
 #[test]
 fn random_players_move_by_themselves() {
-    // A die-like random player between the two sides, as in tests/load_gap.rs.
-    const DICE: &str = r#"(game (title "Dice race") (players A ?Dice B) (turn-order A ?Dice B ?Dice)
-  (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
-  (board-setup (A (P a1)) (B (Q f1)) (Dice (D off 9)))
-  (piece (name P) (moves (e (verify empty?) add) (e (verify empty?) e (verify empty?) add)))
-  (piece (name Q) (moves (w (verify empty?) add)))
-  (piece (name D) (drops ((verify empty?) add)))
-  (draw-condition (A B) stalemated))"#;
+    // A die-like random player between the two sides.
+    const DICE: &str = include_str!("fixtures/dice-race.zrf");
     let dir = std::env::temp_dir().join(format!("zrf-serve-dice-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("dice.zrf");

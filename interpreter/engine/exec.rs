@@ -573,9 +573,7 @@ impl<'a> Exec<'a> {
         // A `create` belongs to the move it was added with: the moves the block adds later
         // do not repeat it (a Zillions Focus record: a piece sent to the reserve while one
         // drop target was tried does not appear with the drops tried after it).
-        if s.pending.iter().any(|p| matches!(p, Pending::Create(..))) {
-            s.pending.retain(|p| !matches!(p, Pending::Create(..)));
-        }
+        s.pending.retain(|p| !matches!(p, Pending::Create(..)));
     }
 
     fn emit(

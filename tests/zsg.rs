@@ -207,6 +207,26 @@ fn replay_prints_the_position_and_rules_override() {
 }
 
 #[test]
+fn a_zsg_file_that_is_no_saved_game_says_so() {
+    // Zillions also writes match logs, and people save them as `.zsg`: they name no rules
+    // file. The error says what the file starts with instead of asking for a `Game` header.
+    let dir = TempDir::new("zsg-log");
+    let rec = dir.write(
+        "log.zsg",
+        "Player 1 variant = \"G-[random]\"\nPlayer 2 variant = \"G-[random]\"\nGame 1 of 1\n\n\
+         1. Man a1 - a2\n",
+    );
+    let (code, out, err) = zrf(&["replay", rec.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: not a Zillions saved game: it starts `Player 1 variant = \"G-[random]\"`, \
+         not `Zillions Save Game File Version`\n"
+    );
+}
+
+#[test]
 fn a_diverging_record_names_its_line_and_the_nearest_moves() {
     let (code, out, err) = zrf(&["replay", "tests/records/diverging/chess-castle.zsg"]);
     assert_eq!(code, Some(1));

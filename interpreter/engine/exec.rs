@@ -769,7 +769,12 @@ impl<'a> Exec<'a> {
                 .push(Op::Store(self.side.0 as u32 * n_pieces + p.0 as u32, -1));
         }
         if rules.def.options.recycle_captures {
-            for c in s.captured.iter().map(|&(_, c)| c).chain(s.replaced.iter().copied()) {
+            for c in s
+                .captured
+                .iter()
+                .map(|&(_, c)| c)
+                .chain(s.replaced.iter().copied())
+            {
                 if c.piece == u16::MAX {
                     continue; // the imagined defender of an attack test
                 }

@@ -157,6 +157,13 @@ fn rules_of(
     ))
 }
 
+/// Whether a file name has the `.zsg` extension (any case).
+fn is_zsg_name(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zsg"))
+}
+
 fn has(titles: &[String], name: &str) -> bool {
     titles.iter().any(|t| t.eq_ignore_ascii_case(name))
 }
@@ -175,6 +182,24 @@ impl Session {
             // A Zillions saved game: one game, its rules named by `RulesFile` (or `--rules`).
             let s = Session::from_zsg(text, record_path, files, hint.path)?;
             return Ok((s, Record::default()));
+        }
+        if is_zsg_name(record_path) {
+            // Named as a saved game but not one: Zillions also writes match logs (`Player 1
+            // variant = ...`, `Game 1 of 1`), which name no rules file and cannot be replayed.
+            let first = text.lines().next().unwrap_or("").trim();
+            let first: String = first
+                .chars()
+                .take(60)
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            return Err(OpenError::Record(
+                format!(
+                    "not a Zillions saved game: it starts `{}`, not `{}`",
+                    first,
+                    crate::records::zsg::MAGIC
+                ),
+                None,
+            ));
         }
         let format = Format::of(record_path);
         let games = format.parse(text).map_err(|e| OpenError::Record(e, None))?;

@@ -224,6 +224,16 @@ fn a_zsg_file_that_is_no_saved_game_says_so() {
         "error: not a Zillions saved game: it starts `Player 1 variant = \"G-[random]\"`, \
          not `Zillions Save Game File Version`\n"
     );
+    // `--check` says the same of it.
+    let (code, out, _) = zrf(&["replay", "--check", dir.0.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.ends_with(
+            "log.zsg: not a Zillions saved game: it starts `Player 1 variant = \"G-[random]\"`, \
+             not `Zillions Save Game File Version`\n1 records: 0 ok, 1 failed\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]

@@ -21,9 +21,13 @@ ap.add_argument('--timeout', type=int, default=10)
 ap.add_argument('--modes', default='pure,full')
 ap.add_argument('--only', nargs='*', default=[], help='substrings of page paths to keep')
 a = ap.parse_args()
-# Dagaz design options that stand for ZRF options (the design script may set them although the
-# rules file does not: Dagaz's converted scripts were sometimes edited by hand).
-ZOG_OPTIONS = {'pass-partial', 'pass-turn', 'recycle-captures', 'discard-cascades', 'maximal-captures', 'shared-pieces'}
+# Dagaz design options that change the rules: ZRF options (the design script may set them
+# although the rules file does not, as Dagaz's converted scripts were sometimes edited by hand)
+# and Dagaz's own (`shared-pieces`: move either side's pieces; `detect-loops`: a chain may not
+# come back to a square it passed).
+ZOG_OPTIONS = {'pass-partial', 'pass-turn', 'recycle-captures', 'discard-cascades', 'maximal-captures',
+               'shared-pieces', 'detect-loops', 'moves-limit'}
+DAGAZ_ONLY = {'shared-pieces', 'detect-loops', 'moves-limit'}
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dagaz_perft.js')
 
 
@@ -103,7 +107,10 @@ for htm, js, zrf in pairs():
         dsetup = m.group(1) if m else None
         unknown = (re.search(r'^unknown-options: (.*)$', derr, re.M) or re.match('()', '')).group(1).split()
         opts = (re.search(r'^options: (.*)$', derr, re.M) or re.match('()', '')).group(1).split()
-        zog = [o for o in opts if o.split('=')[0] in ZOG_OPTIONS]
+        zopts = {k.lower().replace(' ', '-'): v.lower() for k, v in
+                 re.findall(r'^[^;]*\(option\s+"([^"]+)"\s+([^\s)]+)', open(zrf, encoding='latin1').read(), re.M)}
+        zog = [o for o in opts if o.split('=')[0] in ZOG_OPTIONS and
+               (o.split('=')[0] in DAGAZ_ONLY or zopts.get(o.split('=')[0]) != o.split('=', 1)[1].lower())]
         best = None
         for v in range(1, min(variants_cache[zrf], 40) + 1):
             key = (zrf, v)
@@ -127,8 +134,7 @@ for htm, js, zrf in pairs():
         k = min(len(d), len(best[3]))
         rec = {'page': os.path.relpath(htm, a.dagaz), 'zrf': os.path.relpath(zrf, a.dagaz), 'mode': mode,
                'dagaz': d, 'zrf_counts': best[3], 'variant': best[1], 'same_start': best[2],
-               'agree': best[0], 'compared': k, 'unknown_options': unknown, 'dagaz_zrf_options': zog, 'priorities': [js_prio, zrf_prio],
-               'zrf_options': re.findall(r'\(option\s+"([^"]+)"\s+([^\s)]+)', open(zrf, encoding='latin1').read())}
+               'agree': best[0], 'compared': k, 'unknown_options': unknown, 'options_only_in_dagaz': zog, 'priorities': [js_prio, zrf_prio]}
         res.write(json.dumps(rec) + '\n')
         res.flush()
         t = totals[mode]
@@ -143,7 +149,7 @@ for htm, js, zrf in pairs():
             print('%s %s: Dagaz %s, zrf %s (variant %d%s)%s' % (
                 mode, rec['page'], d, best[3], best[1], '' if best[2] else ', Dagaz start',
                 ' unknown options: ' + ' '.join(unknown) if unknown else '') +
-                ('; Dagaz sets ' + ' '.join(zog) if zog else '') +
+                ('; Dagaz sets ' + ' '.join(zog) + ', the rules file not' if zog else '') +
                 ('' if js_prio == zrf_prio else '; move priorities only in ' + ('Dagaz' if js_prio else 'the rules file')), flush=True)
 for mode, t in totals.items():
     print(mode + ': ' + ', '.join('%s %d' % (k, t[k]) for k in

@@ -93,8 +93,10 @@ totals = {m: Counter() for m in a.modes.split(',')}
 variants_cache, setups_cache = {}, {}
 n = 0
 for htm, js, zrf in pairs():
-    js_prio = bool(re.search(r'^\s*design\.addPriority\(', open(js, encoding='latin1').read(), re.M))
-    zrf_prio = 'move-priorities' in open(zrf, encoding='latin1').read()
+    # move priorities: the design script names each type in a comment after addPriority
+    js_prio = re.findall(r'^\s*design\.addPriority\(\d+\);\s*//\s*(\S+)', open(js, encoding='latin1').read(), re.M)
+    m = re.search(r'^[^;]*\(move-priorities([^)]*)\)', open(zrf, encoding='latin1').read(), re.M)
+    zrf_prio = m.group(1).split() if m else []
     n += 1
     if zrf not in variants_cache:
         c = subprocess.run([a.zrf, 'check', zrf], capture_output=True, text=True, errors='replace', timeout=60).stdout
@@ -150,7 +152,8 @@ for htm, js, zrf in pairs():
                 mode, rec['page'], d, best[3], best[1], '' if best[2] else ', Dagaz start',
                 ' unknown options: ' + ' '.join(unknown) if unknown else '') +
                 ('; Dagaz sets ' + ' '.join(zog) + ', the rules file not' if zog else '') +
-                ('' if js_prio == zrf_prio else '; move priorities only in ' + ('Dagaz' if js_prio else 'the rules file')), flush=True)
+                ('' if js_prio == zrf_prio else '; move priorities %s in Dagaz, %s in the rules file' % (
+                    ' '.join(js_prio) or 'none', ' '.join(zrf_prio) or 'none')), flush=True)
 for mode, t in totals.items():
     print(mode + ': ' + ', '.join('%s %d' % (k, t[k]) for k in
           ['pairs', 'not compared'] + [f'{w} at {i}' for i in range(1, a.depth + 1) for w in ('compared', 'agree')]))

@@ -90,7 +90,7 @@ def pairs():
 os.makedirs(a.out, exist_ok=True)
 res = open(os.path.join(a.out, 'results.jsonl'), 'w')
 totals = {m: Counter() for m in a.modes.split(',')}
-variants_cache, setups_cache = {}, {}
+variants_cache, setups_cache, positions_cache = {}, {}, {}
 n = 0
 for htm, js, zrf in pairs():
     # move priorities: the design script names each type in a comment after addPriority
@@ -102,6 +102,8 @@ for htm, js, zrf in pairs():
         c = subprocess.run([a.zrf, 'check', zrf], capture_output=True, text=True, errors='replace', timeout=60).stdout
         m = re.search(r'^variants: (\d+)', c, re.M)
         variants_cache[zrf] = int(m.group(1)) if m else 1
+        m = re.search(r'^board: (\d+) positions', c, re.M)
+        positions_cache[zrf] = int(m.group(1)) if m else None
     for mode in a.modes.split(','):
         extra = ['--pure', '--dedupe'] if mode == 'pure' else []
         d, _, derr, dto = run(['node', HARNESS, htm, str(a.depth)] + extra)
@@ -113,6 +115,9 @@ for htm, js, zrf in pairs():
                  re.findall(r'^[^;]*\(option\s+"([^"]+)"\s+([^\s)]+)', open(zrf, encoding='latin1').read(), re.M)}
         zog = [o for o in opts if o.split('=')[0] in ZOG_OPTIONS and
                (o.split('=')[0] in DAGAZ_ONLY or zopts.get(o.split('=')[0]) != o.split('=', 1)[1].lower())]
+        m = re.search(r' positions: (\d+) players:', derr)
+        dpos = int(m.group(1)) if m else None
+        unl = (re.search(r'^drops-without-count: (.*)$', derr, re.M) or re.match('()', '')).group(1).split()
         best = None
         for v in range(1, min(variants_cache[zrf], 40) + 1):
             key = (zrf, v)
@@ -136,7 +141,7 @@ for htm, js, zrf in pairs():
         k = min(len(d), len(best[3]))
         rec = {'page': os.path.relpath(htm, a.dagaz), 'zrf': os.path.relpath(zrf, a.dagaz), 'mode': mode,
                'dagaz': d, 'zrf_counts': best[3], 'variant': best[1], 'same_start': best[2],
-               'agree': best[0], 'compared': k, 'unknown_options': unknown, 'options_only_in_dagaz': zog, 'priorities': [js_prio, zrf_prio]}
+               'agree': best[0], 'compared': k, 'unknown_options': unknown, 'options_only_in_dagaz': zog, 'drops_without_count': unl, 'priorities': [js_prio, zrf_prio]}
         res.write(json.dumps(rec) + '\n')
         res.flush()
         t = totals[mode]
@@ -152,6 +157,9 @@ for htm, js, zrf in pairs():
                 mode, rec['page'], d, best[3], best[1], '' if best[2] else ', Dagaz start',
                 ' unknown options: ' + ' '.join(unknown) if unknown else '') +
                 ('; Dagaz sets ' + ' '.join(zog) + ', the rules file not' if zog else '') +
+                ('; %s positions in Dagaz, %s in the rules file' % (dpos, positions_cache[zrf])
+                 if dpos is not None and positions_cache[zrf] is not None and dpos != positions_cache[zrf] else '') +
+                ('; Dagaz drops pieces not held (player:type): ' + ' '.join(unl[:6]) + (' ...' if len(unl) > 6 else '') if unl else '') +
                 ('' if js_prio == zrf_prio else '; move priorities %s in Dagaz, %s in the rules file' % (
                     ' '.join(js_prio) or 'none', ' '.join(zrf_prio) or 'none')), flush=True)
 for mode, t in totals.items():

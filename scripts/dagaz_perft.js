@@ -128,6 +128,16 @@ function setupText(board) {
 console.error('setup: ' + setupText(board0));
 console.error('unknown-options: ' + unknownOptions.join(' '));
 console.error('options: ' + options.join(' '));
+// Piece types a player may drop without holding any: Dagaz treats a missing count as unlimited.
+const unlimited = [];
+for (let t = 0; t < design.pieceNames.length; t++) {
+  if (!(design.pieces[t] || []).some((m) => m.type == 1)) continue;
+  for (let o = 1; o < design.playerNames.length; o++) {
+    const r = board0.reserve || {};
+    if (r[t] === undefined || r[t][o] === undefined) unlimited.push(design.playerNames[o] + ':' + design.pieceNames[t]);
+  }
+}
+console.error('drops-without-count: ' + unlimited.join(' '));
 for (const t of playMoves) {
   const ms = gen(board0).filter((m) => m.toString().replace(/\s+/g, '') === t.replace(/\s+/g, ''));
   if (ms.length !== 1) { console.log('no unique move ' + t + ': ' + gen(board0).map((m) => m.toString()).join(' | ')); process.exit(1); }

@@ -91,15 +91,13 @@ os.makedirs(a.out, exist_ok=True)
 res = open(os.path.join(a.out, 'results.jsonl'), 'w')
 totals = {m: Counter() for m in a.modes.split(',')}
 variants_cache, setups_cache, positions_cache = {}, {}, {}
-n = 0
 for htm, js, zrf in pairs():
     # move priorities: the design script names each type in a comment after addPriority
     js_prio = re.findall(r'^\s*design\.addPriority\(\d+\);\s*//\s*(\S+)', open(js, encoding='latin1').read(), re.M)
     m = re.search(r'^[^;]*\(move-priorities([^)]*)\)', open(zrf, encoding='latin1').read(), re.M)
     zrf_prio = m.group(1).split() if m else []
-    n += 1
     if zrf not in variants_cache:
-        c = subprocess.run([a.zrf, 'check', zrf], capture_output=True, text=True, errors='replace', timeout=60).stdout
+        _, c, _, _ = run([a.zrf, 'check', zrf], 60)
         m = re.search(r'^variants: (\d+)', c, re.M)
         variants_cache[zrf] = int(m.group(1)) if m else 1
         m = re.search(r'^board: (\d+) positions', c, re.M)
@@ -127,7 +125,7 @@ for htm, js, zrf in pairs():
             if dsetup is None or norm(setups_cache[key]) != norm(dsetup):
                 continue
             z, _, _, zto = run([a.zrf, 'perft', zrf, str(a.depth), '--variant', str(v)])
-            cand = (agree(d, z), v, True, z)
+            cand = (agree(d, z), v, True, z, '')
             if best is None or cand[0] > best[0]:
                 best = cand
             if z and best[0] == min(len(d), len(z)):
@@ -136,8 +134,9 @@ for htm, js, zrf in pairs():
             cmd = [a.zrf, 'perft', zrf, str(a.depth), '--variant', '1']
             if dsetup is not None:
                 cmd += ['--setup', dsetup]
-            z, _, _, _ = run(cmd)
-            best = (agree(d, z), 1, False, z)
+            z, _, zerr, zto = run(cmd)
+            why = 'timeout' if zto else (zerr.strip().splitlines() or [''])[0][:200]
+            best = (agree(d, z), 1, False, z, why)
         k = min(len(d), len(best[3]))
         rec = {'page': os.path.relpath(htm, a.dagaz), 'zrf': os.path.relpath(zrf, a.dagaz), 'mode': mode,
                'dagaz': d, 'zrf_counts': best[3], 'variant': best[1], 'same_start': best[2],
@@ -148,6 +147,8 @@ for htm, js, zrf in pairs():
         t['pairs'] += 1
         if k == 0:
             t['not compared'] += 1
+            print('%s %s: not compared: Dagaz %s%s, zrf %s %s' % (mode, rec['page'], d, ' (timeout)' if dto else '',
+                                                              best[3], best[4]), flush=True)
         for depth in range(1, k + 1):
             t['compared at %d' % depth] += 1
             if best[0] >= depth:

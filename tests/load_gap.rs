@@ -287,3 +287,18 @@ fn a_byte_order_mark_before_the_rules_is_skipped_with_a_warning() {
         assert_eq!(Game::new(rules, pos).legal_texts(), ["a1-a2"]);
     }
 }
+
+#[test]
+fn extra_macro_arguments_are_ignored_with_a_warning() {
+    // `twice` uses only `$1`; the second argument, as in `(block-2 e e)` of a real Klin Zha,
+    // is ignored. A macro with an empty body swallows any arguments without a word.
+    let src = format!(
+        r#"(define twice ($1 (verify empty?) $1 (verify empty?) add))
+(define nothing)
+(game (title "Extra") {BOARD} (board-setup (A (P a1)) (B (P c3)))
+  (piece (name P) (moves (twice n e) (twice e n) (nothing n))))"#
+    );
+    let (legal, warnings) = moves(&src, 0);
+    assert_eq!(legal, ["a1-a3", "a1-c1"]);
+    assert_eq!(warnings, ["`twice` takes 1 argument, 2 given"; 2]);
+}

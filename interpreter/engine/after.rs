@@ -39,6 +39,8 @@ pub(super) fn plain_program(body: &[Instr]) -> bool {
 #[derive(Clone, Debug)]
 pub(super) struct Clock {
     counter: u16,
+    /// By mover: the counter's slot in `Position::counters` (`Clock::resolve`).
+    slots: Vec<u32>,
     /// A capture sets the counter to `reset`.
     on_capture: bool,
     /// By type + 1: moving a piece of this type sets the counter to `reset`.
@@ -50,6 +52,39 @@ pub(super) struct Clock {
 }
 
 impl Clock {
+    /// Runs the clock for the move just applied by `mover` (whether it captured, and the
+    /// type + 1 of the piece that moved).
+    #[inline(always)]
+    pub(super) fn run(
+        &self,
+        pos: &mut Position,
+        mover: PlayerId,
+        captured: bool,
+        piece: u16,
+        log: &mut UndoLog,
+    ) {
+        let slot = self.slots[mover.idx()];
+        let old = pos.counters[slot as usize] as i64;
+        let reset = (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true);
+        let value = if reset {
+            self.reset
+        } else {
+            arith(self.op, old, self.step)
+        };
+        // A setting that leaves the counter as it is writes nothing.
+        let delta = (value.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
+        if delta != 0 {
+            apply_counter(pos, slot, delta, log);
+        }
+    }
+
+    /// Resolves the counter's slot for every mover, once the slots are laid out.
+    pub(super) fn resolve(&mut self, rules: &Rules) {
+        self.slots = (0..rules.def.players.len().max(1))
+            .map(|p| rules.counter_slot(self.counter, PlayerId(p as u8)))
+            .collect();
+    }
+
     /// The clock an `after-move` program is, if it is one.
     pub(super) fn recognise(def: &GameDef) -> Option<Clock> {
         fn resets(c: &Cond, on_capture: &mut bool, pieces: &mut Vec<bool>) -> bool {
@@ -86,6 +121,7 @@ impl Clock {
         let (mut on_capture, mut pieces) = (false, Vec::new());
         resets(cond, &mut on_capture, &mut pieces).then_some(Clock {
             counter: *counter,
+            slots: Vec::new(),
             on_capture,
             pieces,
             reset: *reset,
@@ -423,18 +459,6 @@ impl Rules {
         log: &mut UndoLog,
     ) -> bool {
         let limit = |v: i64, old: i64| (v.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
-        if let Some(c) = &self.clock {
-            let slot = self.counter_slot(c.counter, mover);
-            let old = pos.counters[slot as usize] as i64;
-            let reset = (after.0 && c.on_capture) || c.pieces.get(after.1 as usize) == Some(&true);
-            let value = if reset {
-                c.reset
-            } else {
-                arith(c.op, old, c.step)
-            };
-            apply_counter(pos, slot, limit(value, old), log);
-            return true;
-        }
         let mut run = Plain {
             rules: self,
             pos,
@@ -457,10 +481,16 @@ impl Rules {
             return false;
         }
         let mut ops = [Op::Counter(0, 0); MAX_SETS];
-        for (op, &(slot, value)) in ops.iter_mut().zip(&run.sets[..run.n]) {
-            *op = Op::Counter(slot, limit(value, pos.counters[slot as usize] as i64));
+        let mut n = 0;
+        for &(slot, value) in &run.sets[..run.n] {
+            // A setting that leaves the counter as it is writes nothing.
+            let delta = limit(value, pos.counters[slot as usize] as i64);
+            if delta != 0 {
+                ops[n] = Op::Counter(slot, delta);
+                n += 1;
+            }
         }
-        let (n, t) = (run.n, run.tally);
+        let t = run.tally;
         apply_more(pos, &ops[..n], log);
         if prog.counts {
             // The position's tally, for the moves made from it.

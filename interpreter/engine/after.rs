@@ -6,13 +6,13 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_counter, apply_more, Op, UndoLog};
+use super::moves::{apply_counter, UndoLog};
 use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
 
 /// The most counter settings a plain program collects (more: the interpreter runs it).
-const MAX_SETS: usize = 8;
+const MAX_SETS: usize = 16;
 
 /// The largest players × piece types whose counts the tally keeps (more: board scans).
 pub(super) const MAX_TALLY: usize = 64;
@@ -132,17 +132,57 @@ impl Clock {
 }
 
 /// A plain program compiled at load: the same tree, with each `count-pieces` over the whole
-/// board turned into one mask per mover over the tally's slots.
+/// board turned into one mask per mover over the tally's slots, and each condition that reads
+/// only the tally (`PCond::Cached`) answered from bits kept with the tally.
 #[derive(Clone, Debug)]
 pub(super) struct Prog {
     body: Vec<PInstr>,
     /// Whether some `count-pieces` reads the tally.
     counts: bool,
+    /// The conditions that read only the tally (counts, constants, arithmetic): their value
+    /// is the same for every position with the same tally, so they are evaluated when the
+    /// tally changes, for every player, and kept as bits ([`Tally::bits`]).
+    pure: Vec<PCond>,
+    n_players: usize,
+    n_pieces: usize,
+}
+
+/// The most players, and conditions, whose cached bits a tally keeps (more: no caching).
+const MAX_CACHED_PLAYERS: usize = 4;
+const MAX_CACHED: usize = 64;
+
+/// A counter's place in `Position::counters`, resolved at load: `base`, plus the mover for a
+/// per-player counter.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    base: u32,
+    per_player: bool,
+}
+
+impl Slot {
+    fn new(def: &GameDef, c: u16) -> Slot {
+        let width = |d: &CounterDef| {
+            if d.per_player {
+                def.players.len().max(1) as u32
+            } else {
+                1
+            }
+        };
+        Slot {
+            base: def.counters[..c as usize].iter().map(width).sum(),
+            per_player: def.counters[c as usize].per_player,
+        }
+    }
+
+    #[inline]
+    fn of(self, mover: PlayerId) -> u32 {
+        self.base + if self.per_player { mover.0 as u32 } else { 0 }
+    }
 }
 
 #[derive(Clone, Debug)]
 enum PInstr {
-    Set(u16, PExpr),
+    Set(Slot, PExpr),
     If(PCond, Vec<PInstr>, Vec<PInstr>),
 }
 
@@ -156,12 +196,14 @@ enum PCond {
     /// By type + 1: whether moving a piece of that type makes it true.
     MovedPiece(Vec<bool>),
     Compare(CmpOp, PExpr, PExpr),
+    /// Condition `k` of [`Prog::pure`]: bit `k` of the tally's bits for the mover.
+    Cached(u8),
 }
 
 #[derive(Clone, Debug)]
 enum PExpr {
     Int(i64),
-    Counter(u16),
+    Counter(Slot),
     Arith(char, Box<PExpr>, Box<PExpr>),
     /// `count-pieces` over the whole board: by mover, the tally slots it sums.
     Count(Vec<u64>),
@@ -178,6 +220,17 @@ impl PInstr {
             }
         }
     }
+
+    /// Moves the tally-only conditions of a body into `pure`, leaving `Cached` in their place.
+    fn cache(body: &mut [PInstr], pure: &mut Vec<PCond>) {
+        for i in body {
+            if let PInstr::If(c, a, b) = i {
+                c.cache(pure);
+                Self::cache(a, pure);
+                Self::cache(b, pure);
+            }
+        }
+    }
 }
 
 impl PCond {
@@ -186,6 +239,47 @@ impl PCond {
             PCond::Not(x) => x.counts(),
             PCond::And(xs) | PCond::Or(xs) => xs.iter().any(Self::counts),
             PCond::Compare(_, a, b) => a.counts() || b.counts(),
+            _ => false,
+        }
+    }
+
+    /// Whether the condition reads nothing but the tally and constants.
+    fn pure(&self) -> bool {
+        match self {
+            PCond::Const(_) => true,
+            PCond::Not(x) => x.pure(),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter().all(Self::pure),
+            PCond::Compare(_, a, b) => a.pure() && b.pure(),
+            _ => false,
+        }
+    }
+
+    /// Replaces the largest tally-only parts that count pieces by `Cached`.
+    fn cache(&mut self, pure: &mut Vec<PCond>) {
+        if self.pure() && self.counts() {
+            if pure.len() < MAX_CACHED {
+                let c = std::mem::replace(self, PCond::Cached(pure.len() as u8));
+                pure.push(c);
+            }
+            return;
+        }
+        match self {
+            PCond::Not(x) => x.cache(pure),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter_mut().for_each(|x| x.cache(pure)),
+            _ => {}
+        }
+    }
+
+    /// The value of a tally-only condition for `mover`.
+    fn eval_pure(&self, tally: &[u32; MAX_TALLY], mover: usize) -> bool {
+        match self {
+            PCond::Const(b) => *b,
+            PCond::Not(x) => !x.eval_pure(tally, mover),
+            PCond::And(xs) => xs.iter().all(|x| x.eval_pure(tally, mover)),
+            PCond::Or(xs) => xs.iter().any(|x| x.eval_pure(tally, mover)),
+            PCond::Compare(op, a, b) => {
+                op.test(a.eval_pure(tally, mover), b.eval_pure(tally, mover))
+            }
             _ => false,
         }
     }
@@ -199,6 +293,39 @@ impl PExpr {
             _ => false,
         }
     }
+
+    fn pure(&self) -> bool {
+        match self {
+            PExpr::Int(_) | PExpr::Count(_) => true,
+            PExpr::Arith(_, a, b) => a.pure() && b.pure(),
+            _ => false,
+        }
+    }
+
+    /// The value of a tally-only expression for `mover`.
+    fn eval_pure(&self, tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
+        match self {
+            PExpr::Int(n) => *n,
+            PExpr::Arith(op, a, b) => {
+                let a = a.eval_pure(tally, mover);
+                arith(*op, a, b.eval_pure(tally, mover))
+            }
+            PExpr::Count(masks) => count(masks, tally, mover),
+            _ => 0,
+        }
+    }
+}
+
+/// The pieces a `count-pieces` mask set counts for `mover`.
+#[inline]
+fn count(masks: &[u64], tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
+    let mut m = masks.get(mover).copied().unwrap_or(0);
+    let mut n = 0i64;
+    while m != 0 {
+        n += tally[m.trailing_zeros() as usize] as i64;
+        m &= m - 1;
+    }
+    n
 }
 
 /// The tally slot a cell counts in, if any.
@@ -208,50 +335,25 @@ fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
     (!c.is_empty() && c.marks & DEAD == 0 && slot < MAX_TALLY).then_some(slot)
 }
 
-/// The tally of `pos`, the position after the move last applied in `log`: the tally before
-/// that move (kept in `log` under its hash) changed by the cells the move wrote, or one scan
-/// of the board when the position before is not known. Hash equality stands for equal
-/// positions here as it does for repetitions.
-fn tally_after(pos: &Position, n_pieces: usize, log: &mut UndoLog) -> [u32; MAX_TALLY] {
-    let Some((before, cells)) = log.last_cells() else {
-        return scan(pos, n_pieces);
-    };
-    let d = log.depth() - 1;
-    // The change: for each square written, its cell before the move out (the old cell of
-    // its first write) and its cell now in.
-    let mut delta = [0u32; MAX_TALLY];
-    for (k, &(sq, old)) in cells.iter().enumerate() {
-        if cells[..k].iter().any(|&(q, _)| q == sq) {
-            continue;
-        }
-        if let Some(s) = tally_slot(old, n_pieces) {
-            delta[s] = delta[s].wrapping_sub(1);
-        }
-        if let Some(s) = tally_slot(pos.cells[sq as usize], n_pieces) {
-            delta[s] = delta[s].wrapping_add(1);
+/// A position's pieces by `owner * n_pieces + type`, kept in the [`UndoLog`] by depth under
+/// the position's hash, with the values of the program's tally-only conditions.
+#[derive(Clone, Debug)]
+pub(super) struct Tally {
+    /// The hash of the position counted.
+    hash: u64,
+    counts: [u32; MAX_TALLY],
+    /// By player: bit `k` is condition `k` of [`Prog::pure`] for that mover.
+    bits: [u64; MAX_CACHED_PLAYERS],
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            hash: 0,
+            counts: [0; MAX_TALLY],
+            bits: [0; MAX_CACHED_PLAYERS],
         }
     }
-    let tallies = &mut log.after_tallies;
-    let t = match tallies.get(d) {
-        Some(&(h, base)) if h == before => {
-            let mut t = base;
-            for (x, dx) in t.iter_mut().zip(delta) {
-                *x = x.wrapping_add(dx);
-            }
-            t
-        }
-        _ => {
-            let t = scan(pos, n_pieces);
-            let mut base = t;
-            for (x, dx) in base.iter_mut().zip(delta) {
-                *x = x.wrapping_sub(dx);
-            }
-            tallies.resize(d + 1, (0, [0; MAX_TALLY]));
-            tallies[d] = (before, base);
-            t
-        }
-    };
-    t
 }
 
 /// The tally of a position, by one scan of its board.
@@ -270,15 +372,27 @@ fn scan(pos: &Position, n_pieces: usize) -> [u32; MAX_TALLY] {
 impl Prog {
     /// Compiles a plain program (`plain_program` holds) for `def`.
     pub(super) fn compile(def: &GameDef) -> Prog {
-        let body = Self::body(def, &def.after_move);
+        let mut body = Self::body(def, &def.after_move);
         let counts = body.iter().any(PInstr::counts);
-        Prog { body, counts }
+        let mut pure = Vec::new();
+        if counts && def.players.len() <= MAX_CACHED_PLAYERS {
+            PInstr::cache(&mut body, &mut pure);
+        }
+        Prog {
+            body,
+            counts,
+            pure,
+            n_players: def.players.len(),
+            n_pieces: def.pieces.len(),
+        }
     }
 
     fn body(def: &GameDef, body: &[Instr]) -> Vec<PInstr> {
         body.iter()
             .filter_map(|i| match i {
-                Instr::SetCounter(c, e) => Some(PInstr::Set(*c, Self::expr(def, e))),
+                Instr::SetCounter(c, e) => {
+                    Some(PInstr::Set(Slot::new(def, *c), Self::expr(def, e)))
+                }
                 Instr::If(c, a, b) => Some(PInstr::If(
                     Self::cond(def, c),
                     Self::body(def, a),
@@ -315,7 +429,7 @@ impl Prog {
         let (n_players, n_pieces) = (def.players.len(), def.pieces.len());
         match e {
             Expr::Int(n) => PExpr::Int(*n),
-            Expr::Counter(c) => PExpr::Counter(*c),
+            Expr::Counter(c) => PExpr::Counter(Slot::new(def, *c)),
             Expr::Arith(op, a, b) => PExpr::Arith(
                 *op,
                 Box::new(Self::expr(def, a)),
@@ -347,6 +461,95 @@ impl Prog {
             _ => PExpr::Other(e.clone()),
         }
     }
+
+    /// The tally-only conditions of a tally, for every player.
+    fn cached_bits(&self, counts: &[u32; MAX_TALLY]) -> [u64; MAX_CACHED_PLAYERS] {
+        let mut bits = [0u64; MAX_CACHED_PLAYERS];
+        if self.pure.is_empty() {
+            return bits;
+        }
+        for (mover, b) in bits.iter_mut().enumerate().take(self.n_players) {
+            for (k, c) in self.pure.iter().enumerate() {
+                *b |= u64::from(c.eval_pure(counts, mover)) << k;
+            }
+        }
+        bits
+    }
+
+    /// Makes `log.after_tallies[d + 1]` the tally of `pos`, the position after the move
+    /// last applied in `log` (at depth `d`): the tally before that move (`[d]`, kept under
+    /// its hash) changed by the cells the move wrote, or one scan of the board when the
+    /// position before is not known. Returns `d + 1`. A move that leaves every count as it
+    /// was (most moves) keeps the cached conditions as they were. Hash equality stands for
+    /// equal positions here as it does for repetitions.
+    fn tally_after(&self, pos: &Position, log: &mut UndoLog) -> usize {
+        let n_pieces = self.n_pieces;
+        let (before, d) = match log.last_cells() {
+            Some((before, _)) => (before, log.depth() - 1),
+            None => (pos.hash ^ 1, 0),
+        };
+        if log.after_tallies.len() < d + 2 {
+            log.after_tallies.resize(d + 2, Tally::default());
+        }
+        let ns = self.n_players.saturating_mul(self.n_pieces).min(MAX_TALLY);
+        let mut tallies = std::mem::take(&mut log.after_tallies);
+        let (lo, hi) = tallies.split_at_mut(d + 1);
+        let (base, t) = (&mut lo[d], &mut hi[0]);
+        // Known once the program has run (`after_move_plain_run`).
+        t.hash = 0;
+        let known = base.hash == before;
+        if known {
+            t.counts[..ns].copy_from_slice(&base.counts[..ns]);
+        } else {
+            // Not known: counted from the board, and the position before from that.
+            t.counts = scan(pos, n_pieces);
+            base.counts = t.counts;
+        }
+        // The change: for each square written, its cell before the move out (the old cell of
+        // its first write) and its cell now in.
+        let cells = log.cells_since(d);
+        for (k, &(sq, old)) in cells.iter().enumerate() {
+            if cells[..k].iter().any(|&(q, _)| q == sq) {
+                continue;
+            }
+            let new = pos.cells[sq as usize];
+            if old == new {
+                continue;
+            }
+            let counts = if known {
+                &mut t.counts
+            } else {
+                &mut base.counts
+            };
+            let (out, into) = (tally_slot(old, n_pieces), tally_slot(new, n_pieces));
+            if known {
+                if let Some(s) = out {
+                    counts[s] = counts[s].wrapping_sub(1);
+                }
+                if let Some(s) = into {
+                    counts[s] = counts[s].wrapping_add(1);
+                }
+            } else {
+                if let Some(s) = out {
+                    counts[s] = counts[s].wrapping_add(1);
+                }
+                if let Some(s) = into {
+                    counts[s] = counts[s].wrapping_sub(1);
+                }
+            }
+        }
+        if !known {
+            base.hash = before;
+            base.bits = self.cached_bits(&base.counts);
+            t.bits = self.cached_bits(&t.counts);
+        } else if t.counts[..ns] == base.counts[..ns] {
+            t.bits = base.bits;
+        } else {
+            t.bits = self.cached_bits(&t.counts);
+        }
+        log.after_tallies = tallies;
+        d + 1
+    }
 }
 
 /// One run of a plain program.
@@ -361,10 +564,10 @@ struct Plain<'a> {
     /// Settings so far: (counter slot, value).
     sets: [(u32, i64); MAX_SETS],
     n: usize,
-    /// Live pieces by `owner * n_pieces + type`, counted at the first `count-pieces`
-    /// (`tallied`).
-    tally: [u32; MAX_TALLY],
-    tallied: bool,
+    /// Live pieces by `owner * n_pieces + type` (read only when some `count-pieces` does).
+    tally: &'a [u32; MAX_TALLY],
+    /// The tally-only conditions for the mover (`PCond::Cached`).
+    bits: u64,
 }
 
 impl Plain<'_> {
@@ -373,17 +576,13 @@ impl Plain<'_> {
         for i in body {
             match i {
                 PInstr::Set(c, e) => {
+                    // Applied in order once the program ends, each to the counter as the
+                    // ones before left it, so a later setting replaces an earlier one.
                     let value = self.eval(e);
-                    let slot = self.rules.counter_slot(*c, self.mover);
-                    let n = self.n;
-                    if let Some(k) = self.sets[..n].iter().position(|&(s, _)| s == slot) {
-                        self.sets.copy_within(k + 1..n, k);
-                        self.n -= 1;
-                    }
                     if self.n == MAX_SETS {
                         return false;
                     }
-                    self.sets[self.n] = (slot, value);
+                    self.sets[self.n] = (c.of(self.mover), value);
                     self.n += 1;
                 }
                 PInstr::If(c, a, b) => {
@@ -409,6 +608,7 @@ impl Plain<'_> {
                 let a = self.eval(a);
                 op.test(a, self.eval(b))
             }
+            PCond::Cached(k) => self.bits >> k & 1 != 0,
         }
     }
 
@@ -416,34 +616,14 @@ impl Plain<'_> {
     fn eval(&mut self, e: &PExpr) -> i64 {
         match e {
             PExpr::Int(n) => *n,
-            PExpr::Counter(c) => {
-                self.pos.counters[self.rules.counter_slot(*c, self.mover) as usize] as i64
-            }
+            PExpr::Counter(c) => self.pos.counters[c.of(self.mover) as usize] as i64,
             PExpr::Arith(op, a, b) => {
                 let a = self.eval(a);
                 arith(*op, a, self.eval(b))
             }
-            PExpr::Count(masks) => {
-                let mut m = masks.get(self.mover.idx()).copied().unwrap_or(0);
-                let t = self.tally();
-                let mut n = 0i64;
-                while m != 0 {
-                    n += t[m.trailing_zeros() as usize] as i64;
-                    m &= m - 1;
-                }
-                n
-            }
+            PExpr::Count(masks) => count(masks, self.tally, self.mover.idx()),
             PExpr::Other(e) => self.rules.eval(self.pos, self.mover, &[], self.at, e),
         }
-    }
-
-    /// The tally (the compiled program uses it only when players × types fit in it).
-    fn tally(&mut self) -> &[u32; MAX_TALLY] {
-        if !self.tallied {
-            self.tallied = true;
-            self.tally = scan(self.pos, self.rules.def.pieces.len());
-        }
-        &self.tally
     }
 }
 
@@ -459,6 +639,18 @@ impl Rules {
         log: &mut UndoLog,
     ) -> bool {
         let limit = |v: i64, old: i64| (v.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
+        let Some(prog) = &self.after_prog else {
+            return false;
+        };
+        const NO_TALLY: [u32; MAX_TALLY] = [0; MAX_TALLY];
+        let at = prog.counts.then(|| prog.tally_after(pos, log));
+        let (tally, bits) = match at {
+            Some(i) => {
+                let t = &log.after_tallies[i];
+                (&t.counts, t.bits.get(mover.idx()).copied().unwrap_or(0))
+            }
+            None => (&NO_TALLY, 0),
+        };
         let mut run = Plain {
             rules: self,
             pos,
@@ -467,36 +659,23 @@ impl Rules {
             at: [NONE, ends.0, ends.1],
             sets: [(0, 0); MAX_SETS],
             n: 0,
-            tally: [0; MAX_TALLY],
-            tallied: false,
+            tally,
+            bits,
         };
-        let Some(prog) = &self.after_prog else {
-            return false;
-        };
-        if prog.counts {
-            run.tally = tally_after(run.pos, self.def.pieces.len(), log);
-            run.tallied = true;
-        }
         if !run.run(&prog.body) {
             return false;
         }
-        let mut ops = [Op::Counter(0, 0); MAX_SETS];
-        let mut n = 0;
-        for &(slot, value) in &run.sets[..run.n] {
+        let (sets, n) = (run.sets, run.n);
+        for &(slot, value) in &sets[..n] {
             // A setting that leaves the counter as it is writes nothing.
             let delta = limit(value, pos.counters[slot as usize] as i64);
             if delta != 0 {
-                ops[n] = Op::Counter(slot, delta);
-                n += 1;
+                apply_counter(pos, slot, delta, log);
             }
         }
-        let t = run.tally;
-        apply_more(pos, &ops[..n], log);
-        if prog.counts {
+        if let Some(i) = at {
             // The position's tally, for the moves made from it.
-            let d = log.depth();
-            log.after_tallies.resize(d + 1, (0, [0; MAX_TALLY]));
-            log.after_tallies[d] = (pos.hash, t);
+            log.after_tallies[i].hash = pos.hash;
         }
         true
     }

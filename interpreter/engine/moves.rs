@@ -202,7 +202,7 @@ pub struct UndoLog {
     pub(super) after_scratch: Scratch,
     /// The `after-move` program's piece tallies by depth, each with the hash of the position
     /// it counts (`after.rs`).
-    pub(super) after_tallies: Vec<(u64, [u32; 64])>,
+    pub(super) after_tallies: Vec<super::after::Tally>,
 }
 
 /// One applied move: where its entries begin, and the state that is restored whole.
@@ -235,6 +235,15 @@ impl UndoLog {
     pub(super) fn last_cells(&self) -> Option<(u64, &[(u16, Cell)])> {
         let f = self.frames.last()?;
         Some((f.hash, &self.cells[f.cells as usize..]))
+    }
+
+    /// The cells overwritten since move `d` (0 = the first that can be taken back) was
+    /// applied, (square, old cell) in the order written; none when there is no such move.
+    pub(super) fn cells_since(&self, d: usize) -> &[(u16, Cell)] {
+        match self.frames.get(d) {
+            Some(f) => &self.cells[f.cells as usize..],
+            None => &[],
+        }
     }
 }
 

@@ -145,6 +145,45 @@ pub(super) struct Prog {
     pure: Vec<PCond>,
     n_players: usize,
     n_pieces: usize,
+    /// The counters the program reads, when its settings depend on nothing else than them,
+    /// the mover, the move's capture and piece type and the cached conditions: then its
+    /// settings are remembered by those inputs ([`Memo`]).
+    reads: Option<Vec<Slot>>,
+    /// Distinct for every compiled program (copies share it): what an [`UndoLog`] keeps for
+    /// one program (tallies with cached conditions, the memo) is not used for another.
+    id: u64,
+}
+
+/// The next [`Prog::id`].
+static NEXT_PROG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The most counters a remembered program may read.
+const MAX_MEMO_READS: usize = 8;
+/// Entries of the memo of settings (a power of two).
+const MEMO_SIZE: usize = 64;
+
+/// The inputs of one run of a program with [`Prog::reads`]: mover, capture and piece type;
+/// the cached conditions; the counters read, two to a word.
+type MemoKey = [u64; 2 + MAX_MEMO_READS / 2];
+
+/// A remembered run: its inputs and the counter settings it made (slot, value), in order.
+#[derive(Clone, Debug)]
+pub(super) struct Memo {
+    key: MemoKey,
+    valid: bool,
+    n: u8,
+    sets: [(u32, i32); MAX_SETS],
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            key: [0; 2 + MAX_MEMO_READS / 2],
+            valid: false,
+            n: 0,
+            sets: [(0, 0); MAX_SETS],
+        }
+    }
 }
 
 /// The most players, and conditions, whose cached bits a tally keeps (more: no caching).
@@ -212,6 +251,17 @@ enum PExpr {
 }
 
 impl PInstr {
+    /// Collects the counters the instruction reads; false when it reads anything else than
+    /// counters, the move and cached conditions.
+    fn reads(&self, out: &mut Vec<Slot>) -> bool {
+        match self {
+            PInstr::Set(_, e) => e.reads(out),
+            PInstr::If(c, a, b) => {
+                c.reads(out) && a.iter().all(|i| i.reads(out)) && b.iter().all(|i| i.reads(out))
+            }
+        }
+    }
+
     fn counts(&self) -> bool {
         match self {
             PInstr::Set(_, e) => e.counts(),
@@ -234,6 +284,15 @@ impl PInstr {
 }
 
 impl PCond {
+    fn reads(&self, out: &mut Vec<Slot>) -> bool {
+        match self {
+            PCond::Not(x) => x.reads(out),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter().all(|x| x.reads(out)),
+            PCond::Compare(_, a, b) => a.reads(out) && b.reads(out),
+            PCond::Const(_) | PCond::CaptureMade | PCond::MovedPiece(_) | PCond::Cached(_) => true,
+        }
+    }
+
     fn counts(&self) -> bool {
         match self {
             PCond::Not(x) => x.counts(),
@@ -286,6 +345,20 @@ impl PCond {
 }
 
 impl PExpr {
+    fn reads(&self, out: &mut Vec<Slot>) -> bool {
+        match self {
+            PExpr::Int(_) => true,
+            PExpr::Counter(c) => {
+                if !out.iter().any(|s| s.base == c.base) {
+                    out.push(*c);
+                }
+                true
+            }
+            PExpr::Arith(_, a, b) => a.reads(out) && b.reads(out),
+            PExpr::Count(_) | PExpr::Other(_) => false,
+        }
+    }
+
     fn counts(&self) -> bool {
         match self {
             PExpr::Count(_) => true,
@@ -378,13 +451,37 @@ impl Prog {
         if counts && def.players.len() <= MAX_CACHED_PLAYERS {
             PInstr::cache(&mut body, &mut pure);
         }
+        let mut reads = Vec::new();
+        let memo = body.iter().all(|i| i.reads(&mut reads)) && reads.len() <= MAX_MEMO_READS;
         Prog {
             body,
             counts,
             pure,
             n_players: def.players.len(),
             n_pieces: def.pieces.len(),
+            reads: memo.then_some(reads),
+            id: NEXT_PROG.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// The memo key of a run, when the program is remembered.
+    #[inline]
+    fn memo_key(
+        &self,
+        pos: &Position,
+        mover: PlayerId,
+        after: (bool, u16),
+        bits: u64,
+    ) -> Option<MemoKey> {
+        let reads = self.reads.as_ref()?;
+        let mut key = [0u64; 2 + MAX_MEMO_READS / 2];
+        key[0] = mover.0 as u64 | (after.0 as u64) << 8 | (after.1 as u64) << 16;
+        key[1] = bits;
+        for (k, slot) in reads.iter().enumerate() {
+            let v = pos.counters[slot.of(mover) as usize] as u32 as u64;
+            key[2 + k / 2] |= v << (32 * (k % 2));
+        }
+        Some(key)
     }
 
     fn body(def: &GameDef, body: &[Instr]) -> Vec<PInstr> {
@@ -643,6 +740,12 @@ impl Rules {
             return false;
         };
         const NO_TALLY: [u32; MAX_TALLY] = [0; MAX_TALLY];
+        if log.after_prog != prog.id {
+            // Kept for another program: forgotten.
+            log.after_prog = prog.id;
+            log.after_tallies.clear();
+            log.after_memo.clear();
+        }
         let at = prog.counts.then(|| prog.tally_after(pos, log));
         let (tally, bits) = match at {
             Some(i) => {
@@ -651,6 +754,28 @@ impl Rules {
             }
             None => (&NO_TALLY, 0),
         };
+        let key = prog.memo_key(pos, mover, after, bits);
+        let memo_at = key.map(|k| {
+            let h = k
+                .iter()
+                .fold(0u64, |h, &x| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            (h >> 58) as usize & (MEMO_SIZE - 1)
+        });
+        if let (Some(k), Some(i)) = (key, memo_at) {
+            if let Some(e) = log.after_memo.get(i).filter(|e| e.valid && e.key == k) {
+                let (sets, n) = (e.sets, e.n as usize);
+                for &(slot, value) in &sets[..n] {
+                    let delta = (value as i64 - pos.counters[slot as usize] as i64) as i32;
+                    if delta != 0 {
+                        apply_counter(pos, slot, delta, log);
+                    }
+                }
+                if let Some(i) = at {
+                    log.after_tallies[i].hash = pos.hash;
+                }
+                return true;
+            }
+        }
         let mut run = Plain {
             rules: self,
             pos,
@@ -666,6 +791,18 @@ impl Rules {
             return false;
         }
         let (sets, n) = (run.sets, run.n);
+        if let (Some(k), Some(i)) = (key, memo_at) {
+            if log.after_memo.is_empty() {
+                log.after_memo.resize(MEMO_SIZE, Memo::default());
+            }
+            let e = &mut log.after_memo[i];
+            e.key = k;
+            e.valid = true;
+            e.n = n as u8;
+            for (m, &(slot, value)) in e.sets.iter_mut().zip(&sets[..n]) {
+                *m = (slot, value.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            }
+        }
         for &(slot, value) in &sets[..n] {
             // A setting that leaves the counter as it is writes nothing.
             let delta = limit(value, pos.counters[slot as usize] as i64);

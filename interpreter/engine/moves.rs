@@ -203,6 +203,10 @@ pub struct UndoLog {
     /// The `after-move` program's piece tallies by depth, each with the hash of the position
     /// it counts (`after.rs`).
     pub(super) after_tallies: Vec<super::after::Tally>,
+    /// The plain `after-move` program's settings, remembered by their inputs (`after.rs`).
+    pub(super) after_memo: Vec<super::after::Memo>,
+    /// The program the two above were kept for (`after::Prog::id`; 0: none).
+    pub(super) after_prog: u64,
 }
 
 /// One applied move: where its entries begin, and the state that is restored whole.

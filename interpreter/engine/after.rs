@@ -559,16 +559,42 @@ impl Prog {
         }
     }
 
-    /// The tally-only conditions of a tally, for every player.
-    fn cached_bits(&self, counts: &[u32; MAX_TALLY]) -> [u64; MAX_CACHED_PLAYERS] {
+    /// The tally-only conditions of a tally, for every player; remembered in `memo` by the
+    /// counts when there are at most 8 slots (`ns`).
+    fn cached_bits(
+        &self,
+        counts: &[u32; MAX_TALLY],
+        ns: usize,
+        memo: &mut Vec<([u32; 8], [u64; MAX_CACHED_PLAYERS])>,
+    ) -> [u64; MAX_CACHED_PLAYERS] {
         let mut bits = [0u64; MAX_CACHED_PLAYERS];
         if self.pure.is_empty() {
             return bits;
+        }
+        let mut key = [0u32; 8];
+        let at = (ns <= 8).then(|| {
+            key.copy_from_slice(&counts[..8]);
+            let h = key.iter().fold(0u64, |h, &x| {
+                (h ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            });
+            (h >> 58) as usize & (MEMO_SIZE - 1)
+        });
+        if let Some(i) = at {
+            if memo.is_empty() {
+                // No tally has these counts (the counts of a slot past `ns` are 0).
+                memo.resize(MEMO_SIZE, ([u32::MAX; 8], [0; MAX_CACHED_PLAYERS]));
+            }
+            if memo[i].0 == key {
+                return memo[i].1;
+            }
         }
         for (mover, b) in bits.iter_mut().enumerate().take(self.n_players) {
             for (k, c) in self.pure.iter().enumerate() {
                 *b |= u64::from(c.eval_pure(counts, mover)) << k;
             }
+        }
+        if let Some(i) = at {
+            memo[i] = (key, bits);
         }
         bits
     }
@@ -596,7 +622,9 @@ impl Prog {
         t.hash = 0;
         let known = base.hash == before;
         if known {
-            t.counts[..ns].copy_from_slice(&base.counts[..ns]);
+            // A few slots (the usual case) are copied as one fixed block.
+            let w = if ns <= 8 { 8 } else { MAX_TALLY };
+            t.counts[..w].copy_from_slice(&base.counts[..w]);
         } else {
             // Not known: counted from the board, and the position before from that.
             t.counts = scan(pos, n_pieces);
@@ -635,14 +663,19 @@ impl Prog {
                 }
             }
         }
+        let same = if ns <= 8 {
+            t.counts[..8] == base.counts[..8]
+        } else {
+            t.counts[..ns] == base.counts[..ns]
+        };
         if !known {
             base.hash = before;
-            base.bits = self.cached_bits(&base.counts);
-            t.bits = self.cached_bits(&t.counts);
-        } else if t.counts[..ns] == base.counts[..ns] {
+            base.bits = self.cached_bits(&base.counts, ns, &mut log.after_bits);
+            t.bits = self.cached_bits(&t.counts, ns, &mut log.after_bits);
+        } else if same {
             t.bits = base.bits;
         } else {
-            t.bits = self.cached_bits(&t.counts);
+            t.bits = self.cached_bits(&t.counts, ns, &mut log.after_bits);
         }
         log.after_tallies = tallies;
         d + 1
@@ -745,6 +778,7 @@ impl Rules {
             log.after_prog = prog.id;
             log.after_tallies.clear();
             log.after_memo.clear();
+            log.after_bits.clear();
         }
         let at = prog.counts.then(|| prog.tally_after(pos, log));
         let (tally, bits) = match at {

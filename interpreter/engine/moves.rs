@@ -205,7 +205,9 @@ pub struct UndoLog {
     pub(super) after_tallies: Vec<super::after::Tally>,
     /// The plain `after-move` program's settings, remembered by their inputs (`after.rs`).
     pub(super) after_memo: Vec<super::after::Memo>,
-    /// The program the two above were kept for (`after::Prog::id`; 0: none).
+    /// The plain program's tally-only conditions, remembered by the tally (`after.rs`).
+    pub(super) after_bits: Vec<([u32; 8], [u64; 4])>,
+    /// The program the three above were kept for (`after::Prog::id`; 0: none).
     pub(super) after_prog: u64,
 }
 

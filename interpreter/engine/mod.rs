@@ -950,8 +950,13 @@ impl Rules {
 
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
     /// on the new position for the player who moved.
-    #[inline]
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        self.make_inline(pos, list, m, log);
+    }
+
+    /// [`Rules::make`], inlined (perft's loops).
+    #[inline(always)]
+    fn make_inline(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let mover = self.entry(pos.turn).owner;
         self.make_ops(pos, list, m, log);
         if let (Some(c), true) = (&self.clock, self.after_move_plain) {
@@ -1039,17 +1044,17 @@ impl Rules {
         if depth == 1 {
             // The leaves: each is made and taken back.
             for m in &list.moves {
-                self.make(pos, list, m, log);
-                revert(pos, log);
+                self.make_inline(pos, list, m, log);
+                moves::revert_inline(pos, log);
             }
             return list.len() as u64;
         }
         let mut n = 0;
         for i in 0..list.moves.len() {
             let m = list.moves[i];
-            self.make(pos, list, &m, log);
+            self.make_inline(pos, list, &m, log);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
-            revert(pos, log);
+            moves::revert_inline(pos, log);
         }
         n
     }

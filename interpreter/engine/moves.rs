@@ -329,6 +329,12 @@ pub(super) fn apply_counter(pos: &mut Position, idx: u32, delta: i32, log: &mut 
 /// Takes back the last applied move. Cells, stores and counters are written back without
 /// hashing; the hash is restored from the frame.
 pub fn revert(pos: &mut Position, log: &mut UndoLog) {
+    revert_inline(pos, log);
+}
+
+/// [`revert`], inlined (perft's loop over the leaves).
+#[inline(always)]
+pub(super) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
     let Some(f) = log.frames.pop() else { return };
     let lo = f.cells as usize;
     for &(sq, old) in log.cells[lo..].iter().rev() {

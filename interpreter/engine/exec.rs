@@ -91,13 +91,13 @@ pub struct Exec<'a> {
     /// The player whose piece the attack test imagines on an empty target.
     pub defender: u8,
     pub(super) cp: u16,
-    from: u16,
+    pub(super) from: u16,
     to: u16,
     mark: u16,
     flags: u64,
     pub(super) steps: u32,
     drop: Option<PieceId>,
-    move_type: u16,
+    pub(super) move_type: u16,
     /// While running `after-move`: whether the move captured, and the type + 1 that moved.
     pub after: Option<(bool, u16)>,
     /// While running `after-move`: the move's first and last squares.
@@ -594,7 +594,11 @@ impl<'a> Exec<'a> {
             && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
             && !self.cell(self.from).is_empty()
         {
-            self.emit_simple(spec, promote, dest, s, out);
+            let caps = s.pending.iter().map(|p| match *p {
+                Pending::Capture(q) => q,
+                _ => NONE,
+            });
+            self.emit_simple(spec, promote, dest, caps, out);
             return;
         }
         let n_pieces = rules.def.pieces.len() as u32;
@@ -842,7 +846,7 @@ impl Exec<'_> {
         spec: &AddSpec,
         promote: Option<PieceId>,
         dest: u16,
-        s: &mut Scratch,
+        caps: impl Iterator<Item = u16>,
         out: &mut MoveList,
     ) {
         let from = self.from;
@@ -862,10 +866,10 @@ impl Exec<'_> {
             out.squares.push(dest);
         }
         out.ops.push(Op::Set(dest, cell));
-        for k in 0..s.pending.len() {
-            let Pending::Capture(p) = s.pending[k] else {
+        for p in caps {
+            if p == NONE {
                 continue;
-            };
+            }
             let c = current_op(&out.ops[op_lo..], p).unwrap_or_else(|| self.cell(p));
             if !c.is_empty() {
                 out.squares.push(p);
@@ -888,6 +892,23 @@ impl Exec<'_> {
             original.piece,
             out,
         );
+    }
+}
+
+impl Exec<'_> {
+    /// `add` in a straight block run by generation (`Exec::run_straight`): the piece on
+    /// `self.from` goes to the current square, capturing `caps`, as [`Exec::emit_simple`]
+    /// writes it (the caller has checked what `emit` checks before choosing it).
+    #[inline]
+    pub(super) fn add_straight(&mut self, spec: &AddSpec, caps: &[u16], out: &mut MoveList) {
+        let dest = self.cp;
+        if spec.promote.is_empty() {
+            self.emit_simple(spec, None, dest, caps.iter().copied(), out);
+        } else {
+            for &t in &spec.promote {
+                self.emit_simple(spec, Some(t), dest, caps.iter().copied(), out);
+            }
+        }
     }
 }
 

@@ -35,6 +35,8 @@ pub struct Special {
     weights: Vec<u32>,
     /// Whether `Exec::run` walks the specialised trees (true) or the plain ones.
     pub enabled: bool,
+    /// The words of one zone's membership bits for one player (`Board::zone_bits`).
+    zone_words: usize,
 }
 
 impl Special {
@@ -63,6 +65,7 @@ impl Special {
             leaps: cx.leaps.into_inner(),
             weights,
             enabled: true,
+            zone_words: n_pos.div_ceil(64),
         }
     }
 
@@ -680,11 +683,11 @@ impl Exec<'_> {
                 }
                 Node::StepTest(off, t) => {
                     self.cp = self.next(*off, self.cp);
-                    self.cp != NONE && self.test(*t, self.cp)
+                    self.cp != NONE && self.gen_test(*t, self.cp)
                 }
                 Node::Leap(at, t) => {
                     self.cp = self.leap(*at, self.cp);
-                    self.cp != NONE && self.test(*t, self.cp)
+                    self.cp != NONE && self.gen_test(*t, self.cp)
                 }
                 Node::Verify(c) => self.pure(c),
                 Node::Capture(t) => {
@@ -712,10 +715,18 @@ impl Exec<'_> {
         true
     }
 
-    /// A condition of tests and constants.
+    /// A condition of tests and constants, in generation (see [`Exec::gen_test`]).
+    #[inline(always)]
     fn pure(&self, c: &SCond) -> bool {
         match c {
-            SCond::Test(t, at) => self.test(*t, self.tgt(*at)),
+            SCond::Test(t, at) => self.gen_test(*t, self.tgt(*at)),
+            _ => self.pure_slow(c),
+        }
+    }
+
+    fn pure_slow(&self, c: &SCond) -> bool {
+        match c {
+            SCond::Test(t, at) => self.gen_test(*t, self.tgt(*at)),
             SCond::Const(b) => *b,
             SCond::And(xs) => xs.iter().all(|x| self.pure(x)),
             SCond::Or(xs) => xs.iter().any(|x| self.pure(x)),
@@ -768,6 +779,37 @@ impl Exec<'_> {
         }
     }
 
+    /// [`Exec::test`] in generation, where no attack test imagines a piece on its target.
+    #[inline(always)]
+    fn gen_test(&self, t: Test, p: u16) -> bool {
+        let Some(&c) = self.pos.cells.get(p as usize) else {
+            return t.neg;
+        };
+        let side = self.side.0;
+        let holds = match t.kind {
+            Kind::Empty => c.is_empty(),
+            Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
+            Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
+            Kind::Piece(k) => c.piece == k,
+            Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
+            Kind::OnBoard => true,
+            Kind::Zone(z) => self.in_zone(z, p),
+        };
+        holds != t.neg
+    }
+
+    /// Whether `p` is in zone `z` for the mover.
+    #[inline(always)]
+    fn in_zone(&self, z: ZoneId, p: u16) -> bool {
+        let board = &self.rules.def.board;
+        let words = self.rules.special.zone_words;
+        let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
+        board
+            .zone_bits
+            .get(i)
+            .is_some_and(|w| w >> (p % 64) & 1 == 1)
+    }
+
     #[inline(always)]
     fn test(&self, t: Test, p: u16) -> bool {
         let holds = p != NONE && {
@@ -779,15 +821,7 @@ impl Exec<'_> {
                 Kind::Piece(k) => c.piece == k,
                 Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
                 Kind::OnBoard => true,
-                Kind::Zone(z) => {
-                    let board = &self.rules.def.board;
-                    let words = board.n_pos().div_ceil(64);
-                    let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
-                    board
-                        .zone_bits
-                        .get(i)
-                        .is_some_and(|w| w >> (p % 64) & 1 == 1)
-                }
+                Kind::Zone(z) => self.in_zone(z, p),
             }
         };
         holds != t.neg

@@ -80,11 +80,14 @@ pub struct Rules {
     pub special: special::Special,
 }
 
-/// Keeps the moves whose key is the largest.
-fn keep_best(out: &mut MoveList, keys: Vec<u64>) {
+/// Keeps the moves whose key is the largest (no pass over the moves when all keys are equal).
+fn keep_best(out: &mut MoveList, keys: &[u64]) {
     let best = keys.iter().copied().max().unwrap_or(0);
-    let mut k = keys.into_iter();
-    out.retain(|_| k.next() == Some(best));
+    if keys.iter().all(|&k| k == best) {
+        return;
+    }
+    let mut k = keys.iter();
+    out.retain(|_| k.next() == Some(&best));
 }
 
 /// The pieces a move takes, as `"maximal captures"` counts them: the pieces it captures, and
@@ -663,6 +666,8 @@ impl Rules {
                     break;
                 }
             }
+            // Every move begins with a block of this one rank: priorities keep them all.
+            ws.one_rank = true;
         } else {
             let sel = self.type_selector(entry.move_type);
             self.whole_turns(ws, pos, entry.owner, sel, out);
@@ -670,6 +675,7 @@ impl Rules {
         }
         self.finish(ws, pos, out);
         ws.distinct = false;
+        ws.one_rank = false;
         if let Some(why) = cut {
             out.note_cut(why);
         }
@@ -874,7 +880,7 @@ impl Rules {
         // Priorities first: when two blocks of different types make the same move, the copy
         // of the better-ranked type is the one that stays (ZoG keeps the move).
         if compel {
-            self.compel(pos, out);
+            self.compel(&mut ws.keys, ws.one_rank, pos, out);
         }
         // The filters above only drop moves, so a list shown distinct stays so.
         if !ws.distinct {
@@ -890,9 +896,10 @@ impl Rules {
         }
     }
 
-    /// The filters that compel a choice: move priorities, maximal captures, capture precedence.
-    fn compel(&self, pos: &Position, out: &mut MoveList) {
-        if !self.def.move_priorities.is_empty() {
+    /// The filters that compel a choice: move priorities (unless the moves are known to be of
+    /// `one_rank`), maximal captures, capture precedence. `keys` is a buffer.
+    fn compel(&self, keys: &mut Vec<u64>, one_rank: bool, pos: &Position, out: &mut MoveList) {
+        if !self.def.move_priorities.is_empty() && !one_rank {
             let rank = |m: &Move| {
                 if m.move_type == u16::MAX {
                     self.rank[self.rank.len() - 1]
@@ -904,11 +911,8 @@ impl Rules {
             out.retain(|m| rank(m) == best);
         }
         if self.def.options.maximal_captures > 0 {
-            let keys: Vec<u64> = out
-                .moves
-                .iter()
-                .map(|m| taken(pos, out, m) as u64)
-                .collect();
+            keys.clear();
+            keys.extend(out.moves.iter().map(|m| taken(pos, out, m) as u64));
             keep_best(out, keys);
         }
         if self.def.options.maximal_captures == 2 {
@@ -953,7 +957,7 @@ impl Rules {
                 }
             })
             .collect();
-        keep_best(out, keys);
+        keep_best(out, &keys);
     }
 
     /// Whether any royal piece of `side` stands attacked.
@@ -1263,6 +1267,10 @@ pub struct Workspace {
     sorted: Vec<u64>,
     /// The list being filtered holds no two equal moves (`Scratch::note_group`).
     distinct: bool,
+    /// The list being filtered was generated from the blocks of one rank (one rank pass).
+    one_rank: bool,
+    /// The keys of `"maximal captures"`.
+    keys: Vec<u64>,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

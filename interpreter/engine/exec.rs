@@ -103,7 +103,7 @@ pub struct Exec<'a> {
     /// While running `after-move`: the move's first and last squares.
     move_ends: (u16, u16),
     /// `out.moves.len()` when the block run began.
-    first_move: usize,
+    pub(super) first_move: usize,
     /// Set when the run added [`BLOCK_MOVE_LIMIT`] moves: it stops.
     pub(super) stop: bool,
     /// The mover's part of `Board::next` (for the specialised tree).
@@ -898,9 +898,14 @@ impl Exec<'_> {
 impl Exec<'_> {
     /// `add` in a straight block run by generation (`Exec::run_straight`): the piece on
     /// `self.from` goes to the current square, capturing `caps`, as [`Exec::emit_simple`]
-    /// writes it (the caller has checked what `emit` checks before choosing it).
+    /// writes it (the caller has checked what `emit` checks before choosing it). False when
+    /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
     #[inline]
-    pub(super) fn add_straight(&mut self, spec: &AddSpec, caps: &[u16], out: &mut MoveList) {
+    pub(super) fn add_straight(&mut self, spec: &AddSpec, caps: &[u16], out: &mut MoveList) -> bool {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
+            out.note_cut(Cut::BlockMoves);
+            return false;
+        }
         let dest = self.cp;
         if spec.promote.is_empty() {
             self.emit_simple(spec, None, dest, caps.iter().copied(), out);
@@ -909,6 +914,7 @@ impl Exec<'_> {
                 self.emit_simple(spec, Some(t), dest, caps.iter().copied(), out);
             }
         }
+        true
     }
 }
 

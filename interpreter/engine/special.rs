@@ -120,10 +120,11 @@ pub struct Seq {
     /// The first node when it is a step or a leap (with its test, `on-board?` for a bare
     /// step): the gate every run passes first.
     gate: Option<(Gate, Test)>,
-    /// The sequence is straight: steps, tests of squares, captures, adds (no copy) and `if`s
-    /// of the same, at most [`MAX_STRAIGHT_CAPTURES`] captures. Such a block reads nothing
-    /// but the board and the current square and writes nothing but captures, so generation
-    /// runs it without setting up a run ([`Exec::run_straight`]).
+    /// The sequence is straight: steps, tests of squares, captures, adds (no copy), and
+    /// `if`s and loops of the same, at most [`MAX_STRAIGHT_CAPTURES`] captures and none in a
+    /// loop. Such a block reads nothing but the board and the current square and writes
+    /// nothing but captures, so generation runs it without setting up a run
+    /// ([`Exec::run_straight`]).
     straight: bool,
 }
 
@@ -139,23 +140,23 @@ fn pure_cond(c: &SCond) -> bool {
     }
 }
 
-/// Whether nodes are straight (see [`Seq::straight`]); counts their captures and the moves
-/// their adds can write.
-fn straight_nodes(nodes: &[Node], caps: &mut usize, adds: &mut usize) -> bool {
+/// Whether nodes are straight (see [`Seq::straight`]); counts their captures (none may stand
+/// in a loop, where their number has no bound).
+fn straight_nodes(nodes: &[Node], caps: &mut usize, in_loop: bool) -> bool {
     nodes.iter().all(|n| match n {
-        Node::Step(_) | Node::StepTest(..) | Node::Leap(..) => true,
+        Node::Step(_) | Node::StepTest(..) | Node::Leap(..) | Node::Skip(..) => true,
         Node::Verify(c) => pure_cond(c),
         Node::Capture(_) => {
             *caps += 1;
-            true
+            !in_loop
         }
-        Node::Add(spec) => {
-            *adds += spec.promote.len().max(1);
-            !spec.copy
-        }
+        Node::Add(spec) | Node::AddWhile(_, spec, _) => !spec.copy,
         Node::If(c, a, b) => {
-            pure_cond(c) && straight_nodes(&a.nodes, caps, adds) && straight_nodes(&b.nodes, caps, adds)
+            pure_cond(c)
+                && straight_nodes(&a.nodes, caps, in_loop)
+                && straight_nodes(&b.nodes, caps, in_loop)
         }
+        Node::While(c, body) => pure_cond(c) && straight_nodes(&body.nodes, caps, true),
         _ => false,
     })
 }
@@ -488,10 +489,9 @@ impl Build {
             )),
             _ => None,
         };
-        let (mut caps, mut adds) = (0, 0);
-        let straight = straight_nodes(&nodes, &mut caps, &mut adds)
-            && caps <= MAX_STRAIGHT_CAPTURES
-            && adds < super::exec::BLOCK_MOVE_LIMIT;
+        let mut caps = 0;
+        let straight =
+            straight_nodes(&nodes, &mut caps, false) && caps <= MAX_STRAIGHT_CAPTURES;
         Seq {
             nodes,
             cost: body.len() as u32,
@@ -649,8 +649,9 @@ impl Exec<'_> {
 
     /// Runs a straight block ([`Seq::straight`]) whose gate the caller has passed, landing on
     /// `self.cp`, for generation (no attack test, no drop): no run is set up, the captures are
-    /// kept in a small array, and each add writes its move at once ([`Exec::emit_straight`]).
-    /// The same moves as `run_gated`: a straight block cannot reach the step or move limits.
+    /// kept in a small array, and each add writes its move at once ([`Exec::add_straight`]).
+    /// The same moves as `run_gated`, and the same limits: loop rounds count against
+    /// [`STEP_LIMIT`] and adds against `BLOCK_MOVE_LIMIT` as in [`Exec::seq_from`].
     #[inline]
     pub(super) fn run_straight(
         &mut self,
@@ -662,6 +663,8 @@ impl Exec<'_> {
     ) {
         self.move_type = block.move_type.map_or(u16::MAX, |t| t.0);
         self.from = start;
+        self.steps = 0;
+        self.first_move = out.moves.len();
         let mut caps = Caps {
             sq: [NONE; MAX_STRAIGHT_CAPTURES],
             n: 0,
@@ -670,7 +673,11 @@ impl Exec<'_> {
         self.straight_from(seq, first, &mut caps, out);
         scratch.work = scratch
             .work
+            .saturating_add(self.steps as u64)
             .saturating_add(self.rules.special.weight(block) as u64);
+        if self.steps > STEP_LIMIT {
+            out.note_cut(super::moves::Cut::Steps);
+        }
     }
 
     /// The nodes of a straight sequence from `first` on; false once the block ends.
@@ -698,14 +705,45 @@ impl Exec<'_> {
                     }
                     true
                 }
-                Node::Add(spec) => {
-                    self.add_straight(spec, &caps.sq[..caps.n], out);
-                    true
-                }
+                Node::Add(spec) => self.add_straight(spec, &caps.sq[..caps.n], out),
                 Node::If(c, a, b) => {
                     let body = if self.pure(c) { a } else { b };
-                    self.straight_from(body, 0, caps, out)
+                    match body.nodes.as_slice() {
+                        [Node::Add(spec)] => self.add_straight(spec, &caps.sq[..caps.n], out),
+                        _ => self.straight_from(body, 0, caps, out),
+                    }
                 }
+                Node::Skip(t, off) => loop {
+                    if !self.gen_test(*t, self.cp) {
+                        break true;
+                    }
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE || self.count(2) == Flow::Stop {
+                        break false;
+                    }
+                },
+                Node::AddWhile(t, spec, off) => loop {
+                    if !self.gen_test(*t, self.cp) {
+                        break true;
+                    }
+                    if !self.add_straight(spec, &caps.sq[..caps.n], out) {
+                        break false;
+                    }
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE || self.count(3) == Flow::Stop {
+                        break false;
+                    }
+                },
+                Node::While(c, body) => loop {
+                    if !self.pure(c) {
+                        break true;
+                    }
+                    if !self.straight_from(body, 0, caps, out)
+                        || self.count(body.cost + 1) == Flow::Stop
+                    {
+                        break false;
+                    }
+                },
                 _ => unreachable!("not a straight node"),
             };
             if !go {

@@ -703,9 +703,12 @@ impl Rules {
         ws.distinct = false;
         let mut steps = ws.take_buf();
         self.gen_steps_where(pos, side, sel, NONE, &mut ws.scratch, &mut steps);
+        // Deferred captures are removed when the chain ends: a step that captured nothing
+        // has none to remove.
+        let deferred = self.deferred;
         if steps.len() <= GEN_MOVE_LIMIT
-            && !self.deferred
-            && steps.moves.iter().all(|m| !m.partial && m.finally == 0)
+            && (steps.moves.iter())
+                .all(|m| !m.partial && m.finally == 0 && (!deferred || m.cap_hi == m.path_hi))
         {
             // Single steps are whole turns already: the list is the output as it stands.
             std::mem::swap(out, &mut steps);

@@ -723,13 +723,20 @@ impl Rules {
             ws,
             side,
             work: 0,
+            lazy: !self.def.options.complete_captures,
         };
         gen.ws.chain_keys.clear();
         gen.ws.chain_keys.push(pos.repetition_key());
         let mut prefix = gen.ws.take_buf();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
+        let all_plain = gen.lazy;
         ws.bufs.push(prefix);
-        if let Some(why) = steps.cut {
+        if all_plain {
+            // Every step ended its chain as it stands (`Gen::lazy`): the steps are the output.
+            let cut = out.cut.or(steps.cut);
+            std::mem::swap(out, &mut steps);
+            out.cut = cut;
+        } else if let Some(why) = steps.cut {
             out.note_cut(why);
         }
         ws.bufs.push(steps);
@@ -1295,6 +1302,10 @@ struct Gen<'r, 'w> {
     side: PlayerId,
     /// Partial steps played so far (see [`CHAIN_WORK_LIMIT`]).
     work: usize,
+    /// Every first step expanded so far ended its chain as it stands, and none has been
+    /// written: if all do, the list of first steps is the output, and nothing is copied. The
+    /// first step that writes anything else writes those before it first ([`Gen::unlazy`]).
+    lazy: bool,
 }
 
 impl Gen<'_, '_> {
@@ -1311,6 +1322,10 @@ impl Gen<'_, '_> {
     ) -> bool {
         let m = steps.moves[i];
         if !m.partial || depth >= MAX_CHAIN {
+            if depth == 0 && self.lazy && self.plain(&m) {
+                return false;
+            }
+            self.unlazy(steps, i, depth, out);
             let _ = self.emit(prefix, steps, i, out);
             return false;
         }
@@ -1328,6 +1343,7 @@ impl Gen<'_, '_> {
         let key = pos.repetition_key();
         if self.ws.chain_keys.contains(&key) {
             revert(pos, &mut self.ws.log);
+            self.unlazy(steps, i, depth, out);
             return false;
         }
         self.work += 1;
@@ -1345,6 +1361,12 @@ impl Gen<'_, '_> {
                 out.note_cut(Cut::ChainWork);
             }
         }
+        if depth == 0 && self.lazy && conts.is_empty() && !m.must_continue && self.plain(&m) {
+            self.ws.bufs.push(conts);
+            revert(pos, &mut self.ws.log);
+            return false;
+        }
+        self.unlazy(steps, i, depth, out);
         // A `must-continue` landing never ends a chain.
         if !m.must_continue
             && (conts.is_empty() || self.rules.def.options.pass_partial)
@@ -1411,6 +1433,29 @@ impl Gen<'_, '_> {
                     *d = true;
                 }
             }
+        }
+    }
+
+    /// Whether a first step that ends its chain is written as it stands (see [`Gen::emit`]):
+    /// no `finally` promotion, and no deferred capture to remove.
+    #[inline]
+    fn plain(&self, m: &Move) -> bool {
+        m.finally == 0 && (!self.rules.deferred || m.cap_hi == m.path_hi)
+    }
+
+    /// Ends [`Gen::lazy`] before first step `i` writes anything: the first steps before it,
+    /// which ended plain, are written as `emit` writes them.
+    fn unlazy(&mut self, steps: &MoveList, i: usize, depth: usize, out: &mut MoveList) {
+        if depth != 0 || !self.lazy {
+            return;
+        }
+        self.lazy = false;
+        for j in 0..i {
+            if out.moves.len() >= GEN_MOVE_LIMIT {
+                out.note_cut(Cut::TotalMoves);
+                return;
+            }
+            out.push_from(steps, j);
         }
     }
 

@@ -58,6 +58,20 @@ impl Scratch {
         self.stamp += 1;
     }
 
+    /// [`Scratch::note_group`] of a group of one move, `out.moves[at]`: it reaches one
+    /// destination, so only its path's start and its destination's square are checked.
+    #[inline]
+    pub(super) fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
+        let m = &out.moves[at];
+        let (from, to) = (
+            out.squares[m.path_lo as usize],
+            out.squares[m.path_hi as usize - 1],
+        );
+        if from != start || to as usize >= n_pos {
+            self.may_repeat = true;
+        }
+    }
+
     /// Notes the moves `out.moves[first..]`, all of one group (the moves of one start square,
     /// or all drops, whose path begins at `start`): two equal moves have one path, so a list
     /// whose groups each reach every destination at most once, from their own start, holds

@@ -491,9 +491,13 @@ impl Rules {
                     ex.run_gated(block, seq, sq as u16, scratch, out);
                 }
             }
-            if out.moves.len() > first {
-                scratch.new_group(n_pos);
-                scratch.note_group(out, first, sq as u16);
+            match out.moves.len() - first {
+                0 => {}
+                1 => scratch.note_single(out, first, sq as u16, n_pos),
+                _ => {
+                    scratch.new_group(n_pos);
+                    scratch.note_group(out, first, sq as u16);
+                }
             }
         }
         if only != NONE {

@@ -490,8 +490,7 @@ impl Build {
             _ => None,
         };
         let mut caps = 0;
-        let straight =
-            straight_nodes(&nodes, &mut caps, false) && caps <= MAX_STRAIGHT_CAPTURES;
+        let straight = straight_nodes(&nodes, &mut caps, false) && caps <= MAX_STRAIGHT_CAPTURES;
         Seq {
             nodes,
             cost: body.len() as u32,
@@ -681,7 +680,13 @@ impl Exec<'_> {
     }
 
     /// The nodes of a straight sequence from `first` on; false once the block ends.
-    fn straight_from(&mut self, seq: &Seq, first: usize, caps: &mut Caps, out: &mut MoveList) -> bool {
+    fn straight_from(
+        &mut self,
+        seq: &Seq,
+        first: usize,
+        caps: &mut Caps,
+        out: &mut MoveList,
+    ) -> bool {
         for node in &seq.nodes[first..] {
             let go = match node {
                 Node::Step(off) => {

@@ -60,6 +60,20 @@ impl Scratch {
         self.stamp += 1;
     }
 
+    /// [`Scratch::note_group`] of a group of one move, `out.moves[at]`: it reaches one
+    /// destination, so only its path's start and its destination's square are checked.
+    #[inline]
+    pub(super) fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
+        let m = &out.moves[at];
+        let (from, to) = (
+            out.squares[m.path_lo as usize],
+            out.squares[m.path_hi as usize - 1],
+        );
+        if from != start || to as usize >= n_pos {
+            self.may_repeat = true;
+        }
+    }
+
     /// Notes the moves `out.moves[first..]`, all of one group (the moves of one start square,
     /// or all drops, whose path begins at `start`): two equal moves have one path, so a list
     /// whose groups each reach every destination at most once, from their own start, holds
@@ -93,19 +107,19 @@ pub struct Exec<'a> {
     /// The player whose piece the attack test imagines on an empty target.
     pub defender: u8,
     pub(super) cp: u16,
-    from: u16,
+    pub(super) from: u16,
     to: u16,
     mark: u16,
     flags: u64,
     pub(super) steps: u32,
     drop: Option<PieceId>,
-    move_type: u16,
+    pub(super) move_type: u16,
     /// While running `after-move`: whether the move captured, and the type + 1 that moved.
     pub after: Option<(bool, u16)>,
     /// While running `after-move`: the move's first and last squares.
     move_ends: (u16, u16),
     /// `out.moves.len()` when the block run began.
-    first_move: usize,
+    pub(super) first_move: usize,
     /// Set when the run added [`BLOCK_MOVE_LIMIT`] moves: it stops.
     pub(super) stop: bool,
     /// The mover's part of `Board::next` (for the specialised tree).
@@ -596,7 +610,11 @@ impl<'a> Exec<'a> {
             && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
             && !self.cell(self.from).is_empty()
         {
-            self.emit_simple(spec, promote, dest, s, out);
+            let caps = s.pending.iter().map(|p| match *p {
+                Pending::Capture(q) => q,
+                _ => NONE,
+            });
+            self.emit_simple(spec, promote, dest, caps, out);
             return;
         }
         let n_pieces = rules.def.pieces.len() as u32;
@@ -859,7 +877,7 @@ impl Exec<'_> {
         spec: &AddSpec,
         promote: Option<PieceId>,
         dest: u16,
-        s: &mut Scratch,
+        caps: impl Iterator<Item = u16>,
         out: &mut MoveList,
     ) {
         let from = self.from;
@@ -879,10 +897,10 @@ impl Exec<'_> {
             out.squares.push(dest);
         }
         out.ops.push(Op::Set(dest, cell));
-        for k in 0..s.pending.len() {
-            let Pending::Capture(p) = s.pending[k] else {
+        for p in caps {
+            if p == NONE {
                 continue;
-            };
+            }
             let c = current_op(&out.ops[op_lo..], p).unwrap_or_else(|| self.cell(p));
             if !c.is_empty() {
                 out.squares.push(p);
@@ -905,6 +923,34 @@ impl Exec<'_> {
             original.piece,
             out,
         );
+    }
+}
+
+impl Exec<'_> {
+    /// `add` in a straight block run by generation (`Exec::run_straight`): the piece on
+    /// `self.from` goes to the current square, capturing `caps`, as [`Exec::emit_simple`]
+    /// writes it (the caller has checked what `emit` checks before choosing it). False when
+    /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
+    #[inline]
+    pub(super) fn add_straight(
+        &mut self,
+        spec: &AddSpec,
+        caps: &[u16],
+        out: &mut MoveList,
+    ) -> bool {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
+            out.note_cut(Cut::BlockMoves);
+            return false;
+        }
+        let dest = self.cp;
+        if spec.promote.is_empty() {
+            self.emit_simple(spec, None, dest, caps.iter().copied(), out);
+        } else {
+            for &t in &spec.promote {
+                self.emit_simple(spec, Some(t), dest, caps.iter().copied(), out);
+            }
+        }
+        true
     }
 }
 

@@ -68,8 +68,10 @@ pub struct Rules {
     /// priorities, and with the options that compare moves across types (`"huffing"`,
     /// `"complete captures"`).
     rank_passes: Vec<u16>,
-    /// By rank pass and piece type: the indices of the piece's move blocks of that rank.
-    pass_blocks: Vec<Vec<Vec<u32>>>,
+    /// By selector and piece type: the piece's move blocks that the selector takes, as the
+    /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
+    /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
+    gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
@@ -78,11 +80,14 @@ pub struct Rules {
     pub special: special::Special,
 }
 
-/// Keeps the moves whose key is the largest.
-fn keep_best(out: &mut MoveList, keys: Vec<u64>) {
+/// Keeps the moves whose key is the largest (no pass over the moves when all keys are equal).
+fn keep_best(out: &mut MoveList, keys: &[u64]) {
     let best = keys.iter().copied().max().unwrap_or(0);
-    let mut k = keys.into_iter();
-    out.retain(|_| k.next() == Some(best));
+    if keys.iter().all(|&k| k == best) {
+        return;
+    }
+    let mut k = keys.iter();
+    out.retain(|_| k.next() == Some(&best));
 }
 
 /// The pieces a move takes, as `"maximal captures"` counts them: the pieces it captures, and
@@ -156,25 +161,33 @@ impl Rules {
             rank_passes.sort_unstable();
             rank_passes.dedup();
         }
-        let pass_blocks = (rank_passes.iter())
-            .map(|&r| {
+        // The generation lists of each selector (see `Rules::gen_lists`).
+        let selectors = (rank_passes.iter().map(|&r| (Some(r), None)))
+            .chain(std::iter::once((None, None)))
+            .chain((0..def.move_types.len()).map(|t| (None, Some(MoveTypeId(t as u16)))));
+        let gen_lists = selectors
+            .map(|(r, t)| {
                 (def.pieces.iter())
                     .map(|p| {
-                        (0..p.moves.len() as u32)
-                            .filter(|&i| block_rank(&p.moves[i as usize]) == r)
+                        (p.moves.iter().enumerate())
+                            .filter(|(_, b)| {
+                                r.is_none_or(|r| block_rank(b) == r)
+                                    && t.is_none_or(|t| b.move_type == Some(t))
+                            })
+                            .map(|(i, b)| special.entry(i, b))
                             .collect()
                     })
                     .collect()
             })
             .collect();
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
-        Rules {
+        let mut rules = Rules {
             turns,
             once,
             royal,
             rank,
             rank_passes,
-            pass_blocks,
+            gen_lists,
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -206,7 +219,12 @@ impl Rules {
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
             def,
+        };
+        if let Some(mut clock) = rules.clock.take() {
+            clock.resolve(&rules);
+            rules.clock = Some(clock);
         }
+        rules
     }
 
     /// A block's size: its instructions and conditions, nested ones included (the work a
@@ -376,20 +394,38 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        let wanted = |b: &Block| move_type.is_none() || b.move_type == move_type;
-        self.gen_steps_where(pos, side, wanted, None, only, scratch, out);
+        let sel = self.type_selector(move_type);
+        self.gen_steps_where(pos, side, sel, only, scratch, out);
     }
 
-    /// [`Rules::gen_steps`] of the blocks for which `wanted` holds (read from the lists of rank
-    /// pass `pass`, when given, which are the same blocks).
+    /// The selector of `Rules::gen_lists` for the blocks of a move type (all blocks: `None`).
+    fn type_selector(&self, move_type: Option<MoveTypeId>) -> usize {
+        let p = self.rank_passes.len();
+        match move_type {
+            Some(t) if t.idx() < self.def.move_types.len() => p + 1 + t.idx(),
+            // An unknown type has no blocks: past the lists.
+            Some(_) => usize::MAX,
+            None => p,
+        }
+    }
+
+    /// Whether the selector `sel` of `Rules::gen_lists` takes a block (for drops).
+    fn selects(&self, sel: usize, b: &Block) -> bool {
+        let p = self.rank_passes.len();
+        match sel {
+            k if k < p => self.block_rank(b) == self.rank_passes[k],
+            k if k == p => true,
+            k => b.move_type.is_some_and(|t| t.idx() + p + 1 == k),
+        }
+    }
+
+    /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn gen_steps_where(
         &self,
         pos: &Position,
         side: PlayerId,
-        wanted: impl Fn(&Block) -> bool,
-        pass: Option<usize>,
+        sel: usize,
         only: u16,
         scratch: &mut Scratch,
         out: &mut MoveList,
@@ -402,31 +438,30 @@ impl Rules {
         };
         let n_pos = pos.cells.len();
         scratch.may_repeat = false;
+        let lists: &[Vec<special::GateEntry>] = match self.gen_lists.get(sel) {
+            Some(l) => l,
+            None => &[],
+        };
         // The mover's part of the direction table (`Exec::base`).
         let next = self.def.board.next.get(ex.base..).unwrap_or(&[]);
         // The mover's part of the fused leaps (`Exec::leap`).
         let leaps = (self.special.leaps)
             .get(side.idx() * n_pos..)
             .unwrap_or(&[]);
-        for sq in lo..hi {
+        let special = self.special.enabled;
+        // Straight blocks skip the run's set-up when no add can need more than
+        // `Exec::emit_simple` (recycled captures go to a store).
+        let straight_ok = special && !self.def.options.recycle_captures;
+        for sq in lo..hi.min(n_pos) {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
                 continue;
             }
             let pi = cell.piece as usize - 1;
-            let piece = &self.def.pieces[pi];
+            let Some(list) = lists.get(pi) else { continue };
+            let moves = &self.def.pieces[pi].moves;
             let first = out.moves.len();
-            // The blocks of this rank pass, listed once at load, or those `wanted` holds for.
-            let listed: &[u32] = match pass {
-                Some(k) => &self.pass_blocks[k][pi],
-                None => &[],
-            };
-            let filtered = pass
-                .is_none()
-                .then(|| piece.moves.iter().filter(|b| wanted(b)));
-            let blocks = (listed.iter().map(|&b| &piece.moves[b as usize]))
-                .chain(filtered.into_iter().flatten());
-            for block in blocks {
+            for e in list {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
                     scratch.may_repeat = true;
@@ -434,30 +469,40 @@ impl Rules {
                 }
                 // Most blocks end at their gate (off the board, or a square that fails its
                 // test): tested here, from the mover's direction table.
-                if let Some(seq) = self.special.by_id(block.id) {
-                    if let Some(gate) = seq.gate_off() {
-                        let q = match gate {
-                            special::Gate::Step(off) => next.get(off as usize + sq),
-                            special::Gate::Leap(at) => leaps.get(at as usize + sq),
-                        }
-                        .copied()
-                        .unwrap_or(NONE);
-                        if q == NONE {
-                            continue;
-                        }
-                        ex.cp = q;
-                        if !seq.gate_passes(pos.cells[q as usize], side.0, &ex) {
-                            continue;
-                        }
-                        ex.run_gated(block, seq, sq as u16, scratch, out);
+                let q = match e.table {
+                    special::GATE_STEP if special => next.get(e.off as usize + sq),
+                    special::GATE_LEAP if special => leaps.get(e.off as usize + sq),
+                    _ => {
+                        ex.run(&moves[e.block as usize], sq as u16, None, scratch, out);
                         continue;
                     }
+                };
+                let q = match q {
+                    Some(&q) if q != NONE => q,
+                    _ => continue,
+                };
+                let Some(&c) = pos.cells.get(q as usize) else {
+                    continue;
+                };
+                ex.cp = q;
+                if !e.passes(c, side.0, &ex) {
+                    continue;
                 }
-                ex.run(block, sq as u16, None, scratch, out);
+                let block = &moves[e.block as usize];
+                let seq = self.special.seq_of(e.id);
+                if straight_ok && e.straight {
+                    ex.run_straight(block, seq, sq as u16, scratch, out);
+                } else {
+                    ex.run_gated(block, seq, sq as u16, scratch, out);
+                }
             }
-            if out.moves.len() > first {
-                scratch.new_group(n_pos);
-                scratch.note_group(out, first, sq as u16);
+            match out.moves.len() - first {
+                0 => {}
+                1 => scratch.note_single(out, first, sq as u16, n_pos),
+                _ => {
+                    scratch.new_group(n_pos);
+                    scratch.note_group(out, first, sq as u16);
+                }
             }
         }
         if only != NONE {
@@ -469,7 +514,7 @@ impl Rules {
             if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
                 continue;
             }
-            for block in piece.drops.iter().filter(|b| wanted(b)) {
+            for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
                 for sq in 0..pos.cells.len() {
                     if out.moves.len() >= GEN_MOVE_LIMIT {
                         out.note_cut(Cut::TotalMoves);
@@ -622,29 +667,24 @@ impl Rules {
             // Only the best-ranked move type that has a whole move is legal: the ranks are
             // generated one by one, best first, and the first that gives a move is the
             // answer (the worse ones are never generated).
-            for (k, &r) in self.rank_passes.iter().enumerate() {
+            for k in 0..self.rank_passes.len() {
                 out.clear();
-                let wanted = |b: &Block| self.block_rank(b) == r;
-                self.whole_turns(ws, pos, entry.owner, wanted, Some(k), out);
+                self.whole_turns(ws, pos, entry.owner, k, out);
                 cut = cut.or(out.cut);
                 if !out.is_empty() {
                     break;
                 }
             }
+            // Every move begins with a block of this one rank: priorities keep them all.
+            ws.one_rank = true;
         } else {
-            let mt = entry.move_type;
-            self.whole_turns(
-                ws,
-                pos,
-                entry.owner,
-                |b| mt.is_none() || b.move_type == mt,
-                None,
-                out,
-            );
+            let sel = self.type_selector(entry.move_type);
+            self.whole_turns(ws, pos, entry.owner, sel, out);
             cut = out.cut;
         }
         self.finish(ws, pos, out);
         ws.distinct = false;
+        ws.one_rank = false;
         if let Some(why) = cut {
             out.note_cut(why);
         }
@@ -659,23 +699,25 @@ impl Rules {
         }
     }
 
-    /// The whole turns (chains expanded, not yet filtered) that the wanted blocks of `side`
-    /// begin, into `out` (empty).
+    /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
+    /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty).
     fn whole_turns(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
         side: PlayerId,
-        wanted: impl Fn(&Block) -> bool,
-        pass: Option<usize>,
+        sel: usize,
         out: &mut MoveList,
     ) {
         ws.distinct = false;
         let mut steps = ws.take_buf();
-        self.gen_steps_where(pos, side, wanted, pass, NONE, &mut ws.scratch, &mut steps);
+        self.gen_steps_where(pos, side, sel, NONE, &mut ws.scratch, &mut steps);
+        // Deferred captures are removed when the chain ends: a step that captured nothing
+        // has none to remove.
+        let deferred = self.deferred;
         if steps.len() <= GEN_MOVE_LIMIT
-            && !self.deferred
-            && steps.moves.iter().all(|m| !m.partial && m.finally == 0)
+            && (steps.moves.iter())
+                .all(|m| !m.partial && m.finally == 0 && (!deferred || m.cap_hi == m.path_hi))
         {
             // Single steps are whole turns already: the list is the output as it stands.
             std::mem::swap(out, &mut steps);
@@ -690,13 +732,20 @@ impl Rules {
             ws,
             side,
             work: 0,
+            lazy: !self.def.options.complete_captures,
         };
         gen.ws.chain_keys.clear();
         gen.ws.chain_keys.push(pos.repetition_key());
         let mut prefix = gen.ws.take_buf();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
+        let all_plain = gen.lazy;
         ws.bufs.push(prefix);
-        if let Some(why) = steps.cut {
+        if all_plain {
+            // Every step ended its chain as it stands (`Gen::lazy`): the steps are the output.
+            let cut = out.cut.or(steps.cut);
+            std::mem::swap(out, &mut steps);
+            out.cut = cut;
+        } else if let Some(why) = steps.cut {
             out.note_cut(why);
         }
         ws.bufs.push(steps);
@@ -850,7 +899,7 @@ impl Rules {
         // Priorities first: when two blocks of different types make the same move, the copy
         // of the better-ranked type is the one that stays (ZoG keeps the move).
         if compel {
-            self.compel(pos, out);
+            self.compel(&mut ws.keys, ws.one_rank, pos, out);
         }
         // The filters above only drop moves, so a list shown distinct stays so.
         if !ws.distinct {
@@ -866,9 +915,10 @@ impl Rules {
         }
     }
 
-    /// The filters that compel a choice: move priorities, maximal captures, capture precedence.
-    fn compel(&self, pos: &Position, out: &mut MoveList) {
-        if !self.def.move_priorities.is_empty() {
+    /// The filters that compel a choice: move priorities (unless the moves are known to be of
+    /// `one_rank`), maximal captures, capture precedence. `keys` is a buffer.
+    fn compel(&self, keys: &mut Vec<u64>, one_rank: bool, pos: &Position, out: &mut MoveList) {
+        if !self.def.move_priorities.is_empty() && !one_rank {
             let rank = |m: &Move| {
                 if m.move_type == u16::MAX {
                     self.rank[self.rank.len() - 1]
@@ -880,11 +930,8 @@ impl Rules {
             out.retain(|m| rank(m) == best);
         }
         if self.def.options.maximal_captures > 0 {
-            let keys: Vec<u64> = out
-                .moves
-                .iter()
-                .map(|m| taken(pos, out, m) as u64)
-                .collect();
+            keys.clear();
+            keys.extend(out.moves.iter().map(|m| taken(pos, out, m) as u64));
             keep_best(out, keys);
         }
         if self.def.options.maximal_captures == 2 {
@@ -929,7 +976,7 @@ impl Rules {
                 }
             })
             .collect();
-        keep_best(out, keys);
+        keep_best(out, &keys);
     }
 
     /// Whether any royal piece of `side` stands attacked.
@@ -946,11 +993,32 @@ impl Rules {
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
     /// on the new position for the player who moved.
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        self.make_inline(pos, list, m, log);
+    }
+
+    /// [`Rules::make`], inlined (perft's loops).
+    #[inline(always)]
+    fn make_inline(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let mover = self.entry(pos.turn).owner;
         self.make_ops(pos, list, m, log);
-        if self.def.after_move.is_empty() {
-            return;
+        if let (Some(c), true) = (&self.clock, self.after_move_plain) {
+            let captured = m.cap_hi > m.path_hi || m.huff != 0;
+            c.run(pos, mover, captured, m.piece, log);
+        } else if !self.def.after_move.is_empty() {
+            self.after_move(pos, list, m, mover, log);
         }
+    }
+
+    /// The `after-move` program of [`Rules::make`] when it is not a clock.
+    #[inline(never)]
+    fn after_move(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        mover: PlayerId,
+        log: &mut UndoLog,
+    ) {
         let path = list.path(m);
         let ends = (path[0], path[path.len() - 1]);
         let captured = m.cap_hi > m.path_hi || m.huff != 0;
@@ -970,9 +1038,10 @@ impl Rules {
     }
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
+    #[inline(always)]
     fn make_ops(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let path = list.path(m);
-        let (from, to) = if m.pass {
+        let (from, to) = if m.pass || path.len() < 2 {
             (NONE, NONE)
         } else {
             (path[path.len() - 2], path[path.len() - 1])
@@ -1014,12 +1083,20 @@ impl Rules {
         if opts.bulk && depth == 1 {
             return list.len() as u64;
         }
+        if depth == 1 {
+            // The leaves: each is made and taken back.
+            for m in &list.moves {
+                self.make_inline(pos, list, m, log);
+                moves::revert_inline(pos, log);
+            }
+            return list.len() as u64;
+        }
         let mut n = 0;
         for i in 0..list.moves.len() {
             let m = list.moves[i];
-            self.make(pos, list, &m, log);
+            self.make_inline(pos, list, &m, log);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
-            revert(pos, log);
+            moves::revert_inline(pos, log);
         }
         n
     }
@@ -1239,6 +1316,10 @@ pub struct Workspace {
     sorted: Vec<u64>,
     /// The list being filtered holds no two equal moves (`Scratch::note_group`).
     distinct: bool,
+    /// The list being filtered was generated from the blocks of one rank (one rank pass).
+    one_rank: bool,
+    /// The keys of `"maximal captures"`.
+    keys: Vec<u64>,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.
@@ -1260,6 +1341,10 @@ struct Gen<'r, 'w> {
     side: PlayerId,
     /// Partial steps played so far (see [`CHAIN_WORK_LIMIT`]).
     work: usize,
+    /// Every first step expanded so far ended its chain as it stands, and none has been
+    /// written: if all do, the list of first steps is the output, and nothing is copied. The
+    /// first step that writes anything else writes those before it first ([`Gen::unlazy`]).
+    lazy: bool,
 }
 
 impl Gen<'_, '_> {
@@ -1276,6 +1361,10 @@ impl Gen<'_, '_> {
     ) -> bool {
         let m = steps.moves[i];
         if !m.partial || depth >= MAX_CHAIN {
+            if depth == 0 && self.lazy && self.plain(&m) {
+                return false;
+            }
+            self.unlazy(steps, i, depth, out);
             let _ = self.emit(prefix, steps, i, out);
             return false;
         }
@@ -1293,6 +1382,7 @@ impl Gen<'_, '_> {
         let key = pos.repetition_key();
         if self.ws.chain_keys.contains(&key) {
             revert(pos, &mut self.ws.log);
+            self.unlazy(steps, i, depth, out);
             return false;
         }
         self.work += 1;
@@ -1310,6 +1400,12 @@ impl Gen<'_, '_> {
                 out.note_cut(Cut::ChainWork);
             }
         }
+        if depth == 0 && self.lazy && conts.is_empty() && !m.must_continue && self.plain(&m) {
+            self.ws.bufs.push(conts);
+            revert(pos, &mut self.ws.log);
+            return false;
+        }
+        self.unlazy(steps, i, depth, out);
         // A `must-continue` landing never ends a chain.
         if !m.must_continue
             && (conts.is_empty() || self.rules.def.options.pass_partial)
@@ -1376,6 +1472,29 @@ impl Gen<'_, '_> {
                     *d = true;
                 }
             }
+        }
+    }
+
+    /// Whether a first step that ends its chain is written as it stands (see [`Gen::emit`]):
+    /// no `finally` promotion, and no deferred capture to remove.
+    #[inline]
+    fn plain(&self, m: &Move) -> bool {
+        m.finally == 0 && (!self.rules.deferred || m.cap_hi == m.path_hi)
+    }
+
+    /// Ends [`Gen::lazy`] before first step `i` writes anything: the first steps before it,
+    /// which ended plain, are written as `emit` writes them.
+    fn unlazy(&mut self, steps: &MoveList, i: usize, depth: usize, out: &mut MoveList) {
+        if depth != 0 || !self.lazy {
+            return;
+        }
+        self.lazy = false;
+        for j in 0..i {
+            if out.moves.len() >= GEN_MOVE_LIMIT {
+                out.note_cut(Cut::TotalMoves);
+                return;
+            }
+            out.push_from(steps, j);
         }
     }
 

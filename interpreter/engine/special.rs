@@ -35,6 +35,8 @@ pub struct Special {
     weights: Vec<u32>,
     /// Whether `Exec::run` walks the specialised trees (true) or the plain ones.
     pub enabled: bool,
+    /// The words of one zone's membership bits for one player (`Board::zone_bits`).
+    zone_words: usize,
 }
 
 impl Special {
@@ -63,6 +65,7 @@ impl Special {
             leaps: cx.leaps.into_inner(),
             weights,
             enabled: true,
+            zone_words: n_pos.div_ceil(64),
         }
     }
 
@@ -134,6 +137,128 @@ pub struct Seq {
     /// The first node when it is a step or a leap (with its test, `on-board?` for a bare
     /// step): the gate every run passes first.
     gate: Option<(Gate, Test)>,
+    /// The sequence is straight: steps, tests of squares, captures, adds (no copy), and
+    /// `if`s and loops of the same, at most [`MAX_STRAIGHT_CAPTURES`] captures and none in a
+    /// loop. Such a block reads nothing but the board and the current square and writes
+    /// nothing but captures, so generation runs it without setting up a run
+    /// ([`Exec::run_straight`]).
+    straight: bool,
+}
+
+/// The most captures a straight block may hold ([`Seq::straight`]).
+const MAX_STRAIGHT_CAPTURES: usize = 8;
+
+/// Whether a condition is made only of tests of squares and constants.
+fn pure_cond(c: &SCond) -> bool {
+    match c {
+        SCond::Const(_) | SCond::Test(..) => true,
+        SCond::And(xs) | SCond::Or(xs) => xs.iter().all(pure_cond),
+        SCond::Plain(_) => false,
+    }
+}
+
+/// Whether nodes are straight (see [`Seq::straight`]); counts their captures (none may stand
+/// in a loop, where their number has no bound).
+fn straight_nodes(nodes: &[Node], caps: &mut usize, in_loop: bool) -> bool {
+    nodes.iter().all(|n| match n {
+        Node::Step(_) | Node::StepTest(..) | Node::Leap(..) | Node::Skip(..) => true,
+        Node::Verify(c) => pure_cond(c),
+        Node::Capture(_) => {
+            *caps += 1;
+            !in_loop
+        }
+        Node::Add(spec) | Node::AddWhile(_, spec, _) => !spec.copy,
+        Node::If(c, a, b) => {
+            pure_cond(c)
+                && straight_nodes(&a.nodes, caps, in_loop)
+                && straight_nodes(&b.nodes, caps, in_loop)
+        }
+        Node::While(c, body) => pure_cond(c) && straight_nodes(&body.nodes, caps, true),
+        _ => false,
+    })
+}
+
+/// One block as the generation loop sees it: where it stands in its piece's `moves`, and its
+/// gate and straightness copied out of its tree as plain fields, so that a block that fails at
+/// its gate costs one read of this entry, one table read and one cell test.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GateEntry {
+    /// The gate's offset: into the mover's part of `Board::next` (a step) or of
+    /// `Special::leaps` (a leap).
+    pub off: u32,
+    /// The block's index in its piece's `moves`.
+    pub block: u32,
+    /// The block's id (`Block::id`).
+    pub id: u32,
+    /// [`GATE_NONE`], [`GATE_STEP`] or [`GATE_LEAP`].
+    pub table: u8,
+    /// The tree is straight ([`Seq::straight`]).
+    pub straight: bool,
+    /// The gate's test.
+    test: Test,
+}
+
+/// [`GateEntry::table`]: the block has no gate.
+pub(super) const GATE_NONE: u8 = 0;
+/// [`GateEntry::table`]: the gate is one step.
+pub(super) const GATE_STEP: u8 = 1;
+/// [`GateEntry::table`]: the gate is a fused leap.
+pub(super) const GATE_LEAP: u8 = 2;
+
+impl GateEntry {
+    /// Whether the gate's test holds on a cell that exists, for the mover `side` (see
+    /// [`Seq::gate_passes`]); the two tests of most gates first.
+    #[inline(always)]
+    pub(super) fn passes(&self, c: Cell, side: u8, exec: &Exec) -> bool {
+        let t = self.test;
+        match t.kind {
+            Kind::Empty => c.is_empty() != t.neg,
+            Kind::Enemy => (!c.is_empty() && c.owner != side && c.marks & DEAD == 0) != t.neg,
+            _ => test_cell(t, c, side, exec),
+        }
+    }
+}
+
+/// A gate's test of a cell that exists, for the mover `side`.
+#[inline(always)]
+fn test_cell(t: Test, c: Cell, side: u8, exec: &Exec) -> bool {
+    let holds = match t.kind {
+        Kind::Empty => c.is_empty(),
+        Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
+        Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
+        Kind::Piece(k) => c.piece == k,
+        Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
+        Kind::OnBoard => true,
+        Kind::Zone(_) => return exec.test(t, exec.cp),
+    };
+    holds != t.neg
+}
+
+impl Special {
+    /// The generation entry of block `index` of a piece (see [`GateEntry`]).
+    pub(super) fn entry(&self, index: usize, block: &Block) -> GateEntry {
+        let seq = self.blocks.get(block.id as usize);
+        let (table, off, test) = match seq.and_then(|s| s.gate) {
+            Some((Gate::Step(off), t)) => (GATE_STEP, off, t),
+            Some((Gate::Leap(at), t)) => (GATE_LEAP, at, t),
+            None => (
+                GATE_NONE,
+                0,
+                Test {
+                    kind: Kind::OnBoard,
+                    neg: false,
+                },
+            ),
+        };
+        GateEntry {
+            off,
+            block: index as u32,
+            id: block.id,
+            table,
+            straight: seq.is_some_and(|s| s.straight),
+            test,
+        }
+    }
 }
 
 /// How a gate finds its square.
@@ -224,6 +349,12 @@ enum Node {
     Walk(SCond, Seq, u32),
     /// Anything else, run by the plain interpreter.
     Plain(Instr),
+}
+
+/// The captures of a straight block so far.
+struct Caps {
+    sq: [u16; MAX_STRAIGHT_CAPTURES],
+    n: usize,
 }
 
 struct Build {
@@ -380,11 +511,14 @@ impl Build {
             )),
             _ => None,
         };
+        let mut caps = 0;
+        let straight = straight_nodes(&nodes, &mut caps, false) && caps <= MAX_STRAIGHT_CAPTURES;
         Seq {
             nodes,
             cost: body.len() as u32,
             prefix,
             gate,
+            straight,
         }
     }
 
@@ -466,41 +600,11 @@ impl Build {
 }
 
 impl Special {
-    /// The specialised tree of the block with this id, when specialisation is on.
+    /// The specialised tree of the block with this id, specialisation on or off (generation
+    /// asks only with it on).
     #[inline(always)]
-    pub(super) fn by_id(&self, id: u32) -> Option<&Seq> {
-        if self.enabled {
-            self.blocks.get(id as usize)
-        } else {
-            None
-        }
-    }
-}
-
-impl Seq {
-    /// The gate as a plain test of a cell by the mover `side` (see [`Seq::gate`]): its offset
-    /// and whether a cell passes, for generation (no attack test's imagined piece).
-    #[inline(always)]
-    pub(super) fn gate_off(&self) -> Option<Gate> {
-        self.gate.map(|(g, _)| g)
-    }
-
-    /// Whether the gate's test holds on a cell that exists, for the mover `side`.
-    #[inline(always)]
-    pub(super) fn gate_passes(&self, c: Cell, side: u8, exec: &Exec) -> bool {
-        let Some((_, t)) = self.gate else {
-            return true;
-        };
-        let holds = match t.kind {
-            Kind::Empty => c.is_empty(),
-            Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
-            Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
-            Kind::Piece(k) => c.piece == k,
-            Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
-            Kind::OnBoard => true,
-            Kind::Zone(_) => return exec.test(t, exec.cp),
-        };
-        holds != t.neg
+    pub(super) fn seq_of(&self, id: u32) -> &Seq {
+        &self.blocks[id as usize]
     }
 }
 
@@ -571,6 +675,137 @@ impl Exec<'_> {
         true
     }
 
+    /// Runs a straight block ([`Seq::straight`]) whose gate the caller has passed, landing on
+    /// `self.cp`, for generation (no attack test, no drop): no run is set up, the captures are
+    /// kept in a small array, and each add writes its move at once ([`Exec::add_straight`]).
+    /// The same moves as `run_gated`, and the same limits: loop rounds count against
+    /// [`STEP_LIMIT`] and adds against `BLOCK_MOVE_LIMIT` as in [`Exec::seq_from`].
+    #[inline]
+    pub(super) fn run_straight(
+        &mut self,
+        block: &Block,
+        seq: &Seq,
+        start: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        self.move_type = block.move_type.map_or(u16::MAX, |t| t.0);
+        self.from = start;
+        self.steps = 0;
+        self.first_move = out.moves.len();
+        let mut caps = Caps {
+            sq: [NONE; MAX_STRAIGHT_CAPTURES],
+            n: 0,
+        };
+        let first = usize::from(seq.gate.is_some());
+        self.straight_from(seq, first, &mut caps, out);
+        scratch.work = scratch
+            .work
+            .saturating_add(self.steps as u64)
+            .saturating_add(self.rules.special.weight(block) as u64);
+        if self.steps > STEP_LIMIT {
+            out.note_cut(super::moves::Cut::Steps);
+        }
+    }
+
+    /// The nodes of a straight sequence from `first` on; false once the block ends.
+    fn straight_from(
+        &mut self,
+        seq: &Seq,
+        first: usize,
+        caps: &mut Caps,
+        out: &mut MoveList,
+    ) -> bool {
+        for node in &seq.nodes[first..] {
+            let go = match node {
+                Node::Step(off) => {
+                    self.cp = self.next(*off, self.cp);
+                    self.cp != NONE
+                }
+                Node::StepTest(off, t) => {
+                    self.cp = self.next(*off, self.cp);
+                    self.cp != NONE && self.gen_test(*t, self.cp)
+                }
+                Node::Leap(at, t) => {
+                    self.cp = self.leap(*at, self.cp);
+                    self.cp != NONE && self.gen_test(*t, self.cp)
+                }
+                Node::Verify(c) => self.pure(c),
+                Node::Capture(t) => {
+                    let p = self.tgt(*t);
+                    if p != NONE {
+                        caps.sq[caps.n] = p;
+                        caps.n += 1;
+                    }
+                    true
+                }
+                Node::Add(spec) => self.add_straight(spec, &caps.sq[..caps.n], out),
+                Node::If(c, a, b) => {
+                    let body = if self.pure(c) { a } else { b };
+                    match body.nodes.as_slice() {
+                        [Node::Add(spec)] => self.add_straight(spec, &caps.sq[..caps.n], out),
+                        _ => self.straight_from(body, 0, caps, out),
+                    }
+                }
+                Node::Skip(t, off) => loop {
+                    if !self.gen_test(*t, self.cp) {
+                        break true;
+                    }
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE || self.count(2) == Flow::Stop {
+                        break false;
+                    }
+                },
+                Node::AddWhile(t, spec, off) => loop {
+                    if !self.gen_test(*t, self.cp) {
+                        break true;
+                    }
+                    if !self.add_straight(spec, &caps.sq[..caps.n], out) {
+                        break false;
+                    }
+                    self.cp = self.next(*off, self.cp);
+                    if self.cp == NONE || self.count(3) == Flow::Stop {
+                        break false;
+                    }
+                },
+                Node::While(c, body) => loop {
+                    if !self.pure(c) {
+                        break true;
+                    }
+                    if !self.straight_from(body, 0, caps, out)
+                        || self.count(body.cost + 1) == Flow::Stop
+                    {
+                        break false;
+                    }
+                },
+                _ => unreachable!("not a straight node"),
+            };
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A condition of tests and constants, in generation (see [`Exec::gen_test`]).
+    #[inline(always)]
+    fn pure(&self, c: &SCond) -> bool {
+        match c {
+            SCond::Test(t, at) => self.gen_test(*t, self.tgt(*at)),
+            _ => self.pure_slow(c),
+        }
+    }
+
+    fn pure_slow(&self, c: &SCond) -> bool {
+        match c {
+            SCond::Test(t, at) => self.gen_test(*t, self.tgt(*at)),
+            SCond::Const(b) => *b,
+            SCond::And(xs) => xs.iter().all(|x| self.pure(x)),
+            SCond::Or(xs) => xs.iter().any(|x| self.pure(x)),
+            SCond::Plain(_) => unreachable!("not a straight condition"),
+        }
+    }
+
     /// Runs a block's specialised tree after its prefix (the caller has set up the run).
     pub(super) fn run_special(&mut self, seq: &Seq, s: &mut Scratch, out: &mut MoveList) {
         self.seq_from(seq, seq.prefix, s, out);
@@ -616,6 +851,37 @@ impl Exec<'_> {
         }
     }
 
+    /// [`Exec::test`] in generation, where no attack test imagines a piece on its target.
+    #[inline(always)]
+    fn gen_test(&self, t: Test, p: u16) -> bool {
+        let Some(&c) = self.pos.cells.get(p as usize) else {
+            return t.neg;
+        };
+        let side = self.side.0;
+        let holds = match t.kind {
+            Kind::Empty => c.is_empty(),
+            Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
+            Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
+            Kind::Piece(k) => c.piece == k,
+            Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
+            Kind::OnBoard => true,
+            Kind::Zone(z) => self.in_zone(z, p),
+        };
+        holds != t.neg
+    }
+
+    /// Whether `p` is in zone `z` for the mover.
+    #[inline(always)]
+    fn in_zone(&self, z: ZoneId, p: u16) -> bool {
+        let board = &self.rules.def.board;
+        let words = self.rules.special.zone_words;
+        let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
+        board
+            .zone_bits
+            .get(i)
+            .is_some_and(|w| w >> (p % 64) & 1 == 1)
+    }
+
     #[inline(always)]
     fn test(&self, t: Test, p: u16) -> bool {
         let holds = p != NONE && {
@@ -627,15 +893,7 @@ impl Exec<'_> {
                 Kind::Piece(k) => c.piece == k,
                 Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
                 Kind::OnBoard => true,
-                Kind::Zone(z) => {
-                    let board = &self.rules.def.board;
-                    let words = board.n_pos().div_ceil(64);
-                    let i = (z.idx() * board.n_players + self.side.idx()) * words + p as usize / 64;
-                    board
-                        .zone_bits
-                        .get(i)
-                        .is_some_and(|w| w >> (p % 64) & 1 == 1)
-                }
+                Kind::Zone(z) => self.in_zone(z, p),
             }
         };
         holds != t.neg

@@ -107,6 +107,9 @@ struct Search<'a> {
     root: PlayerId,
     salt: u64,
     nodes: u64,
+    x: u32,
+    qnodes: u64,
+    checkext: u64,
     seldepth: usize,
     cfg: &'a SearchConfig,
     start: Instant,
@@ -128,12 +131,18 @@ struct Search<'a> {
     prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
+    /// Captures are judged by static exchange ([`super::see`]): two sides, no drops, usable
+    /// attack tables.
+    see_ok: bool,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
     min_base: i32,
     /// The fingerprint of the move made at each ply of the path (0 for a null move).
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
     sevals: Vec<i32>,
+    /// Whether the node at each ply is expected to fail high (a zero-window search of a
+    /// move after the first, or the first move of a node expected to fail low).
+    cut: Vec<bool>,
 }
 
 impl<'a> Search<'a> {
@@ -189,6 +198,12 @@ impl<'a> Search<'a> {
             root,
             salt,
             nodes: 0,
+            x: std::env::var("ZRF_X")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+            qnodes: 0,
+            checkext: 0,
             seldepth: 0,
             cfg,
             start: Instant::now(),
@@ -205,6 +220,12 @@ impl<'a> Search<'a> {
                 && !def.players.iter().any(|p| p.random),
             last_null: usize::MAX,
             prune: def.pieces.iter().all(|p| p.drops.is_empty()),
+            see_ok: def.pieces.iter().all(|p| p.drops.is_empty())
+                && engine.eval.n_active == 2
+                && def.players.len() == 2
+                && rules.attacks.usable
+                && !rules.attacks.capped
+                && !rules.attacks.leap_to.is_empty(),
             min_base: (0..def.pieces.len())
                 .filter(|&p| !rules.royal[p] && engine.eval.base[p] > 0)
                 .map(|p| engine.eval.base[p])
@@ -212,6 +233,7 @@ impl<'a> Search<'a> {
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
+            cut: vec![false; MAX_PLY + 2],
         }
     }
 
@@ -301,6 +323,12 @@ impl<'a> Search<'a> {
                 progress(info);
             }
             best_info = ranked.into_iter().next().map(|(_, info)| info);
+            if std::env::var_os("ZRF_STATS").is_some() {
+                eprintln!(
+                    "STATS depth {depth} nodes {} q {} checkext {} seldepth {}",
+                    self.nodes, self.qnodes, self.checkext, self.seldepth
+                );
+            }
             if !complete {
                 break;
             }
@@ -385,10 +413,13 @@ impl<'a> Search<'a> {
             self.rules
                 .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
             let v = if k == 0 {
+                self.cut[1] = false;
                 self.child(depth - 1, alpha, beta, 0, true)
             } else {
+                self.cut[1] = true;
                 let mut v = self.child(depth - 1, alpha, alpha + 1, 0, true);
                 if v > alpha && v < beta && !self.aborted {
+                    self.cut[1] = false;
                     v = self.child(depth - 1, alpha, beta, 0, true);
                 }
                 v
@@ -569,8 +600,10 @@ impl<'a> Search<'a> {
         }
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
-        if in_check && ply < MAX_PLY / 2 {
+        let cut = self.cut[ply] && !pv_node;
+        if in_check && ply < MAX_PLY / 2 && (self.x & 1 == 0 || pv_node) {
             depth += 1;
+            self.checkext += 1;
         }
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply, 0);
@@ -643,6 +676,7 @@ impl<'a> Search<'a> {
                     let saved = self.last_null;
                     self.last_null = ply + 1;
                     self.made[ply] = 0;
+                    self.cut[ply + 1] = !cut;
                     let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
                     self.last_null = saved;
                     revert(&mut self.pos, &mut self.log);
@@ -685,6 +719,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let v = if k == 0 {
+                self.cut[ply + 1] = !pv_node && !cut;
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
@@ -696,16 +731,26 @@ impl<'a> Search<'a> {
                         0
                     }
                 } else if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
-                    let r = lmr(depth, k) - pv_node as i32;
+                    let mut r = lmr(depth, k) - pv_node as i32;
+                    if self.x & 2 != 0 {
+                        r += (!pv_node && !improving) as i32;
+                        r -= (key > 2000) as i32;
+                    }
+                    if self.x & 16 != 0 && cut {
+                        r += 2;
+                    }
                     r.clamp(0, depth - 2)
                 } else {
                     0
                 };
+                self.cut[ply + 1] = true;
                 let mut v = self.child(depth - 1 - reduce, alpha, alpha + 1, ply, me);
                 if v > alpha && reduce > 0 && !self.aborted {
+                    self.cut[ply + 1] = !cut;
                     v = self.child(depth - 1, alpha, alpha + 1, ply, me);
                 }
                 if v > alpha && v < beta && !self.aborted {
+                    self.cut[ply + 1] = false;
                     v = self.child(depth - 1, alpha, beta, ply, me);
                 }
                 v
@@ -750,6 +795,7 @@ impl<'a> Search<'a> {
             let m = self.lists[ply].moves[i];
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
+            self.cut[ply + 1] = false;
             let v = self.child(depth - 1, -INF, INF, ply, me);
             revert(&mut self.pos, &mut self.log);
             if self.aborted {
@@ -763,6 +809,7 @@ impl<'a> Search<'a> {
     /// Captures and promotions until the position is quiet; a side that must capture (or is
     /// in check) cannot stand pat.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.qnodes += 1;
         if let Some(v) = self.enter(ply) {
             return v;
         }
@@ -861,7 +908,15 @@ impl<'a> Search<'a> {
             // attacks, likely loses material: skipped (a cheap stand-in for exchange
             // evaluation that any rules' attack test answers). Not in games with drops, where
             // the piece taken is one more to drop.
+            if self.x & 4 != 0 && !forced && m.promote == 0 {
+                if let Some(v) = self.see_move(ply, &m) {
+                    if v < 0 {
+                        continue;
+                    }
+                }
+            }
             let risky = self.prune
+                && self.x & 4 == 0
                 && !forced
                 && m.promote == 0
                 && m.piece != 0
@@ -919,12 +974,41 @@ impl<'a> Search<'a> {
             .sum()
     }
 
+    /// The static exchange value of a capture at `ply` whose one captured piece stands on its
+    /// destination (`None` for other moves, or where exchanges are not judged).
+    fn see_move(&self, ply: usize, m: &Move) -> Option<i32> {
+        if !self.see_ok || m.drop != 0 {
+            return None;
+        }
+        let list = &self.lists[ply];
+        let path = list.path(m);
+        let (from, to) = (path[0], path[path.len() - 1]);
+        let caps = list.captured(m);
+        if from == crate::def::NONE || to == crate::def::NONE || caps != [to] {
+            return None;
+        }
+        let victim = self.pos.cells[to as usize];
+        if victim.is_empty() {
+            return None;
+        }
+        let side = self.rules.entry(self.pos.turn).owner.0;
+        Some(super::see::exchange(
+            self.rules,
+            &self.ev.base,
+            &self.pos,
+            from,
+            to,
+            side,
+            self.ev.base[victim.piece as usize - 1].abs(),
+        ))
+    }
+
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
     /// promotions by gain, then killers, then the counter-move to the move just made, then the
     /// history of quiet moves.
     fn score_moves(&mut self, ply: usize, tt_fp: u32) {
         let list = &self.lists[ply];
-        let keys = &mut self.keys[ply];
+        let mut keys = std::mem::take(&mut self.keys[ply]);
         keys.clear();
         let killers = self.heur.killers[ply];
         let team = self.rules.entry(self.pos.turn).mover == self.root;
@@ -954,7 +1038,13 @@ impl<'a> Search<'a> {
                 } else {
                     0
                 };
-                CAPTURE + (gain * 16 - attacker).clamp(-CAPTURE / 2, CAPTURE / 2)
+                match (self.x & 8 != 0 && m.promote == 0)
+                    .then(|| self.see_move(ply, m))
+                    .flatten()
+                {
+                    Some(v) if v < 0 => BAD_CAPTURE + v,
+                    _ => CAPTURE + (gain * 16 - attacker).clamp(-CAPTURE / 2, CAPTURE / 2),
+                }
             } else if fp == killers[0] {
                 KILLER + 1
             } else if fp == killers[1] {
@@ -966,6 +1056,7 @@ impl<'a> Search<'a> {
             };
             keys.push((key, i as u16));
         }
+        self.keys[ply] = keys;
     }
 
     /// Moves the best remaining key at `ply` to place `k` and returns its move index.
@@ -1029,6 +1120,8 @@ impl<'a> Search<'a> {
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
+/// Captures that lose material by exchange: after every quiet move.
+const BAD_CAPTURE: i32 = -(1 << 27);
 /// Reverse futility pruning: up to this depth, by this margin a ply.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 90;

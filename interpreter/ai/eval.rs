@@ -8,7 +8,6 @@
 use crate::def::*;
 use crate::engine::{Cell, MoveList, Op, Position, Rules, Scratch};
 
-use super::activity::Activity;
 use super::Rng;
 
 /// One hundredth of a unit; a unit is the weakest piece type of the setup (a pawn, a man).
@@ -111,8 +110,6 @@ pub struct Evaluator {
     line_worth: Vec<i32>,
     /// Their squares: `cells[line.first..line.first + line.len]`.
     line_cells: Vec<LineCell>,
-    /// Mobility and royal safety from the attack patterns, where the game has them.
-    activity: Option<Activity>,
 }
 
 /// One place where a `relative-config` goal could be met: the player it counts for, its
@@ -451,7 +448,6 @@ impl Evaluator {
             }
         }
         let (lines, line_cells, line_worth) = goal_lines(def, &active);
-        let activity = Activity::new(rules, scale, UNIT);
         Evaluator {
             n_pieces,
             stride: n_pos,
@@ -467,7 +463,6 @@ impl Evaluator {
             lines,
             line_cells,
             line_worth,
-            activity,
         }
     }
 
@@ -590,7 +585,6 @@ impl Evaluator {
             lines,
             line_cells,
             line_worth,
-            activity: None,
         }
     }
 
@@ -644,17 +638,6 @@ impl Evaluator {
                 mine += v;
             } else {
                 theirs += v;
-            }
-        }
-        if let Some(a) = &self.activity {
-            let mut by_player = [0i64; 8];
-            a.score(pos, &mut by_player);
-            for (p, &v) in by_player.iter().enumerate() {
-                if p == me.idx() {
-                    mine += v;
-                } else {
-                    theirs += v;
-                }
             }
         }
         let others = (self.n_active.max(2) - 1) as i64;

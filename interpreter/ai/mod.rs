@@ -10,7 +10,6 @@
 //! the others. The player who chooses a move is the turn entry's mover (who usually owns the
 //! pieces moved too).
 
-mod activity;
 pub mod eval;
 mod exploit;
 mod mcts;

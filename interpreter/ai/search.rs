@@ -107,9 +107,6 @@ struct Search<'a> {
     root: PlayerId,
     salt: u64,
     nodes: u64,
-    x: u32,
-    qnodes: u64,
-    checkext: u64,
     seldepth: usize,
     cfg: &'a SearchConfig,
     start: Instant,
@@ -131,8 +128,8 @@ struct Search<'a> {
     prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
-    /// Captures are judged by static exchange ([`super::see`]): two sides, no drops, usable
-    /// attack tables.
+    /// Captures are ordered by static exchange ([`super::see`]): two sides, no drops,
+    /// usable attack tables.
     see_ok: bool,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
     min_base: i32,
@@ -140,9 +137,6 @@ struct Search<'a> {
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
     sevals: Vec<i32>,
-    /// Whether the node at each ply is expected to fail high (a zero-window search of a
-    /// move after the first, or the first move of a node expected to fail low).
-    cut: Vec<bool>,
 }
 
 impl<'a> Search<'a> {
@@ -198,12 +192,6 @@ impl<'a> Search<'a> {
             root,
             salt,
             nodes: 0,
-            x: std::env::var("ZRF_X")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
-            qnodes: 0,
-            checkext: 0,
             seldepth: 0,
             cfg,
             start: Instant::now(),
@@ -233,7 +221,6 @@ impl<'a> Search<'a> {
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
-            cut: vec![false; MAX_PLY + 2],
         }
     }
 
@@ -323,12 +310,6 @@ impl<'a> Search<'a> {
                 progress(info);
             }
             best_info = ranked.into_iter().next().map(|(_, info)| info);
-            if std::env::var_os("ZRF_STATS").is_some() {
-                eprintln!(
-                    "STATS depth {depth} nodes {} q {} checkext {} seldepth {}",
-                    self.nodes, self.qnodes, self.checkext, self.seldepth
-                );
-            }
             if !complete {
                 break;
             }
@@ -413,13 +394,10 @@ impl<'a> Search<'a> {
             self.rules
                 .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
             let v = if k == 0 {
-                self.cut[1] = false;
                 self.child(depth - 1, alpha, beta, 0, true)
             } else {
-                self.cut[1] = true;
                 let mut v = self.child(depth - 1, alpha, alpha + 1, 0, true);
                 if v > alpha && v < beta && !self.aborted {
-                    self.cut[1] = false;
                     v = self.child(depth - 1, alpha, beta, 0, true);
                 }
                 v
@@ -600,10 +578,8 @@ impl<'a> Search<'a> {
         }
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
-        let cut = self.cut[ply] && !pv_node;
-        if in_check && ply < MAX_PLY / 2 && (self.x & 1 == 0 || pv_node) {
+        if in_check && ply < MAX_PLY / 2 {
             depth += 1;
-            self.checkext += 1;
         }
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply, 0);
@@ -676,7 +652,6 @@ impl<'a> Search<'a> {
                     let saved = self.last_null;
                     self.last_null = ply + 1;
                     self.made[ply] = 0;
-                    self.cut[ply + 1] = !cut;
                     let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
                     self.last_null = saved;
                     revert(&mut self.pos, &mut self.log);
@@ -719,7 +694,6 @@ impl<'a> Search<'a> {
                 continue;
             }
             let v = if k == 0 {
-                self.cut[ply + 1] = !pv_node && !cut;
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
@@ -731,26 +705,16 @@ impl<'a> Search<'a> {
                         0
                     }
                 } else if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
-                    let mut r = lmr(depth, k) - pv_node as i32;
-                    if self.x & 2 != 0 {
-                        r += (!pv_node && !improving) as i32;
-                        r -= (key > 2000) as i32;
-                    }
-                    if self.x & 16 != 0 && cut {
-                        r += 2;
-                    }
+                    let r = lmr(depth, k) - pv_node as i32;
                     r.clamp(0, depth - 2)
                 } else {
                     0
                 };
-                self.cut[ply + 1] = true;
                 let mut v = self.child(depth - 1 - reduce, alpha, alpha + 1, ply, me);
                 if v > alpha && reduce > 0 && !self.aborted {
-                    self.cut[ply + 1] = !cut;
                     v = self.child(depth - 1, alpha, alpha + 1, ply, me);
                 }
                 if v > alpha && v < beta && !self.aborted {
-                    self.cut[ply + 1] = false;
                     v = self.child(depth - 1, alpha, beta, ply, me);
                 }
                 v
@@ -795,7 +759,6 @@ impl<'a> Search<'a> {
             let m = self.lists[ply].moves[i];
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
-            self.cut[ply + 1] = false;
             let v = self.child(depth - 1, -INF, INF, ply, me);
             revert(&mut self.pos, &mut self.log);
             if self.aborted {
@@ -809,7 +772,6 @@ impl<'a> Search<'a> {
     /// Captures and promotions until the position is quiet; a side that must capture (or is
     /// in check) cannot stand pat.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
-        self.qnodes += 1;
         if let Some(v) = self.enter(ply) {
             return v;
         }
@@ -908,15 +870,7 @@ impl<'a> Search<'a> {
             // attacks, likely loses material: skipped (a cheap stand-in for exchange
             // evaluation that any rules' attack test answers). Not in games with drops, where
             // the piece taken is one more to drop.
-            if self.x & 4 != 0 && !forced && m.promote == 0 {
-                if let Some(v) = self.see_move(ply, &m) {
-                    if v < 0 {
-                        continue;
-                    }
-                }
-            }
             let risky = self.prune
-                && self.x & 4 == 0
                 && !forced
                 && m.promote == 0
                 && m.piece != 0
@@ -1038,10 +992,8 @@ impl<'a> Search<'a> {
                 } else {
                     0
                 };
-                match (self.x & 8 != 0 && m.promote == 0)
-                    .then(|| self.see_move(ply, m))
-                    .flatten()
-                {
+                // A capture that loses material by exchange comes after the quiet moves.
+                match (m.promote == 0).then(|| self.see_move(ply, m)).flatten() {
                     Some(v) if v < 0 => BAD_CAPTURE + v,
                     _ => CAPTURE + (gain * 16 - attacker).clamp(-CAPTURE / 2, CAPTURE / 2),
                 }

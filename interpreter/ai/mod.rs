@@ -14,6 +14,7 @@ pub mod eval;
 mod exploit;
 mod mcts;
 mod search;
+mod see;
 mod swindle;
 mod tt;
 

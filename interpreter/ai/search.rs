@@ -128,6 +128,9 @@ struct Search<'a> {
     prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
+    /// Captures are ordered by static exchange ([`super::see`]): two sides, no drops,
+    /// usable attack tables.
+    see_ok: bool,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
     min_base: i32,
     /// The fingerprint of the move made at each ply of the path (0 for a null move).
@@ -205,6 +208,12 @@ impl<'a> Search<'a> {
                 && !def.players.iter().any(|p| p.random),
             last_null: usize::MAX,
             prune: def.pieces.iter().all(|p| p.drops.is_empty()),
+            see_ok: def.pieces.iter().all(|p| p.drops.is_empty())
+                && engine.eval.n_active == 2
+                && def.players.len() == 2
+                && rules.attacks.usable
+                && !rules.attacks.capped
+                && !rules.attacks.leap_to.is_empty(),
             min_base: (0..def.pieces.len())
                 .filter(|&p| !rules.royal[p] && engine.eval.base[p] > 0)
                 .map(|p| engine.eval.base[p])
@@ -919,12 +928,41 @@ impl<'a> Search<'a> {
             .sum()
     }
 
+    /// The static exchange value of a capture at `ply` whose one captured piece stands on its
+    /// destination (`None` for other moves, or where exchanges are not judged).
+    fn see_move(&self, ply: usize, m: &Move) -> Option<i32> {
+        if !self.see_ok || m.drop != 0 {
+            return None;
+        }
+        let list = &self.lists[ply];
+        let path = list.path(m);
+        let (from, to) = (path[0], path[path.len() - 1]);
+        let caps = list.captured(m);
+        if from == crate::def::NONE || to == crate::def::NONE || caps != [to] {
+            return None;
+        }
+        let victim = self.pos.cells[to as usize];
+        if victim.is_empty() {
+            return None;
+        }
+        let side = self.rules.entry(self.pos.turn).owner.0;
+        Some(super::see::exchange(
+            self.rules,
+            &self.ev.base,
+            &self.pos,
+            from,
+            to,
+            side,
+            self.ev.base[victim.piece as usize - 1].abs(),
+        ))
+    }
+
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
     /// promotions by gain, then killers, then the counter-move to the move just made, then the
     /// history of quiet moves.
     fn score_moves(&mut self, ply: usize, tt_fp: u32) {
         let list = &self.lists[ply];
-        let keys = &mut self.keys[ply];
+        let mut keys = std::mem::take(&mut self.keys[ply]);
         keys.clear();
         let killers = self.heur.killers[ply];
         let team = self.rules.entry(self.pos.turn).mover == self.root;
@@ -954,7 +992,11 @@ impl<'a> Search<'a> {
                 } else {
                     0
                 };
-                CAPTURE + (gain * 16 - attacker).clamp(-CAPTURE / 2, CAPTURE / 2)
+                // A capture that loses material by exchange comes after the quiet moves.
+                match (m.promote == 0).then(|| self.see_move(ply, m)).flatten() {
+                    Some(v) if v < 0 => BAD_CAPTURE + v,
+                    _ => CAPTURE + (gain * 16 - attacker).clamp(-CAPTURE / 2, CAPTURE / 2),
+                }
             } else if fp == killers[0] {
                 KILLER + 1
             } else if fp == killers[1] {
@@ -966,6 +1008,7 @@ impl<'a> Search<'a> {
             };
             keys.push((key, i as u16));
         }
+        self.keys[ply] = keys;
     }
 
     /// Moves the best remaining key at `ply` to place `k` and returns its move index.
@@ -1029,6 +1072,8 @@ impl<'a> Search<'a> {
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
+/// Captures that lose material by exchange: after every quiet move.
+const BAD_CAPTURE: i32 = -(1 << 27);
 /// Reverse futility pruning: up to this depth, by this margin a ply.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 90;

@@ -915,7 +915,12 @@ impl Exec<'_> {
     /// writes it (the caller has checked what `emit` checks before choosing it). False when
     /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
     #[inline]
-    pub(super) fn add_straight(&mut self, spec: &AddSpec, caps: &[u16], out: &mut MoveList) -> bool {
+    pub(super) fn add_straight(
+        &mut self,
+        spec: &AddSpec,
+        caps: &[u16],
+        out: &mut MoveList,
+    ) -> bool {
         if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
             out.note_cut(Cut::BlockMoves);
             return false;

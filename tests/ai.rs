@@ -499,3 +499,24 @@ fn lines_of_a_relative_config_goal_count_for_a_win_and_against_a_loss() {
         );
     }
 }
+
+#[test]
+fn a_random_players_turn_is_the_average_of_its_moves() {
+    // A moves its man two squares west or east; the random player R then drops a token on a
+    // square next to the man, chosen uniformly. West, the token lands on a2 (R wins), b2 or c2
+    // (R loses): A's expected result is (-1 + 1 + 1) / 3. East, every drop draws (A has no
+    // move left). Expecting R's worst reply would choose east; the average chooses west.
+    let src = include_str!("fixtures/chance.zrf");
+    let rules = rules_of("chance.zrf", src.as_bytes(), 0);
+    let pos = rules.initial();
+    let mut g = Game::new(rules, pos);
+    let r = think(&mut g, &config(EngineKind::AlphaBeta, Some(3), None));
+    // A win two plies ahead scores 32,000 - 2; the average of one loss and two wins is a third.
+    assert_eq!(
+        (r.best_text.as_str(), r.info.score),
+        ("d1-b1", Score::Cp(31_998 / 3))
+    );
+    g.play("d1-f1").expect("legal");
+    // R's own turn is not searched for a best move: its three drops are equally likely.
+    assert_eq!(g.legal_texts().len(), 3);
+}

@@ -207,6 +207,36 @@ fn replay_prints_the_position_and_rules_override() {
 }
 
 #[test]
+fn a_zsg_file_that_is_no_saved_game_says_so() {
+    // Zillions also writes match logs, and people save them as `.zsg`: they name no rules
+    // file. The error says what the file starts with instead of asking for a `Game` header.
+    let dir = TempDir::new("zsg-log");
+    let rec = dir.write(
+        "log.zsg",
+        "Player 1 variant = \"G-[random]\"\nPlayer 2 variant = \"G-[random]\"\nGame 1 of 1\n\n\
+         1. Man a1 - a2\n",
+    );
+    let (code, out, err) = zrf(&["replay", rec.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: not a Zillions saved game: it starts `Player 1 variant = \"G-[random]\"`, \
+         not `Zillions Save Game File Version`\n"
+    );
+    // `--check` says the same of it.
+    let (code, out, _) = zrf(&["replay", "--check", dir.0.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.ends_with(
+            "log.zsg: not a Zillions saved game: it starts `Player 1 variant = \"G-[random]\"`, \
+             not `Zillions Save Game File Version`\n1 records: 0 ok, 1 failed\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_diverging_record_names_its_line_and_the_nearest_moves() {
     let (code, out, err) = zrf(&["replay", "tests/records/diverging/chess-castle.zsg"]);
     assert_eq!(code, Some(1));
@@ -248,6 +278,30 @@ fn effects_as_zillions_writes_them() {
         let e = open(&wrong).err().unwrap().to_string();
         assert!(e.contains("line 5: no legal move matches it"), "{e}");
     }
+}
+
+#[test]
+fn a_piece_replaced_by_create_is_recycled() {
+    // The Marker a drop puts down is replaced by the Stone its block creates; with
+    // "recycle captures" it goes back to its owner's hand, so North drops it again on its
+    // second turn (Zillions' MarGo records drop their one marker every turn this way).
+    let path = "tests/records/zsg/marker.zsg";
+    let mut s = replay(path);
+    assert_eq!(s.game().played, ["Marker@a1", "Marker@c3", "Marker@b2"]);
+    assert_eq!(
+        position(&mut s),
+        "turn 1; last - b2; off North Marker 1; North Stone b2 a1; off South Marker 1; \
+         South Stone c3"
+    );
+    // Without recycling the Marker is spent: North has nothing to drop on its second turn.
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("VariantName=Marker", "VariantName=Marker (kept)");
+    let e = Session::from_record(&text, path, &Fs(Path::new(".")))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("line 6: there are no legal moves here"), "{e}");
 }
 
 /// A record for `tests/records/zsg-rules/marks.zrf` (variant `variant`) with these move lines.
@@ -351,7 +405,8 @@ fn check_replays_every_record_under_a_folder() {
          ok   tests/records/zsg/knights-court.zsg: 3 moves, *\n\
          ok   tests/records/zsg/lion.zsg: 4 moves, *\n\
          ok   tests/records/zsg/mana-pass.zsg: 3 moves, *\n\
-         8 records: 8 ok, 0 failed\n"
+         ok   tests/records/zsg/marker.zsg: 3 moves, *\n\
+         9 records: 9 ok, 0 failed\n"
     );
     // Native records too; one failure makes the exit code 1.
     let (code, out, _) = zrf(&["replay", "--check", "tests/records"]);
@@ -364,7 +419,7 @@ fn check_replays_every_record_under_a_folder() {
         ),
         "{out}"
     );
-    assert!(out.ends_with("10 records: 9 ok, 1 failed\n"), "{out}");
+    assert!(out.ends_with("11 records: 10 ok, 1 failed\n"), "{out}");
 }
 
 #[test]

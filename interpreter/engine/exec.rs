@@ -35,6 +35,8 @@ pub struct Scratch {
     subs: Vec<(u16, u16)>,
     pos_flags: Vec<(u16, u16, bool)>,
     captured: Vec<(u16, Cell)>,
+    /// Pieces a `create` replaced, recycled like captures under `"recycle captures"`.
+    replaced: Vec<Cell>,
     locals: Vec<i64>,
     /// Instructions run by the blocks run with this scratch, for callers that bound their
     /// work (the evaluator's derivation).
@@ -619,6 +621,7 @@ impl<'a> Exec<'a> {
         // With deferred captures the victims stay, marked, until the whole turn is assembled.
         let deferred = rules.deferred;
         s.captured.clear();
+        s.replaced.clear();
         let op_lo = out.ops.len();
         // 1. Every sub-move lifts its piece from the snapshot, then all are placed.
         let main = (self.from, dest);
@@ -756,6 +759,15 @@ impl<'a> Exec<'a> {
                         }
                     });
                     if let Some(kind) = kind {
+                        if rules.def.options.recycle_captures {
+                            // The piece a creation replaces leaves the board as a capture
+                            // does: a Zillions record of MarGo drops its one marker every
+                            // turn, and each drop's `create` covers it.
+                            let c = current(&out.ops[op_lo..], p, self.pos);
+                            if !c.is_empty() {
+                                s.replaced.push(c);
+                            }
+                        }
                         out.ops.push(Op::Set(
                             p,
                             Cell::new(kind, PlayerId(owner), rules.attr_defaults[kind.idx()]),
@@ -775,7 +787,12 @@ impl<'a> Exec<'a> {
                 .push(Op::Store(self.side.0 as u32 * n_pieces + p.0 as u32, -1));
         }
         if rules.def.options.recycle_captures {
-            for &(_, c) in &s.captured {
+            for c in s
+                .captured
+                .iter()
+                .map(|&(_, c)| c)
+                .chain(s.replaced.iter().copied())
+            {
                 if c.piece == u16::MAX {
                     continue; // the imagined defender of an attack test
                 }

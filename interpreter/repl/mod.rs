@@ -563,6 +563,9 @@ impl Session {
         if crate::records::zsg::is_zsg(text) {
             return Session::from_zsg(text, record_path, files, None);
         }
+        if let Some(e) = records::not_a_saved_game(text, record_path) {
+            return Err(e);
+        }
         let rec = Record::parse(text).map_err(|e| OpenError::Record(e, None))?;
         let game = rec.get("Game").ok_or_else(|| {
             OpenError::Record(

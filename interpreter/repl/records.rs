@@ -157,6 +157,34 @@ fn rules_of(
     ))
 }
 
+/// The error for a file named as a Zillions saved game (`.zsg`, any case) that is not one:
+/// Zillions also writes match logs (`Player 1 variant = ...`, `Game 1 of 1`), which name no
+/// rules file and cannot be replayed.
+pub(super) fn not_a_saved_game(text: &str, path: &str) -> Option<OpenError> {
+    let named = std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zsg"));
+    if !named || crate::records::zsg::is_zsg(text) {
+        return None;
+    }
+    let first: String = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    Some(OpenError::Record(
+        format!(
+            "not a Zillions saved game: it starts `{first}`, not `{}`",
+            crate::records::zsg::MAGIC
+        ),
+        None,
+    ))
+}
+
 fn has(titles: &[String], name: &str) -> bool {
     titles.iter().any(|t| t.eq_ignore_ascii_case(name))
 }
@@ -175,6 +203,9 @@ impl Session {
             // A Zillions saved game: one game, its rules named by `RulesFile` (or `--rules`).
             let s = Session::from_zsg(text, record_path, files, hint.path)?;
             return Ok((s, Record::default()));
+        }
+        if let Some(e) = not_a_saved_game(text, record_path) {
+            return Err(e);
         }
         let format = Format::of(record_path);
         let games = format.parse(text).map_err(|e| OpenError::Record(e, None))?;

@@ -6,13 +6,13 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_counter, apply_more, Op, UndoLog};
+use super::moves::{apply_counter, UndoLog};
 use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
 
 /// The most counter settings a plain program collects (more: the interpreter runs it).
-const MAX_SETS: usize = 8;
+const MAX_SETS: usize = 16;
 
 /// The largest players × piece types whose counts the tally keeps (more: board scans).
 pub(super) const MAX_TALLY: usize = 64;
@@ -39,6 +39,8 @@ pub(super) fn plain_program(body: &[Instr]) -> bool {
 #[derive(Clone, Debug)]
 pub(super) struct Clock {
     counter: u16,
+    /// By mover: the counter's slot in `Position::counters` (`Clock::resolve`).
+    slots: Vec<u32>,
     /// A capture sets the counter to `reset`.
     on_capture: bool,
     /// By type + 1: moving a piece of this type sets the counter to `reset`.
@@ -50,6 +52,39 @@ pub(super) struct Clock {
 }
 
 impl Clock {
+    /// Runs the clock for the move just applied by `mover` (whether it captured, and the
+    /// type + 1 of the piece that moved).
+    #[inline(always)]
+    pub(super) fn run(
+        &self,
+        pos: &mut Position,
+        mover: PlayerId,
+        captured: bool,
+        piece: u16,
+        log: &mut UndoLog,
+    ) {
+        let slot = self.slots[mover.idx()];
+        let old = pos.counters[slot as usize] as i64;
+        let reset = (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true);
+        let value = if reset {
+            self.reset
+        } else {
+            arith(self.op, old, self.step)
+        };
+        // A setting that leaves the counter as it is writes nothing.
+        let delta = (value.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
+        if delta != 0 {
+            apply_counter(pos, slot, delta, log);
+        }
+    }
+
+    /// Resolves the counter's slot for every mover, once the slots are laid out.
+    pub(super) fn resolve(&mut self, rules: &Rules) {
+        self.slots = (0..rules.def.players.len().max(1))
+            .map(|p| rules.counter_slot(self.counter, PlayerId(p as u8)))
+            .collect();
+    }
+
     /// The clock an `after-move` program is, if it is one.
     pub(super) fn recognise(def: &GameDef) -> Option<Clock> {
         fn resets(c: &Cond, on_capture: &mut bool, pieces: &mut Vec<bool>) -> bool {
@@ -86,6 +121,7 @@ impl Clock {
         let (mut on_capture, mut pieces) = (false, Vec::new());
         resets(cond, &mut on_capture, &mut pieces).then_some(Clock {
             counter: *counter,
+            slots: Vec::new(),
             on_capture,
             pieces,
             reset: *reset,
@@ -96,17 +132,96 @@ impl Clock {
 }
 
 /// A plain program compiled at load: the same tree, with each `count-pieces` over the whole
-/// board turned into one mask per mover over the tally's slots.
+/// board turned into one mask per mover over the tally's slots, and each condition that reads
+/// only the tally (`PCond::Cached`) answered from bits kept with the tally.
 #[derive(Clone, Debug)]
 pub(super) struct Prog {
     body: Vec<PInstr>,
     /// Whether some `count-pieces` reads the tally.
     counts: bool,
+    /// The conditions that read only the tally (counts, constants, arithmetic): their value
+    /// is the same for every position with the same tally, so they are evaluated when the
+    /// tally changes, for every player, and kept as bits ([`Tally::bits`]).
+    pure: Vec<PCond>,
+    n_players: usize,
+    n_pieces: usize,
+    /// The counters the program reads, when its settings depend on nothing else than them,
+    /// the mover, the move's capture and piece type and the cached conditions: then its
+    /// settings are remembered by those inputs ([`Memo`]).
+    reads: Option<Vec<Slot>>,
+    /// Distinct for every compiled program (copies share it): what an [`UndoLog`] keeps for
+    /// one program (tallies with cached conditions, the memo) is not used for another.
+    id: u64,
+}
+
+/// The next [`Prog::id`].
+static NEXT_PROG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The most counters a remembered program may read.
+const MAX_MEMO_READS: usize = 8;
+/// Entries of the memo of settings (a power of two).
+const MEMO_SIZE: usize = 64;
+
+/// The inputs of one run of a program with [`Prog::reads`]: mover, capture and piece type;
+/// the cached conditions; the counters read, two to a word.
+type MemoKey = [u64; 2 + MAX_MEMO_READS / 2];
+
+/// A remembered run: its inputs and the counter settings it made (slot, value), in order.
+#[derive(Clone, Debug)]
+pub(super) struct Memo {
+    key: MemoKey,
+    valid: bool,
+    n: u8,
+    sets: [(u32, i32); MAX_SETS],
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            key: [0; 2 + MAX_MEMO_READS / 2],
+            valid: false,
+            n: 0,
+            sets: [(0, 0); MAX_SETS],
+        }
+    }
+}
+
+/// The most players, and conditions, whose cached bits a tally keeps (more: no caching).
+const MAX_CACHED_PLAYERS: usize = 4;
+const MAX_CACHED: usize = 64;
+
+/// A counter's place in `Position::counters`, resolved at load: `base`, plus the mover for a
+/// per-player counter.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    base: u32,
+    per_player: bool,
+}
+
+impl Slot {
+    fn new(def: &GameDef, c: u16) -> Slot {
+        let width = |d: &CounterDef| {
+            if d.per_player {
+                def.players.len().max(1) as u32
+            } else {
+                1
+            }
+        };
+        Slot {
+            base: def.counters[..c as usize].iter().map(width).sum(),
+            per_player: def.counters[c as usize].per_player,
+        }
+    }
+
+    #[inline]
+    fn of(self, mover: PlayerId) -> u32 {
+        self.base + if self.per_player { mover.0 as u32 } else { 0 }
+    }
 }
 
 #[derive(Clone, Debug)]
 enum PInstr {
-    Set(u16, PExpr),
+    Set(Slot, PExpr),
     If(PCond, Vec<PInstr>, Vec<PInstr>),
 }
 
@@ -120,12 +235,14 @@ enum PCond {
     /// By type + 1: whether moving a piece of that type makes it true.
     MovedPiece(Vec<bool>),
     Compare(CmpOp, PExpr, PExpr),
+    /// Condition `k` of [`Prog::pure`]: bit `k` of the tally's bits for the mover.
+    Cached(u8),
 }
 
 #[derive(Clone, Debug)]
 enum PExpr {
     Int(i64),
-    Counter(u16),
+    Counter(Slot),
     Arith(char, Box<PExpr>, Box<PExpr>),
     /// `count-pieces` over the whole board: by mover, the tally slots it sums.
     Count(Vec<u64>),
@@ -134,6 +251,17 @@ enum PExpr {
 }
 
 impl PInstr {
+    /// Collects the counters the instruction reads; false when it reads anything else than
+    /// counters, the move and cached conditions.
+    fn reads(&self, out: &mut Vec<Slot>) -> bool {
+        match self {
+            PInstr::Set(_, e) => e.reads(out),
+            PInstr::If(c, a, b) => {
+                c.reads(out) && a.iter().all(|i| i.reads(out)) && b.iter().all(|i| i.reads(out))
+            }
+        }
+    }
+
     fn counts(&self) -> bool {
         match self {
             PInstr::Set(_, e) => e.counts(),
@@ -142,9 +270,29 @@ impl PInstr {
             }
         }
     }
+
+    /// Moves the tally-only conditions of a body into `pure`, leaving `Cached` in their place.
+    fn cache(body: &mut [PInstr], pure: &mut Vec<PCond>) {
+        for i in body {
+            if let PInstr::If(c, a, b) = i {
+                c.cache(pure);
+                Self::cache(a, pure);
+                Self::cache(b, pure);
+            }
+        }
+    }
 }
 
 impl PCond {
+    fn reads(&self, out: &mut Vec<Slot>) -> bool {
+        match self {
+            PCond::Not(x) => x.reads(out),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter().all(|x| x.reads(out)),
+            PCond::Compare(_, a, b) => a.reads(out) && b.reads(out),
+            PCond::Const(_) | PCond::CaptureMade | PCond::MovedPiece(_) | PCond::Cached(_) => true,
+        }
+    }
+
     fn counts(&self) -> bool {
         match self {
             PCond::Not(x) => x.counts(),
@@ -153,9 +301,64 @@ impl PCond {
             _ => false,
         }
     }
+
+    /// Whether the condition reads nothing but the tally and constants.
+    fn pure(&self) -> bool {
+        match self {
+            PCond::Const(_) => true,
+            PCond::Not(x) => x.pure(),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter().all(Self::pure),
+            PCond::Compare(_, a, b) => a.pure() && b.pure(),
+            _ => false,
+        }
+    }
+
+    /// Replaces the largest tally-only parts that count pieces by `Cached`.
+    fn cache(&mut self, pure: &mut Vec<PCond>) {
+        if self.pure() && self.counts() {
+            if pure.len() < MAX_CACHED {
+                let c = std::mem::replace(self, PCond::Cached(pure.len() as u8));
+                pure.push(c);
+            }
+            return;
+        }
+        match self {
+            PCond::Not(x) => x.cache(pure),
+            PCond::And(xs) | PCond::Or(xs) => xs.iter_mut().for_each(|x| x.cache(pure)),
+            _ => {}
+        }
+    }
+
+    /// The value of a tally-only condition for `mover`.
+    fn eval_pure(&self, tally: &[u32; MAX_TALLY], mover: usize) -> bool {
+        match self {
+            PCond::Const(b) => *b,
+            PCond::Not(x) => !x.eval_pure(tally, mover),
+            PCond::And(xs) => xs.iter().all(|x| x.eval_pure(tally, mover)),
+            PCond::Or(xs) => xs.iter().any(|x| x.eval_pure(tally, mover)),
+            PCond::Compare(op, a, b) => {
+                op.test(a.eval_pure(tally, mover), b.eval_pure(tally, mover))
+            }
+            _ => false,
+        }
+    }
 }
 
 impl PExpr {
+    fn reads(&self, out: &mut Vec<Slot>) -> bool {
+        match self {
+            PExpr::Int(_) => true,
+            PExpr::Counter(c) => {
+                if !out.iter().any(|s| s.base == c.base) {
+                    out.push(*c);
+                }
+                true
+            }
+            PExpr::Arith(_, a, b) => a.reads(out) && b.reads(out),
+            PExpr::Count(_) | PExpr::Other(_) => false,
+        }
+    }
+
     fn counts(&self) -> bool {
         match self {
             PExpr::Count(_) => true,
@@ -163,6 +366,39 @@ impl PExpr {
             _ => false,
         }
     }
+
+    fn pure(&self) -> bool {
+        match self {
+            PExpr::Int(_) | PExpr::Count(_) => true,
+            PExpr::Arith(_, a, b) => a.pure() && b.pure(),
+            _ => false,
+        }
+    }
+
+    /// The value of a tally-only expression for `mover`.
+    fn eval_pure(&self, tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
+        match self {
+            PExpr::Int(n) => *n,
+            PExpr::Arith(op, a, b) => {
+                let a = a.eval_pure(tally, mover);
+                arith(*op, a, b.eval_pure(tally, mover))
+            }
+            PExpr::Count(masks) => count(masks, tally, mover),
+            _ => 0,
+        }
+    }
+}
+
+/// The pieces a `count-pieces` mask set counts for `mover`.
+#[inline]
+fn count(masks: &[u64], tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
+    let mut m = masks.get(mover).copied().unwrap_or(0);
+    let mut n = 0i64;
+    while m != 0 {
+        n += tally[m.trailing_zeros() as usize] as i64;
+        m &= m - 1;
+    }
+    n
 }
 
 /// The tally slot a cell counts in, if any.
@@ -172,50 +408,25 @@ fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
     (!c.is_empty() && c.marks & DEAD == 0 && slot < MAX_TALLY).then_some(slot)
 }
 
-/// The tally of `pos`, the position after the move last applied in `log`: the tally before
-/// that move (kept in `log` under its hash) changed by the cells the move wrote, or one scan
-/// of the board when the position before is not known. Hash equality stands for equal
-/// positions here as it does for repetitions.
-fn tally_after(pos: &Position, n_pieces: usize, log: &mut UndoLog) -> [u32; MAX_TALLY] {
-    let Some((before, cells)) = log.last_cells() else {
-        return scan(pos, n_pieces);
-    };
-    let d = log.depth() - 1;
-    // The change: for each square written, its cell before the move out (the old cell of
-    // its first write) and its cell now in.
-    let mut delta = [0u32; MAX_TALLY];
-    for (k, &(sq, old)) in cells.iter().enumerate() {
-        if cells[..k].iter().any(|&(q, _)| q == sq) {
-            continue;
-        }
-        if let Some(s) = tally_slot(old, n_pieces) {
-            delta[s] = delta[s].wrapping_sub(1);
-        }
-        if let Some(s) = tally_slot(pos.cells[sq as usize], n_pieces) {
-            delta[s] = delta[s].wrapping_add(1);
+/// A position's pieces by `owner * n_pieces + type`, kept in the [`UndoLog`] by depth under
+/// the position's hash, with the values of the program's tally-only conditions.
+#[derive(Clone, Debug)]
+pub(super) struct Tally {
+    /// The hash of the position counted.
+    hash: u64,
+    counts: [u32; MAX_TALLY],
+    /// By player: bit `k` is condition `k` of [`Prog::pure`] for that mover.
+    bits: [u64; MAX_CACHED_PLAYERS],
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            hash: 0,
+            counts: [0; MAX_TALLY],
+            bits: [0; MAX_CACHED_PLAYERS],
         }
     }
-    let tallies = &mut log.after_tallies;
-    let t = match tallies.get(d) {
-        Some(&(h, base)) if h == before => {
-            let mut t = base;
-            for (x, dx) in t.iter_mut().zip(delta) {
-                *x = x.wrapping_add(dx);
-            }
-            t
-        }
-        _ => {
-            let t = scan(pos, n_pieces);
-            let mut base = t;
-            for (x, dx) in base.iter_mut().zip(delta) {
-                *x = x.wrapping_sub(dx);
-            }
-            tallies.resize(d + 1, (0, [0; MAX_TALLY]));
-            tallies[d] = (before, base);
-            t
-        }
-    };
-    t
 }
 
 /// The tally of a position, by one scan of its board.
@@ -234,15 +445,51 @@ fn scan(pos: &Position, n_pieces: usize) -> [u32; MAX_TALLY] {
 impl Prog {
     /// Compiles a plain program (`plain_program` holds) for `def`.
     pub(super) fn compile(def: &GameDef) -> Prog {
-        let body = Self::body(def, &def.after_move);
+        let mut body = Self::body(def, &def.after_move);
         let counts = body.iter().any(PInstr::counts);
-        Prog { body, counts }
+        let mut pure = Vec::new();
+        if counts && def.players.len() <= MAX_CACHED_PLAYERS {
+            PInstr::cache(&mut body, &mut pure);
+        }
+        let mut reads = Vec::new();
+        let memo = body.iter().all(|i| i.reads(&mut reads)) && reads.len() <= MAX_MEMO_READS;
+        Prog {
+            body,
+            counts,
+            pure,
+            n_players: def.players.len(),
+            n_pieces: def.pieces.len(),
+            reads: memo.then_some(reads),
+            id: NEXT_PROG.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
+    /// The memo key of a run, when the program is remembered.
+    #[inline]
+    fn memo_key(
+        &self,
+        pos: &Position,
+        mover: PlayerId,
+        after: (bool, u16),
+        bits: u64,
+    ) -> Option<MemoKey> {
+        let reads = self.reads.as_ref()?;
+        let mut key = [0u64; 2 + MAX_MEMO_READS / 2];
+        key[0] = mover.0 as u64 | (after.0 as u64) << 8 | (after.1 as u64) << 16;
+        key[1] = bits;
+        for (k, slot) in reads.iter().enumerate() {
+            let v = pos.counters[slot.of(mover) as usize] as u32 as u64;
+            key[2 + k / 2] |= v << (32 * (k % 2));
+        }
+        Some(key)
     }
 
     fn body(def: &GameDef, body: &[Instr]) -> Vec<PInstr> {
         body.iter()
             .filter_map(|i| match i {
-                Instr::SetCounter(c, e) => Some(PInstr::Set(*c, Self::expr(def, e))),
+                Instr::SetCounter(c, e) => {
+                    Some(PInstr::Set(Slot::new(def, *c), Self::expr(def, e)))
+                }
                 Instr::If(c, a, b) => Some(PInstr::If(
                     Self::cond(def, c),
                     Self::body(def, a),
@@ -279,7 +526,7 @@ impl Prog {
         let (n_players, n_pieces) = (def.players.len(), def.pieces.len());
         match e {
             Expr::Int(n) => PExpr::Int(*n),
-            Expr::Counter(c) => PExpr::Counter(*c),
+            Expr::Counter(c) => PExpr::Counter(Slot::new(def, *c)),
             Expr::Arith(op, a, b) => PExpr::Arith(
                 *op,
                 Box::new(Self::expr(def, a)),
@@ -311,6 +558,128 @@ impl Prog {
             _ => PExpr::Other(e.clone()),
         }
     }
+
+    /// The tally-only conditions of a tally, for every player; remembered in `memo` by the
+    /// counts when there are at most 8 slots (`ns`).
+    fn cached_bits(
+        &self,
+        counts: &[u32; MAX_TALLY],
+        ns: usize,
+        memo: &mut Vec<([u32; 8], [u64; MAX_CACHED_PLAYERS])>,
+    ) -> [u64; MAX_CACHED_PLAYERS] {
+        let mut bits = [0u64; MAX_CACHED_PLAYERS];
+        if self.pure.is_empty() {
+            return bits;
+        }
+        let mut key = [0u32; 8];
+        let at = (ns <= 8).then(|| {
+            key.copy_from_slice(&counts[..8]);
+            let h = key.iter().fold(0u64, |h, &x| {
+                (h ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            });
+            (h >> 58) as usize & (MEMO_SIZE - 1)
+        });
+        if let Some(i) = at {
+            if memo.is_empty() {
+                // No tally has these counts (the counts of a slot past `ns` are 0).
+                memo.resize(MEMO_SIZE, ([u32::MAX; 8], [0; MAX_CACHED_PLAYERS]));
+            }
+            if memo[i].0 == key {
+                return memo[i].1;
+            }
+        }
+        for (mover, b) in bits.iter_mut().enumerate().take(self.n_players) {
+            for (k, c) in self.pure.iter().enumerate() {
+                *b |= u64::from(c.eval_pure(counts, mover)) << k;
+            }
+        }
+        if let Some(i) = at {
+            memo[i] = (key, bits);
+        }
+        bits
+    }
+
+    /// Makes `log.after_tallies[d + 1]` the tally of `pos`, the position after the move
+    /// last applied in `log` (at depth `d`): the tally before that move (`[d]`, kept under
+    /// its hash) changed by the cells the move wrote, or one scan of the board when the
+    /// position before is not known. Returns `d + 1`. A move that leaves every count as it
+    /// was (most moves) keeps the cached conditions as they were. Hash equality stands for
+    /// equal positions here as it does for repetitions.
+    fn tally_after(&self, pos: &Position, log: &mut UndoLog) -> usize {
+        let n_pieces = self.n_pieces;
+        let (before, d) = match log.last_cells() {
+            Some((before, _)) => (before, log.depth() - 1),
+            None => (pos.hash ^ 1, 0),
+        };
+        if log.after_tallies.len() < d + 2 {
+            log.after_tallies.resize(d + 2, Tally::default());
+        }
+        let ns = self.n_players.saturating_mul(self.n_pieces).min(MAX_TALLY);
+        let mut tallies = std::mem::take(&mut log.after_tallies);
+        let (lo, hi) = tallies.split_at_mut(d + 1);
+        let (base, t) = (&mut lo[d], &mut hi[0]);
+        // Known once the program has run (`after_move_plain_run`).
+        t.hash = 0;
+        let known = base.hash == before;
+        if known {
+            // A few slots (the usual case) are copied as one fixed block.
+            let w = if ns <= 8 { 8 } else { MAX_TALLY };
+            t.counts[..w].copy_from_slice(&base.counts[..w]);
+        } else {
+            // Not known: counted from the board, and the position before from that.
+            t.counts = scan(pos, n_pieces);
+            base.counts = t.counts;
+        }
+        // The change: for each square written, its cell before the move out (the old cell of
+        // its first write) and its cell now in.
+        let cells = log.cells_since(d);
+        for (k, &(sq, old)) in cells.iter().enumerate() {
+            if cells[..k].iter().any(|&(q, _)| q == sq) {
+                continue;
+            }
+            let new = pos.cells[sq as usize];
+            if old == new {
+                continue;
+            }
+            let counts = if known {
+                &mut t.counts
+            } else {
+                &mut base.counts
+            };
+            let (out, into) = (tally_slot(old, n_pieces), tally_slot(new, n_pieces));
+            if known {
+                if let Some(s) = out {
+                    counts[s] = counts[s].wrapping_sub(1);
+                }
+                if let Some(s) = into {
+                    counts[s] = counts[s].wrapping_add(1);
+                }
+            } else {
+                if let Some(s) = out {
+                    counts[s] = counts[s].wrapping_add(1);
+                }
+                if let Some(s) = into {
+                    counts[s] = counts[s].wrapping_sub(1);
+                }
+            }
+        }
+        let same = if ns <= 8 {
+            t.counts[..8] == base.counts[..8]
+        } else {
+            t.counts[..ns] == base.counts[..ns]
+        };
+        if !known {
+            base.hash = before;
+            base.bits = self.cached_bits(&base.counts, ns, &mut log.after_bits);
+            t.bits = self.cached_bits(&t.counts, ns, &mut log.after_bits);
+        } else if same {
+            t.bits = base.bits;
+        } else {
+            t.bits = self.cached_bits(&t.counts, ns, &mut log.after_bits);
+        }
+        log.after_tallies = tallies;
+        d + 1
+    }
 }
 
 /// One run of a plain program.
@@ -325,10 +694,10 @@ struct Plain<'a> {
     /// Settings so far: (counter slot, value).
     sets: [(u32, i64); MAX_SETS],
     n: usize,
-    /// Live pieces by `owner * n_pieces + type`, counted at the first `count-pieces`
-    /// (`tallied`).
-    tally: [u32; MAX_TALLY],
-    tallied: bool,
+    /// Live pieces by `owner * n_pieces + type` (read only when some `count-pieces` does).
+    tally: &'a [u32; MAX_TALLY],
+    /// The tally-only conditions for the mover (`PCond::Cached`).
+    bits: u64,
 }
 
 impl Plain<'_> {
@@ -337,17 +706,13 @@ impl Plain<'_> {
         for i in body {
             match i {
                 PInstr::Set(c, e) => {
+                    // Applied in order once the program ends, each to the counter as the
+                    // ones before left it, so a later setting replaces an earlier one.
                     let value = self.eval(e);
-                    let slot = self.rules.counter_slot(*c, self.mover);
-                    let n = self.n;
-                    if let Some(k) = self.sets[..n].iter().position(|&(s, _)| s == slot) {
-                        self.sets.copy_within(k + 1..n, k);
-                        self.n -= 1;
-                    }
                     if self.n == MAX_SETS {
                         return false;
                     }
-                    self.sets[self.n] = (slot, value);
+                    self.sets[self.n] = (c.of(self.mover), value);
                     self.n += 1;
                 }
                 PInstr::If(c, a, b) => {
@@ -373,6 +738,7 @@ impl Plain<'_> {
                 let a = self.eval(a);
                 op.test(a, self.eval(b))
             }
+            PCond::Cached(k) => self.bits >> k & 1 != 0,
         }
     }
 
@@ -380,34 +746,14 @@ impl Plain<'_> {
     fn eval(&mut self, e: &PExpr) -> i64 {
         match e {
             PExpr::Int(n) => *n,
-            PExpr::Counter(c) => {
-                self.pos.counters[self.rules.counter_slot(*c, self.mover) as usize] as i64
-            }
+            PExpr::Counter(c) => self.pos.counters[c.of(self.mover) as usize] as i64,
             PExpr::Arith(op, a, b) => {
                 let a = self.eval(a);
                 arith(*op, a, self.eval(b))
             }
-            PExpr::Count(masks) => {
-                let mut m = masks.get(self.mover.idx()).copied().unwrap_or(0);
-                let t = self.tally();
-                let mut n = 0i64;
-                while m != 0 {
-                    n += t[m.trailing_zeros() as usize] as i64;
-                    m &= m - 1;
-                }
-                n
-            }
+            PExpr::Count(masks) => count(masks, self.tally, self.mover.idx()),
             PExpr::Other(e) => self.rules.eval(self.pos, self.mover, &[], self.at, e),
         }
-    }
-
-    /// The tally (the compiled program uses it only when players × types fit in it).
-    fn tally(&mut self) -> &[u32; MAX_TALLY] {
-        if !self.tallied {
-            self.tallied = true;
-            self.tally = scan(self.pos, self.rules.def.pieces.len());
-        }
-        &self.tally
     }
 }
 
@@ -423,17 +769,46 @@ impl Rules {
         log: &mut UndoLog,
     ) -> bool {
         let limit = |v: i64, old: i64| (v.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
-        if let Some(c) = &self.clock {
-            let slot = self.counter_slot(c.counter, mover);
-            let old = pos.counters[slot as usize] as i64;
-            let reset = (after.0 && c.on_capture) || c.pieces.get(after.1 as usize) == Some(&true);
-            let value = if reset {
-                c.reset
-            } else {
-                arith(c.op, old, c.step)
-            };
-            apply_counter(pos, slot, limit(value, old), log);
-            return true;
+        let Some(prog) = &self.after_prog else {
+            return false;
+        };
+        const NO_TALLY: [u32; MAX_TALLY] = [0; MAX_TALLY];
+        if log.after_prog != prog.id {
+            // Kept for another program: forgotten.
+            log.after_prog = prog.id;
+            log.after_tallies.clear();
+            log.after_memo.clear();
+            log.after_bits.clear();
+        }
+        let at = prog.counts.then(|| prog.tally_after(pos, log));
+        let (tally, bits) = match at {
+            Some(i) => {
+                let t = &log.after_tallies[i];
+                (&t.counts, t.bits.get(mover.idx()).copied().unwrap_or(0))
+            }
+            None => (&NO_TALLY, 0),
+        };
+        let key = prog.memo_key(pos, mover, after, bits);
+        let memo_at = key.map(|k| {
+            let h = k
+                .iter()
+                .fold(0u64, |h, &x| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            (h >> 58) as usize & (MEMO_SIZE - 1)
+        });
+        if let (Some(k), Some(i)) = (key, memo_at) {
+            if let Some(e) = log.after_memo.get(i).filter(|e| e.valid && e.key == k) {
+                let (sets, n) = (e.sets, e.n as usize);
+                for &(slot, value) in &sets[..n] {
+                    let delta = (value as i64 - pos.counters[slot as usize] as i64) as i32;
+                    if delta != 0 {
+                        apply_counter(pos, slot, delta, log);
+                    }
+                }
+                if let Some(i) = at {
+                    log.after_tallies[i].hash = pos.hash;
+                }
+                return true;
+            }
         }
         let mut run = Plain {
             rules: self,
@@ -443,30 +818,35 @@ impl Rules {
             at: [NONE, ends.0, ends.1],
             sets: [(0, 0); MAX_SETS],
             n: 0,
-            tally: [0; MAX_TALLY],
-            tallied: false,
+            tally,
+            bits,
         };
-        let Some(prog) = &self.after_prog else {
-            return false;
-        };
-        if prog.counts {
-            run.tally = tally_after(run.pos, self.def.pieces.len(), log);
-            run.tallied = true;
-        }
         if !run.run(&prog.body) {
             return false;
         }
-        let mut ops = [Op::Counter(0, 0); MAX_SETS];
-        for (op, &(slot, value)) in ops.iter_mut().zip(&run.sets[..run.n]) {
-            *op = Op::Counter(slot, limit(value, pos.counters[slot as usize] as i64));
+        let (sets, n) = (run.sets, run.n);
+        if let (Some(k), Some(i)) = (key, memo_at) {
+            if log.after_memo.is_empty() {
+                log.after_memo.resize(MEMO_SIZE, Memo::default());
+            }
+            let e = &mut log.after_memo[i];
+            e.key = k;
+            e.valid = true;
+            e.n = n as u8;
+            for (m, &(slot, value)) in e.sets.iter_mut().zip(&sets[..n]) {
+                *m = (slot, value.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            }
         }
-        let (n, t) = (run.n, run.tally);
-        apply_more(pos, &ops[..n], log);
-        if prog.counts {
+        for &(slot, value) in &sets[..n] {
+            // A setting that leaves the counter as it is writes nothing.
+            let delta = limit(value, pos.counters[slot as usize] as i64);
+            if delta != 0 {
+                apply_counter(pos, slot, delta, log);
+            }
+        }
+        if let Some(i) = at {
             // The position's tally, for the moves made from it.
-            let d = log.depth();
-            log.after_tallies.resize(d + 1, (0, [0; MAX_TALLY]));
-            log.after_tallies[d] = (pos.hash, t);
+            log.after_tallies[i].hash = pos.hash;
         }
         true
     }

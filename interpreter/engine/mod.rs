@@ -181,7 +181,7 @@ impl Rules {
             })
             .collect();
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
-        Rules {
+        let mut rules = Rules {
             turns,
             once,
             royal,
@@ -219,7 +219,12 @@ impl Rules {
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
             def,
+        };
+        if let Some(mut clock) = rules.clock.take() {
+            clock.resolve(&rules);
+            rules.clock = Some(clock);
         }
+        rules
     }
 
     /// A block's size: its instructions and conditions, nested ones included (the work a
@@ -989,11 +994,32 @@ impl Rules {
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
     /// on the new position for the player who moved.
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        self.make_inline(pos, list, m, log);
+    }
+
+    /// [`Rules::make`], inlined (perft's loops).
+    #[inline(always)]
+    fn make_inline(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let mover = self.entry(pos.turn).owner;
         self.make_ops(pos, list, m, log);
-        if self.def.after_move.is_empty() {
-            return;
+        if let (Some(c), true) = (&self.clock, self.after_move_plain) {
+            let captured = m.cap_hi > m.path_hi || m.huff != 0;
+            c.run(pos, mover, captured, m.piece, log);
+        } else if !self.def.after_move.is_empty() {
+            self.after_move(pos, list, m, mover, log);
         }
+    }
+
+    /// The `after-move` program of [`Rules::make`] when it is not a clock.
+    #[inline(never)]
+    fn after_move(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        mover: PlayerId,
+        log: &mut UndoLog,
+    ) {
         let path = list.path(m);
         let ends = (path[0], path[path.len() - 1]);
         let captured = m.cap_hi > m.path_hi || m.huff != 0;
@@ -1013,9 +1039,10 @@ impl Rules {
     }
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
+    #[inline(always)]
     fn make_ops(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let path = list.path(m);
-        let (from, to) = if m.pass {
+        let (from, to) = if m.pass || path.len() < 2 {
             (NONE, NONE)
         } else {
             (path[path.len() - 2], path[path.len() - 1])
@@ -1057,12 +1084,20 @@ impl Rules {
         if opts.bulk && depth == 1 {
             return list.len() as u64;
         }
+        if depth == 1 {
+            // The leaves: each is made and taken back.
+            for m in &list.moves {
+                self.make_inline(pos, list, m, log);
+                moves::revert_inline(pos, log);
+            }
+            return list.len() as u64;
+        }
         let mut n = 0;
         for i in 0..list.moves.len() {
             let m = list.moves[i];
-            self.make(pos, list, &m, log);
+            self.make_inline(pos, list, &m, log);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
-            revert(pos, log);
+            moves::revert_inline(pos, log);
         }
         n
     }

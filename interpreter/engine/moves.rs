@@ -2,7 +2,7 @@
 //! generating a move allocates nothing once the buffers have grown.
 
 use super::exec::Scratch;
-use super::position::{Cell, Position};
+use super::position::{change_hash, Cell, Position};
 
 /// One elementary change a move makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,7 +202,13 @@ pub struct UndoLog {
     pub(super) after_scratch: Scratch,
     /// The `after-move` program's piece tallies by depth, each with the hash of the position
     /// it counts (`after.rs`).
-    pub(super) after_tallies: Vec<(u64, [u32; 64])>,
+    pub(super) after_tallies: Vec<super::after::Tally>,
+    /// The plain `after-move` program's settings, remembered by their inputs (`after.rs`).
+    pub(super) after_memo: Vec<super::after::Memo>,
+    /// The plain program's tally-only conditions, remembered by the tally (`after.rs`).
+    pub(super) after_bits: Vec<([u32; 8], [u64; 4])>,
+    /// The program the three above were kept for (`after::Prog::id`; 0: none).
+    pub(super) after_prog: u64,
 }
 
 /// One applied move: where its entries begin, and the state that is restored whole.
@@ -216,6 +222,7 @@ struct Frame {
     last_to: u16,
     hash: u64,
     counters_hash: u64,
+    turn_key: u64,
 }
 
 impl UndoLog {
@@ -235,9 +242,19 @@ impl UndoLog {
         let f = self.frames.last()?;
         Some((f.hash, &self.cells[f.cells as usize..]))
     }
+
+    /// The cells overwritten since move `d` (0 = the first that can be taken back) was
+    /// applied, (square, old cell) in the order written; none when there is no such move.
+    pub(super) fn cells_since(&self, d: usize) -> &[(u16, Cell)] {
+        match self.frames.get(d) {
+            Some(f) => &self.cells[f.cells as usize..],
+            None => &[],
+        }
+    }
 }
 
 /// Applies ops to a position, recording what they overwrite, and sets turn and last move.
+#[inline(always)]
 pub fn apply(
     pos: &mut Position,
     ops: &[Op],
@@ -255,29 +272,49 @@ pub fn apply(
         last_to: pos.last_to,
         hash: pos.hash,
         counters_hash: pos.counters_hash,
+        turn_key: pos.turn_key,
     });
-    apply_more(pos, ops, log);
+    apply_ops(pos, ops, log);
     pos.set_turn(turn, last_from, last_to);
 }
 
 /// Applies more ops as part of the move last applied (undone with it).
 pub fn apply_more(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
+    apply_ops(pos, ops, log);
+}
+
+/// The ops of [`apply`]: cell writes hashed in one running value, each overwritten cell kept.
+#[inline(always)]
+fn apply_ops(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
+    let mut h = pos.hash;
     for op in ops {
-        match *op {
-            Op::Set(sq, cell) => {
-                let old = pos.set(sq, cell);
-                log.cells.push((sq, old));
-            }
-            Op::Store(idx, delta) => {
-                let before = pos.store[idx as usize];
-                pos.add_store(idx, delta);
-                log.stores
-                    .push((idx, pos.store[idx as usize] as i32 - before as i32));
-            }
-            Op::Counter(idx, delta) => {
-                pos.add_counter(idx, delta);
-                log.counters.push((idx, delta));
-            }
+        if let Op::Set(sq, cell) = *op {
+            let old = std::mem::replace(&mut pos.cells[sq as usize], cell);
+            h ^= change_hash(sq, old, cell);
+            log.cells.push((sq, old));
+        } else {
+            pos.hash = h;
+            apply_other(pos, op, log);
+            h = pos.hash;
+        }
+    }
+    pos.hash = h;
+}
+
+/// A store or counter op of [`apply_ops`] (rarer than cell writes, so kept out of its loop).
+#[inline(never)]
+fn apply_other(pos: &mut Position, op: &Op, log: &mut UndoLog) {
+    match *op {
+        Op::Set(..) => apply_ops(pos, std::slice::from_ref(op), log),
+        Op::Store(idx, delta) => {
+            let before = pos.store[idx as usize];
+            pos.add_store(idx, delta);
+            log.stores
+                .push((idx, pos.store[idx as usize] as i32 - before as i32));
+        }
+        Op::Counter(idx, delta) => {
+            pos.add_counter(idx, delta);
+            log.counters.push((idx, delta));
         }
     }
 }
@@ -292,24 +329,36 @@ pub(super) fn apply_counter(pos: &mut Position, idx: u32, delta: i32, log: &mut 
 /// Takes back the last applied move. Cells, stores and counters are written back without
 /// hashing; the hash is restored from the frame.
 pub fn revert(pos: &mut Position, log: &mut UndoLog) {
+    revert_inline(pos, log);
+}
+
+/// [`revert`], inlined (perft's loop over the leaves).
+#[inline(always)]
+pub(super) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
     let Some(f) = log.frames.pop() else { return };
-    while log.cells.len() > f.cells as usize {
-        let (sq, old) = log.cells.pop().expect("cell entry");
+    let lo = f.cells as usize;
+    for &(sq, old) in log.cells[lo..].iter().rev() {
         pos.cells[sq as usize] = old;
     }
-    while log.counters.len() > f.counters as usize {
-        let (idx, delta) = log.counters.pop().expect("counter entry");
-        let c = &mut pos.counters[idx as usize];
-        *c = c.wrapping_sub(delta);
+    log.cells.truncate(lo);
+    if log.counters.len() > f.counters as usize {
+        for &(idx, delta) in log.counters[f.counters as usize..].iter().rev() {
+            let c = &mut pos.counters[idx as usize];
+            *c = c.wrapping_sub(delta);
+        }
+        log.counters.truncate(f.counters as usize);
     }
-    while log.stores.len() > f.stores as usize {
-        let (idx, delta) = log.stores.pop().expect("store entry");
-        let n = &mut pos.store[idx as usize];
-        *n = (*n as i64 - delta as i64).clamp(0, u32::MAX as i64) as u32;
+    if log.stores.len() > f.stores as usize {
+        for &(idx, delta) in log.stores[f.stores as usize..].iter().rev() {
+            let n = &mut pos.store[idx as usize];
+            *n = (*n as i64 - delta as i64).clamp(0, u32::MAX as i64) as u32;
+        }
+        log.stores.truncate(f.stores as usize);
     }
     pos.turn = f.turn;
     pos.last_from = f.last_from;
     pos.last_to = f.last_to;
     pos.hash = f.hash;
     pos.counters_hash = f.counters_hash;
+    pos.turn_key = f.turn_key;
 }

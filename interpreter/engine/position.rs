@@ -2,8 +2,10 @@
 
 use crate::def::{PieceId, PlayerId, PosId, NONE};
 
-/// What stands on one position. `piece == 0` means empty.
+/// What stands on one position. `piece == 0` means empty. Laid out as one little-endian
+/// 64-bit word (`bits`), so the hash tests a cell's common case with one mask.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug, Hash)]
+#[repr(C, align(8))]
 pub struct Cell {
     /// Piece type id + 1, or 0 for an empty cell.
     pub piece: u16,
@@ -86,6 +88,8 @@ pub struct Position {
     pub hash: u64,
     /// The part of `hash` that comes from counters.
     pub counters_hash: u64,
+    /// The part of `hash` that comes from the turn and the last move.
+    pub(super) turn_key: u64,
 }
 
 /// Mixes a 64-bit value (splitmix64 finaliser); the keys of cells past [`KEYS`].
@@ -97,26 +101,59 @@ pub const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Zobrist keys of the common cells, by `pos << 6 | owner << 4 | piece` (positions below 256,
-/// owners below 4, `Cell::piece` below 16): one table read instead of a mix. Made at compile
-/// time; attribute bits and marks add a mixed key of their own.
-static KEYS: [u64; 1 << 14] = {
-    let mut keys = [0u64; 1 << 14];
+/// Zobrist keys of the common cells, by position (below 256), then `owner << 4 | piece`
+/// (owners below 4, `Cell::piece` below 16): one table read instead of a mix. Made at compile
+/// time; the entries of empty cells (`piece == 0`) are 0. Attribute bits and marks add a
+/// mixed key of their own.
+static KEYS: [[u64; 64]; 256] = {
+    let mut keys = [[0u64; 64]; 256];
     let mut i = 0;
-    while i < keys.len() {
-        keys[i] = mix(0x2545_F491_4F6C_DD1D ^ (i as u64) << 20);
+    while i < 1 << 14 {
+        if i & 15 != 0 {
+            keys[i >> 6][i & 63] = mix(0x2545_F491_4F6C_DD1D ^ (i as u64) << 20);
+        }
         i += 1;
     }
     keys
 };
 
+/// The bits of a cell that [`KEYS`] does not cover: a cell with none of them set is hashed by
+/// one table read (an empty cell among them).
+const RARE_BITS: u64 = !0x3_000F;
+
+/// The column of [`KEYS`] of a cell without [`RARE_BITS`].
+#[inline(always)]
+fn key_col(b: u64) -> usize {
+    (b >> 12 & 0x30 | b & 0xF) as usize
+}
+
 /// The hash contribution of a cell at a position (0 for an empty cell).
-#[inline]
+#[inline(always)]
 pub fn cell_hash(pos: u16, cell: Cell) -> u64 {
+    let b = cell.bits();
+    match KEYS.get(pos as usize) {
+        Some(row) if b & RARE_BITS == 0 => row[key_col(b)],
+        _ => cell_hash_rest(pos, cell),
+    }
+}
+
+/// `cell_hash(pos, a) ^ cell_hash(pos, b)`: what writing `b` over `a` changes in the hash.
+#[inline(always)]
+pub fn change_hash(pos: u16, a: Cell, b: Cell) -> u64 {
+    let (x, y) = (a.bits(), b.bits());
+    match KEYS.get(pos as usize) {
+        Some(row) if (x | y) & RARE_BITS == 0 => row[key_col(x)] ^ row[key_col(y)],
+        _ => cell_hash_rest(pos, a) ^ cell_hash_rest(pos, b),
+    }
+}
+
+/// [`cell_hash`] of the cells past the table.
+#[inline(never)]
+fn cell_hash_rest(pos: u16, cell: Cell) -> u64 {
     if cell.is_empty() && cell.marks == 0 {
         0
     } else if pos < 256 && cell.piece < 16 && cell.owner < 4 {
-        let key = KEYS[(pos as usize) << 6 | (cell.owner as usize) << 4 | cell.piece as usize];
+        let key = KEYS[pos as usize][(cell.owner as usize) << 4 | cell.piece as usize];
         if cell.attrs == 0 && cell.marks == 0 {
             key
         } else {
@@ -165,6 +202,7 @@ impl Position {
             last_to: NONE,
             hash: 0,
             counters_hash: 0,
+            turn_key: turn_hash(0, NONE, NONE),
         };
         p.hash = p.full_hash();
         p
@@ -199,10 +237,7 @@ impl Position {
     /// What threefold repetition compares: the board, the stores and the turn, but not the
     /// counters or the last move.
     pub fn repetition_key(&self) -> u64 {
-        self.hash
-            ^ self.counters_hash
-            ^ turn_hash(self.turn, self.last_from, self.last_to)
-            ^ turn_hash(self.turn, NONE, NONE)
+        self.hash ^ self.counters_hash ^ self.turn_key ^ turn_hash(self.turn, NONE, NONE)
     }
 
     /// The cell at a position.
@@ -215,7 +250,7 @@ impl Position {
     #[inline(always)]
     pub fn set(&mut self, pos: u16, cell: Cell) -> Cell {
         let old = std::mem::replace(&mut self.cells[pos as usize], cell);
-        self.hash ^= cell_hash(pos, old) ^ cell_hash(pos, cell);
+        self.hash ^= change_hash(pos, old, cell);
         old
     }
 
@@ -231,8 +266,9 @@ impl Position {
     /// Sets the turn index and last move, keeping the hash up to date.
     #[inline]
     pub fn set_turn(&mut self, turn: u32, last_from: u16, last_to: u16) {
-        self.hash ^= turn_hash(self.turn, self.last_from, self.last_to)
-            ^ turn_hash(turn, last_from, last_to);
+        let key = turn_hash(turn, last_from, last_to);
+        self.hash ^= self.turn_key ^ key;
+        self.turn_key = key;
         self.turn = turn;
         self.last_from = last_from;
         self.last_to = last_to;

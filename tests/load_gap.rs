@@ -287,3 +287,59 @@ fn a_byte_order_mark_before_the_rules_is_skipped_with_a_warning() {
         assert_eq!(Game::new(rules, pos).legal_texts(), ["a1-a2"]);
     }
 }
+
+#[test]
+fn extra_macro_arguments_are_ignored_with_a_warning() {
+    // `twice` uses only `$1`; the second argument, as in `(block-2 e e)` of a real Klin Zha,
+    // is ignored. A macro with an empty body swallows any arguments without a word.
+    let src = format!(
+        r#"(define twice ($1 (verify empty?) $1 (verify empty?) add))
+(define nothing)
+(game (title "Extra") {BOARD} (board-setup (A (P a1)) (B (P c3)))
+  (piece (name P) (moves (twice n e) (twice e n) (nothing n))))"#
+    );
+    let (legal, warnings) = moves(&src, 0);
+    assert_eq!(legal, ["a1-a3", "a1-c1"]);
+    assert_eq!(warnings, ["`twice` takes 1 argument, 2 given"; 2]);
+}
+
+#[test]
+fn a_sweep_over_the_board_inside_a_capture_keeps_royal_safety_fast_and_exact() {
+    // Gwangsanghui-like: each rook move sweeps a row setting attributes (`mark a1 ... back`)
+    // before it adds. The attack tables are still derived (the sweep comes back where it
+    // started), attack tests skip the sweep's effects, and the moves stay those of the
+    // reference (every move played, plain trees).
+    let src = r#"(define sweep mark a1 (while (on-board? e) e (if friend? (set-attribute seen? true))) back)
+(define slide ($1 (while empty? (sweep) add $1) (verify enemy?) (sweep) add))
+(game (title "Sweep") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (board-setup (A (K a1)) (B (R b3)))
+  (piece (name K) (moves (n (verify not-friend?) add) (e (verify not-friend?) add)))
+  (piece (name R) (attribute seen? false) (moves (slide n) (slide s) (slide e) (slide w)))
+  (loss-condition (A B) (checkmated K)))"#;
+    let loaded = zrf::load("sweep.zrf", src.as_bytes(), &NoFiles);
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    assert!(!has_errors(&diags), "{diags:#?}");
+    let def = def.unwrap();
+    let fast = Rules::new(def.clone());
+    assert!(
+        fast.attacks.usable,
+        "the sweep must not stop the attack tables"
+    );
+    let mut reference = Rules::new(def);
+    reference.fast_legality = false;
+    reference.set_specialised(false);
+    for rules in [fast, reference] {
+        let pos = rules.initial();
+        let mut g = Game::new(rules, pos);
+        // b1 is on the rook's file; a2 is safe.
+        assert_eq!(g.legal_texts(), ["a1-a2"]);
+        g.play("a1-a2").unwrap();
+        // The rook's moves: down the b-file and along the third rank.
+        assert_eq!(g.legal_texts(), ["b3-b2", "b3-b1", "b3-c3", "b3-a3"]);
+        g.play("b3-a3").unwrap();
+        // In check from a3: the king takes the rook or steps off the a-file.
+        assert_eq!(g.legal_texts(), ["a2xa3", "a2-b2"]);
+    }
+}

@@ -34,6 +34,8 @@ pub struct Attacks {
     /// The tables would have passed [`MAX_BYTES`]: they are empty and not `usable`, and
     /// `attacked?` runs the programs instead.
     pub capped: bool,
+    /// Deriving the irregular blocks' tables passed [`MAX_WORK`]: none are kept.
+    pub overworked: bool,
 }
 
 /// The most memory, in bytes, the tables may take (their entries counted as they are derived;
@@ -236,7 +238,10 @@ impl Attacks {
                     // Past the work limit: no tables; `attacked?` runs the programs.
                     let Ok(row) = reach_row(def, PlayerId(pl as u8), start as u16, body, &mut work)
                     else {
-                        return Attacks::default();
+                        return Attacks {
+                            overworked: true,
+                            ..Attacks::default()
+                        };
                     };
                     for target in 0..n_pos {
                         if row
@@ -263,6 +268,7 @@ impl Attacks {
             leap_to,
             irregular_to,
             capped: false,
+            overworked: false,
         }
     }
 }
@@ -510,7 +516,9 @@ impl Reach<'_> {
 
     /// The states after `body`, recording possible capture squares on the way.
     fn run(&mut self, body: &[Instr], mut states: Vec<State>) -> Vec<State> {
-        for instr in body {
+        let mut i = 0;
+        while let Some(instr) = body.get(i) {
+            i += 1;
             if self.everywhere || states.is_empty() {
                 return states;
             }
@@ -518,6 +526,20 @@ impl Reach<'_> {
             if self.work == 0 {
                 self.everywhere = true;
                 return states;
+            }
+            // `mark ... back` around instructions that neither capture nor move a piece nor
+            // touch the mark or the destination (a sweep over the board that sets attributes)
+            // comes back where it started: the same states as `mark` alone.
+            if let Instr::Mark = instr {
+                if let Some(k) = body[i..].iter().position(|x| !neutral(x)) {
+                    if let Instr::Back = body[i + k] {
+                        states = self.instr(instr, states);
+                        states.sort_unstable();
+                        states.dedup();
+                        i += k + 1;
+                        continue;
+                    }
+                }
             }
             states = self.instr(instr, states);
             states.sort_unstable();
@@ -622,6 +644,37 @@ impl Reach<'_> {
     }
 }
 
+/// True when `i` can only move the current square, test, or leave effects that capture
+/// nothing (types, owners, attributes, flags, counters): between `mark` and `back` such
+/// instructions change none of the states [`Reach`] follows.
+fn neutral(i: &Instr) -> bool {
+    match i {
+        Instr::Step(_)
+        | Instr::Opposite(_)
+        | Instr::Goto(_)
+        | Instr::Verify(_)
+        | Instr::SetAttribute(..)
+        | Instr::SetFlag(..)
+        | Instr::SetPositionFlag(..)
+        | Instr::SetVar(..)
+        | Instr::SetCounter(..)
+        | Instr::ChangeType(..)
+        | Instr::ChangeOwner(_)
+        | Instr::Flip(_) => true,
+        Instr::If(_, a, b) => a.iter().chain(b).all(neutral),
+        Instr::While(_, b) => b.iter().all(neutral),
+        Instr::Mark
+        | Instr::Back
+        | Instr::Go(_)
+        | Instr::From
+        | Instr::To
+        | Instr::Cascade
+        | Instr::Capture(_)
+        | Instr::Create { .. }
+        | Instr::Add(_) => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -676,5 +729,39 @@ mod tests {
         let mut work = spent / 2;
         assert!(all(&mut work).is_none());
         assert!(Attacks::new(&def).usable);
+    }
+
+    #[test]
+    fn a_sweep_between_mark_and_back_costs_one_state() {
+        // Gwangsanghui's moves sweep the board setting attributes before they add; followed
+        // state by state, each sweep cost a state per square and a big board ran out of work.
+        let text = |sweep: &str| {
+            format!(
+                r#"(game (title "T") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d/e" (1 0)) ("5/4/3/2/1" (0 1)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (piece (name P) (attribute seen? false)
+    (moves (n (while empty? {sweep} n) {sweep} (verify enemy?) add)))
+  (board-setup (A (P a1)) (B (P e5)))
+  (win-condition (A B) (checkmated P)))"#
+            )
+        };
+        let reach = |sweep: &str| {
+            let loaded = crate::load("t.zrf", text(sweep).as_bytes(), &crate::expand::NoFiles);
+            let (def, _) = crate::resolve_game(&loaded.games[0]);
+            let def = def.expect("resolves");
+            let body = &def.pieces[0].moves[0].body;
+            let a1 = def.board.positions.iter().position(|p| p.name == "a1");
+            let mut work = MAX_WORK;
+            let row = reach_row(&def, PlayerId(0), a1.expect("a1") as u16, body, &mut work)
+                .expect("within work");
+            (row.expect("not everywhere"), MAX_WORK - work)
+        };
+        let (plain, plain_work) = reach("");
+        let (swept, swept_work) =
+            reach("mark a5 (while (on-board? e) e (if friend? (set-attribute seen? true))) back");
+        assert_eq!(plain, swept, "the same squares are reachable");
+        // Each sweep is one `mark` over the states at hand, not a walk over the row.
+        assert!(swept_work <= 2 * plain_work, "{swept_work} vs {plain_work}");
     }
 }

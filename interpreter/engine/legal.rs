@@ -52,9 +52,14 @@ impl Rules {
             return None;
         }
         if !self.attacks.usable {
-            return Some(
-                "every move played and tested (the direction links cannot be reversed)".into(),
-            );
+            let why = if self.attacks.capped {
+                "the attack tables would be too large"
+            } else if self.attacks.overworked {
+                "deriving the attack tables passed its work limit"
+            } else {
+                "the direction links cannot be reversed"
+            };
+            return Some(format!("every move played and tested ({why})"));
         }
         let mut irregular = vec![false; self.def.pieces.len()];
         for list in &self.attacks.irregular_to {

@@ -109,6 +109,23 @@ fn weight(body: &[Instr]) -> u32 {
     })
 }
 
+/// True when running `i` can do nothing but leave effects for after the move: a type, an
+/// owner, an attribute, a created piece or a counter (no capture, no move, no flag, no step,
+/// no check that could end the block). An attack test asks only whether the target is
+/// captured, and none of these reads or writes anything that decides it.
+fn attack_inert(i: &Instr) -> bool {
+    match i {
+        Instr::ChangeType(..)
+        | Instr::ChangeOwner(_)
+        | Instr::Flip(_)
+        | Instr::Create { .. }
+        | Instr::SetAttribute(..)
+        | Instr::SetCounter(..) => true,
+        Instr::If(_, a, b) => a.iter().chain(b).all(attack_inert),
+        _ => false,
+    }
+}
+
 /// A sequence of nodes, with the number of plain instructions it stands for.
 #[derive(Clone, Debug)]
 pub struct Seq {
@@ -325,6 +342,11 @@ enum Node {
     AddWhile(Test, AddSpec, u32),
     If(SCond, Seq, Seq),
     While(SCond, Seq),
+    /// A loop whose body is a step followed only by effects left for after the move (types,
+    /// owners, attributes, created pieces, counters), such as a sweep over the board that
+    /// clears marks: an attack test, where only captures of the target count, walks the
+    /// steps alone (the same squares, the same rounds counted); otherwise it is `While`.
+    Walk(SCond, Seq, u32),
     /// Anything else, run by the plain interpreter.
     Plain(Instr),
 }
@@ -561,6 +583,13 @@ impl Build {
                             }
                         }
                         _ => {}
+                    }
+                }
+                if let [first, rest @ ..] = body.as_slice() {
+                    if let Some(Some(off)) = self.step_of(first) {
+                        if !rest.is_empty() && rest.iter().all(attack_inert) {
+                            return Node::Walk(self.cond(c), self.seq(body), off);
+                        }
                     }
                 }
                 Node::While(self.cond(c), self.seq(body))
@@ -912,6 +941,17 @@ impl Exec<'_> {
         }
     }
 
+    fn while_loop(&mut self, c: &SCond, body: &Seq, s: &mut Scratch, out: &mut MoveList) -> Flow {
+        loop {
+            if !self.scond(c, s) {
+                return Flow::Go;
+            }
+            if self.seq(body, s, out) == Flow::Stop || self.count(body.cost + 1) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+    }
+
     #[inline(always)]
     fn seq(&mut self, seq: &Seq, s: &mut Scratch, out: &mut MoveList) -> Flow {
         self.seq_from(seq, 0, s, out)
@@ -997,16 +1037,22 @@ impl Exec<'_> {
                         _ => self.seq(body, s, out),
                     }
                 }
-                Node::While(c, body) => loop {
-                    if !self.scond(c, s) {
-                        break Flow::Go;
+                Node::While(c, body) => self.while_loop(c, body, s, out),
+                Node::Walk(c, body, off) => {
+                    if self.target == NONE {
+                        self.while_loop(c, body, s, out)
+                    } else {
+                        loop {
+                            if !self.scond(c, s) {
+                                break Flow::Go;
+                            }
+                            self.cp = self.next(*off, self.cp);
+                            if self.cp == NONE || self.count(body.cost + 1) == Flow::Stop {
+                                break Flow::Stop;
+                            }
+                        }
                     }
-                    if self.seq(body, s, out) == Flow::Stop
-                        || self.count(body.cost + 1) == Flow::Stop
-                    {
-                        break Flow::Stop;
-                    }
-                },
+                }
                 Node::Plain(i) => self.instr(i, s, out),
             };
             if flow == Flow::Stop {

@@ -559,8 +559,10 @@ impl<'a> Expander<'a> {
             );
             quiet = true;
         } else if given > takes && !mac.body.is_empty() {
+            // Zillions substitutes `$N` by number and never counts arguments; real files pass
+            // unused ones (Klin Zha's `(block-2 e e)` with a body that uses only `$1`).
             self.diags.push(
-                Diagnostic::error(
+                Diagnostic::warning(
                     args[takes].span,
                     format!(
                         "`{name}` takes {takes} argument{}, {given} given",
@@ -585,7 +587,8 @@ impl<'a> Expander<'a> {
                             format!(" and uses up to `${takes}`")
                         }
                     ),
-                ),
+                )
+                .with_note("the extra arguments are ignored, as in Zillions"),
             );
         }
         let exp = self.map.add_expansion(Expansion {

@@ -168,8 +168,8 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
         match name.as_ref().and_then(|n| draft.names.get(n)) {
             Some(&i) => Some(i),
             None => {
-                let known: Vec<String> = draft.names.keys().cloned().collect();
-                cx.unknown("position", node, &known);
+                let d = cx.unknown("position", node, draft.names.keys());
+                cx.diags.push(d);
                 None
             }
         }

@@ -217,19 +217,23 @@ impl Cx {
         res
     }
 
-    /// Reports an unknown name of some kind, suggesting the nearest known one.
+    /// An "unknown name" error of some kind, suggesting the nearest known name. It borrows
+    /// the context only to read, so callers pass their name table's keys as they are (no
+    /// copy of every known name per error) and push the result.
     pub fn unknown<'a>(
-        &mut self,
+        &self,
         kind: &str,
         node: &Sexp,
         known: impl IntoIterator<Item = &'a String>,
-    ) {
+    ) -> Diagnostic {
         let name = node.atom_text().unwrap_or_default();
         let d = Diagnostic::error(node.span, format!("unknown {kind} `{name}`"))
             .with_label(format!("no {kind} of this name is declared"));
+        if self.diags.full() {
+            return d;
+        }
         let known: Vec<&str> = known.into_iter().map(String::as_str).collect();
-        let d = self.suggest(d, &name, &known);
-        self.diags.push(d);
+        self.suggest(d, &name, &known)
     }
 
     /// `d` with "did you mean" the known name nearest to `name`. Nothing is searched once no
@@ -344,8 +348,8 @@ impl Cx {
         match self.players.get(name) {
             Some(&id) => Some(id),
             None => {
-                let known: Vec<String> = self.players.keys().cloned().collect();
-                self.unknown("player", node, &known);
+                let d = self.unknown("player", node, self.players.keys());
+                self.diags.push(d);
                 None
             }
         }
@@ -356,8 +360,8 @@ impl Cx {
         match self.pieces.get(name) {
             Some(&id) => Some(id),
             None => {
-                let known: Vec<String> = self.pieces.keys().cloned().collect();
-                self.unknown("piece", node, &known);
+                let d = self.unknown("piece", node, self.pieces.keys());
+                self.diags.push(d);
                 None
             }
         }
@@ -429,8 +433,8 @@ impl Cx {
         match self.zones.get(name) {
             Some(&id) => Some(id),
             None => {
-                let known: Vec<String> = self.zones.keys().cloned().collect();
-                self.unknown("zone", node, &known);
+                let d = self.unknown("zone", node, self.zones.keys());
+                self.diags.push(d);
                 None
             }
         }
@@ -441,8 +445,8 @@ impl Cx {
         match self.dirs.get(name) {
             Some(&id) => Some(id),
             None => {
-                let known: Vec<String> = self.dirs.keys().cloned().collect();
-                self.unknown("direction", node, &known);
+                let d = self.unknown("direction", node, self.dirs.keys());
+                self.diags.push(d);
                 None
             }
         }
@@ -925,8 +929,8 @@ impl Cx {
                         Some(a) => match a.sym().and_then(|n| self.attrs.get(n).copied()) {
                             Some(id) => Some(id),
                             None => {
-                                let known: Vec<String> = self.attrs.keys().cloned().collect();
-                                self.unknown("attribute", a, &known);
+                                let d = self.unknown("attribute", a, self.attrs.keys());
+                                self.diags.push(d);
                                 continue;
                             }
                         },

@@ -397,8 +397,8 @@ fn list_instr(cx: &mut Cx, node: &Sexp, items: &[Sexp]) -> Option<Instr> {
                 } else if partial && spec.move_type.is_none() {
                     spec.move_type = Some(cx.move_type_use(name, a.span));
                 } else {
-                    let known: Vec<String> = cx.pieces.keys().cloned().collect();
-                    cx.unknown("piece", a, &known);
+                    let d = cx.unknown("piece", a, cx.pieces.keys());
+                    cx.diags.push(d);
                 }
             }
             Instr::Add(spec)
@@ -514,8 +514,8 @@ fn attribute(cx: &mut Cx, node: &Sexp) -> Option<AttrId> {
     match cx.attrs.get(name) {
         Some(&a) => Some(a),
         None => {
-            let known: Vec<String> = cx.attrs.keys().cloned().collect();
-            cx.unknown("attribute", node, &known);
+            let d = cx.unknown("attribute", node, cx.attrs.keys());
+            cx.diags.push(d);
             None
         }
     }

@@ -459,7 +459,8 @@ impl Rules {
             }
             let pi = cell.piece as usize - 1;
             let Some(list) = lists.get(pi) else { continue };
-            let moves = &self.def.pieces[pi].moves;
+            // The piece's blocks, read only once one passes its gate.
+            let moves = || &self.def.pieces[pi].moves;
             let first = out.moves.len();
             for e in list {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
@@ -473,7 +474,7 @@ impl Rules {
                     special::GATE_STEP if special => next.get(e.off as usize + sq),
                     special::GATE_LEAP if special => leaps.get(e.off as usize + sq),
                     _ => {
-                        ex.run(&moves[e.block as usize], sq as u16, None, scratch, out);
+                        ex.run(&moves()[e.block as usize], sq as u16, None, scratch, out);
                         continue;
                     }
                 };
@@ -488,7 +489,7 @@ impl Rules {
                 if !e.passes(c, side.0, &ex) {
                     continue;
                 }
-                let block = &moves[e.block as usize];
+                let block = &moves()[e.block as usize];
                 let seq = self.special.seq_of(e.id);
                 if straight_ok && e.straight {
                     ex.run_straight(block, seq, sq as u16, scratch, out);

@@ -1062,3 +1062,85 @@ impl Exec<'_> {
         Flow::Go
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Cut, MoveList, Rules};
+
+    /// A game of one piece type on a 6x6 board with the given blocks; A moves first, from c3.
+    fn rules(moves: &str) -> Rules {
+        let text = format!(
+            r#"(game (title "T") (players A B) (turn-order A B)
+  (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("6/5/4/3/2/1" (0 1)))
+    (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+    (zone (name far) (players A B) (positions a6 b6 c6 d6 e6 f6)))
+  (piece (name P) (moves {moves}))
+  (piece (name K))
+  (board-setup (A (P c3)) (B (P c4) (K d3))))"#
+        );
+        let loaded = crate::load("t.zrf", text.as_bytes(), &crate::expand::NoFiles);
+        let (def, diags) = crate::resolve_game(&loaded.games[0]);
+        assert!(diags.is_empty(), "{diags:?}");
+        Rules::new(def.expect("resolves"))
+    }
+
+    /// The legal moves at the start with the specialised trees on and off, which must agree.
+    fn both(rules: &mut Rules) -> MoveList {
+        let mut on = MoveList::new();
+        let mut off = MoveList::new();
+        rules.set_specialised(true);
+        rules.legal_moves(&mut rules.initial(), &mut on);
+        rules.set_specialised(false);
+        rules.legal_moves(&mut rules.initial(), &mut off);
+        rules.set_specialised(true);
+        assert_eq!(on.moves, off.moves);
+        assert_eq!(on.ops, off.ops);
+        assert_eq!(on.squares, off.squares);
+        assert_eq!(on.cut, off.cut);
+        on
+    }
+
+    fn straight(rules: &Rules) -> Vec<bool> {
+        rules.def.pieces[0]
+            .moves
+            .iter()
+            .map(|b| rules.special.blocks[b.id as usize].straight)
+            .collect()
+    }
+
+    #[test]
+    fn draughts_jumps_steps_and_slides_are_straight() {
+        let mut r = rules(
+            "(n (verify enemy?) capture n (verify empty?) (if (in-zone? far) (add K) else add))
+              (e (while empty? add e) (verify enemy?) add)
+              (n (while empty? n) (verify enemy?) capture n (while empty? add n))
+              (e (while (not-empty? e) capture e) add)
+              (e mark (verify empty?) add)
+              (e (verify (attacked? n)) add)",
+        );
+        // A loop that captures, `mark` and an attack test keep the general path.
+        assert_eq!(straight(&r), [true, true, true, false, false, false]);
+        // From c3: the jump over c4 to c5, the capture of d3 east, and the flying jump over c4
+        // to c5 (the jump again, kept once) and c6; the other blocks repeat the capture of d3
+        // or find d3 occupied.
+        let moves = both(&mut r);
+        assert_eq!(moves.len(), 3);
+    }
+
+    #[test]
+    fn straight_loops_keep_the_limits() {
+        // Adds without end: cut at the block's move limit, as the plain tree cuts it.
+        let mut r = rules("(w (while true add))");
+        assert_eq!(straight(&r), [true]);
+        // (The same move each time, kept once.)
+        let moves = both(&mut r);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves.cut, Some(Cut::BlockMoves));
+        // Loops without end: cut at the step limit, no move.
+        let mut r = rules("(w (while true (verify true)) add)");
+        assert_eq!(straight(&r), [true]);
+        let moves = both(&mut r);
+        assert!(moves.is_empty());
+        assert_eq!(moves.cut, Some(Cut::Steps));
+    }
+}

@@ -80,6 +80,15 @@ pub struct Rules {
     pub special: special::Special,
 }
 
+/// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
+/// type whose last entry is the rank of blocks outside any `move-type`.
+#[inline]
+fn rank_of(rank: &[u16], t: u16) -> u16 {
+    rank.get(t as usize)
+        .copied()
+        .unwrap_or(rank[rank.len() - 1])
+}
+
 /// Keeps the moves whose key is the largest (no pass over the moves when all keys are equal).
 fn keep_best(out: &mut MoveList, keys: &[u64]) {
     let best = keys.iter().copied().max().unwrap_or(0);
@@ -146,10 +155,7 @@ impl Rules {
             in_turn_order[e.mover.idx()] = true;
             in_turn_order[e.owner.idx()] = true;
         }
-        let block_rank = |b: &Block| match b.move_type {
-            Some(t) => rank[t.idx()],
-            None => rank[rank.len() - 1],
-        };
+        let block_rank = |b: &Block| rank_of(&rank, b.move_type.map_or(u16::MAX, |t| t.0));
         let mut rank_passes = Vec::new();
         if !def.move_priorities.is_empty() && !def.options.huffing && !def.options.complete_captures
         {
@@ -694,10 +700,7 @@ impl Rules {
     /// The rank of a block's move type in `move-priorities` (untyped: last).
     #[inline]
     fn block_rank(&self, b: &Block) -> u16 {
-        match b.move_type {
-            Some(t) => self.rank[t.idx()],
-            None => self.rank[self.rank.len() - 1],
-        }
+        rank_of(&self.rank, b.move_type.map_or(u16::MAX, |t| t.0))
     }
 
     /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
@@ -920,13 +923,7 @@ impl Rules {
     /// `one_rank`), maximal captures, capture precedence. `keys` is a buffer.
     fn compel(&self, keys: &mut Vec<u64>, one_rank: bool, pos: &Position, out: &mut MoveList) {
         if !self.def.move_priorities.is_empty() && !one_rank {
-            let rank = |m: &Move| {
-                if m.move_type == u16::MAX {
-                    self.rank[self.rank.len() - 1]
-                } else {
-                    self.rank[m.move_type as usize]
-                }
-            };
+            let rank = |m: &Move| rank_of(&self.rank, m.move_type);
             let best = out.moves.iter().map(rank).min().unwrap_or(0);
             out.retain(|m| rank(m) == best);
         }

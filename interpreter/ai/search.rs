@@ -568,21 +568,23 @@ impl<'a> Search<'a> {
 
     /// The main search: the value of the current position (at `ply`) for the side to move.
     fn alphabeta(&mut self, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        if let Some(v) = self.enter(ply) {
-            return v;
-        }
         // Mate distance pruning: nothing here can beat a win already found nearer the root.
         let best_possible = MATE - ply as i32 - 1;
-        if best_possible <= alpha {
-            return best_possible;
-        }
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
-        if depth <= 0 {
+        // At the horizon the position is the quiescence search's node, counted there once
+        // (counted here too, horizon positions were two nodes each).
+        if depth <= 0 && best_possible > alpha {
             return self.quiesce(alpha, beta, ply, 0);
+        }
+        if let Some(v) = self.enter(ply) {
+            return v;
+        }
+        if best_possible <= alpha {
+            return best_possible;
         }
         let hash = self.pos.hash ^ self.salt;
         let mut tt_fp = 0;
@@ -628,6 +630,19 @@ impl<'a> Search<'a> {
             // below it.
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
                 return static_eval;
+            }
+            // Razoring: far below alpha near the horizon, only a capture could help, so
+            // quiescence decides; the node fails low if it confirms.
+            if depth <= RAZOR_DEPTH
+                && static_eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth <= alpha
+            {
+                let v = self.quiesce(alpha, alpha + 1, ply, 0);
+                if self.aborted {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null move: if passing still holds beta, a real move will (not in zugzwang-prone
             // positions: only where kings must be kept safe and the mover has a piece worth
@@ -676,13 +691,27 @@ impl<'a> Search<'a> {
             let key = self.keys[ply][k].0;
             let late_quiet = k > 0 && quiet && key < KILLER && best > -MATE_BOUND;
             // Late move pruning and futility pruning of quiet moves near the horizon; the
-            // bounds are halved where the evaluation fell since the side last moved.
+            // bounds are halved where the evaluation fell since the side last moved, and the
+            // futility margin counts the depth the move would be searched at after its
+            // reduction.
+            let reduced = (depth - lmr(depth, k)).max(1);
             let prune_it = prunable
                 && late_quiet
                 && depth <= PRUNE_DEPTH
                 && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
-                    || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha);
+                    || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * reduced <= alpha);
             if prune_it && !self.has_royal {
+                continue;
+            }
+            // A capture that loses more than a pawn a ply of depth by exchange is not searched
+            // near the horizon.
+            if prunable
+                && k > 0
+                && depth <= PRUNE_DEPTH
+                && best > -MATE_BOUND
+                && key < BAD_CAPTURE / 2
+                && key - BAD_CAPTURE < -SEE_PRUNE_MARGIN * depth
+            {
                 continue;
             }
             self.made[ply] = fingerprint(&self.lists[ply], &m);
@@ -1076,12 +1105,20 @@ const KILLER: i32 = 1 << 26;
 const BAD_CAPTURE: i32 = -(1 << 27);
 /// Reverse futility pruning: up to this depth, by this margin a ply.
 const RFP_DEPTH: i32 = 6;
-const RFP_MARGIN: i32 = 90;
-/// Late move pruning and futility pruning of quiet moves: up to this depth.
+const RFP_MARGIN: i32 = 70;
+/// Razoring: up to this depth, when the evaluation is below alpha by the base plus this
+/// margin times the depth squared.
+const RAZOR_DEPTH: i32 = 3;
+const RAZOR_BASE: i32 = 150;
+const RAZOR_MARGIN: i32 = 100;
+/// Late move pruning, futility pruning of quiet moves and exchange pruning of captures: up to
+/// this depth.
 const PRUNE_DEPTH: i32 = 6;
-/// Futility pruning of quiet moves: this margin, and this much more a ply.
-const FUTILITY_BASE: i32 = 100;
-const FUTILITY_MARGIN: i32 = 120;
+/// Futility pruning of quiet moves: this margin, and this much more a ply of reduced depth.
+const FUTILITY_BASE: i32 = 80;
+const FUTILITY_MARGIN: i32 = 100;
+/// Captures losing more than this by exchange, times the depth, are pruned.
+const SEE_PRUNE_MARGIN: i32 = 100;
 /// Delta pruning in quiescence: the margin over the captured material.
 const DELTA_MARGIN: i32 = 200;
 /// Late move pruning: quiet moves searched at depth d before the rest are dropped are

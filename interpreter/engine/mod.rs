@@ -1014,7 +1014,22 @@ impl Rules {
         log: &mut UndoLog,
         (mover, next): (PlayerId, u32),
     ) {
-        self.make_ops_to(pos, list, m, log, next);
+        moves::push_frame(pos, log);
+        self.make_in_frame(pos, list, m, log, (mover, next));
+    }
+
+    /// [`Rules::make_from`] into the undo frame last opened, which must be empty
+    /// (`moves::apply_in_frame`).
+    #[inline(always)]
+    fn make_in_frame(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        (mover, next): (PlayerId, u32),
+    ) {
+        self.ops_in_frame(pos, list, m, log, next);
         if let (Some(c), true) = (&self.clock, self.after_move_plain) {
             let captured = m.cap_hi > m.path_hi || m.huff != 0;
             c.run(pos, mover, captured, m.piece, log);
@@ -1054,12 +1069,13 @@ impl Rules {
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
     #[inline(always)]
     fn make_ops(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
-        self.make_ops_to(pos, list, m, log, self.next_turn(pos.turn));
+        moves::push_frame(pos, log);
+        self.ops_in_frame(pos, list, m, log, self.next_turn(pos.turn));
     }
 
-    /// [`Rules::make_ops`] with the next turn index given.
+    /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
     #[inline(always)]
-    fn make_ops_to(
+    fn ops_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -1073,7 +1089,7 @@ impl Rules {
         } else {
             (path[path.len() - 2], path[path.len() - 1])
         };
-        apply(pos, list.ops(m), next, from, to, log);
+        moves::apply_in_frame(pos, list.ops(m), next, from, to, log);
     }
 
     /// Counts leaf move sequences of length `depth` (every leaf move is made).
@@ -1112,11 +1128,14 @@ impl Rules {
         // Every move of this position has the same mover and next turn.
         let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
         if depth == 1 {
-            // The leaves: each is made and taken back.
+            // The leaves: each is made and taken back, all in one undo frame (the position
+            // before each is the same).
+            moves::push_frame(pos, log);
             for m in &list.moves {
-                self.make_from(pos, list, m, log, turns);
-                moves::revert_inline(pos, log);
+                self.make_in_frame(pos, list, m, log, turns);
+                moves::undo_in_frame(pos, log);
             }
+            moves::pop_frame(log);
             return list.len() as u64;
         }
         let mut n = 0;

@@ -614,7 +614,7 @@ impl<'a> Exec<'a> {
                 Pending::Capture(q) => q,
                 _ => NONE,
             });
-            self.emit_simple(spec, promote, dest, caps, out);
+            self.emit_simple_call(&head_of(spec), promote, dest, caps, out);
             return;
         }
         let n_pieces = rules.def.pieces.len() as u32;
@@ -839,6 +839,21 @@ impl<'a> Exec<'a> {
         &self,
         spec: &AddSpec,
         promote: Option<PieceId>,
+        span: (usize, u32, u32),
+        drop: u16,
+        piece: u16,
+        out: &mut MoveList,
+    ) {
+        let head = head_of(spec);
+        self.push_head(&head, promote, span, drop, piece, out);
+    }
+
+    /// [`Exec::push_move`] given the header fields the add fixes ([`head_of`]).
+    #[inline(always)]
+    fn push_head(
+        &self,
+        head: &Move,
+        promote: Option<PieceId>,
         (op_lo, path_lo, path_hi): (usize, u32, u32),
         drop: u16,
         piece: u16,
@@ -853,16 +868,46 @@ impl<'a> Exec<'a> {
             drop,
             piece,
             promote: promote.map_or(0, |p| p.0 + 1),
-            promote_choice: spec.promote.len() > 1,
             move_type: self.move_type,
-            cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
-            finally: spec.finally.map_or(0, |p| p.0 + 1),
-            must_continue: spec.must_continue,
-            partial: spec.partial,
-            pass: false,
-            stopped: false,
-            huff: 0,
+            ..*head
         });
+    }
+}
+
+/// The header fields that an add fixes for every move it writes: promotion offered, the
+/// continuation's type, `finally`, `must-continue`, `add-partial` (the rest are zero).
+pub(super) fn head_of(spec: &AddSpec) -> Move {
+    Move {
+        promote_choice: spec.promote.len() > 1,
+        cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
+        finally: spec.finally.map_or(0, |p| p.0 + 1),
+        must_continue: spec.must_continue,
+        partial: spec.partial,
+        ..Move::default()
+    }
+}
+
+/// An `add` of the specialised tree: the spec, with its [`head_of`] made at load, so that
+/// generation copies the header instead of assembling it from the spec at every move.
+#[derive(Clone, Debug)]
+pub(super) struct Adder {
+    spec: AddSpec,
+    head: Move,
+}
+
+impl Adder {
+    pub(super) fn new(spec: AddSpec) -> Adder {
+        Adder {
+            head: head_of(&spec),
+            spec,
+        }
+    }
+}
+
+impl std::ops::Deref for Adder {
+    type Target = AddSpec;
+    fn deref(&self) -> &AddSpec {
+        &self.spec
     }
 }
 
@@ -870,33 +915,37 @@ impl Exec<'_> {
     /// [`Exec::emit`] for the common move: one piece (standing on `from`) goes to `dest`,
     /// capturing what stands there and the pending captures; no cascade, drop, copy, store or
     /// attack test. The same ops, path and captured squares, in the same order, written
-    /// straight into `out`.
-    #[inline]
+    /// straight into `out`. Inlined into [`Exec::add_straight`], generation's hot path.
+    #[inline(always)]
     fn emit_simple(
         &mut self,
-        spec: &AddSpec,
+        head: &Move,
         promote: Option<PieceId>,
         dest: u16,
         caps: impl Iterator<Item = u16>,
         out: &mut MoveList,
     ) {
+        // Both callers run outside attack tests, so `Exec::cell` is the board's cell.
+        debug_assert_eq!(self.target, NONE);
         let from = self.from;
-        let op_lo = out.ops.len();
-        let original = self.cell(from);
+        let cells = &self.pos.cells;
+        let original = cells[from as usize];
         let mut cell = original;
         if let Some(p) = promote {
             cell.piece = p.0 + 1;
         }
+        let op_lo = out.ops.len();
         let path_lo = out.squares.len() as u32;
-        out.squares.push(from);
-        out.squares.push(dest);
-        let path_hi = out.squares.len() as u32;
-        out.ops.push(Op::Set(from, Cell::EMPTY));
-        // The destination's occupant is captured (unless it is the mover itself).
-        if dest != from && !self.cell(dest).is_empty() {
-            out.squares.push(dest);
+        let path_hi = path_lo + 2;
+        // The destination's occupant is captured (unless it is the mover itself): the path,
+        // then that square, written at once.
+        let taken = dest != from && !cells[dest as usize].is_empty();
+        out.squares.extend_from_slice(&[from, dest, dest]);
+        if !taken {
+            out.squares.pop();
         }
-        out.ops.push(Op::Set(dest, cell));
+        out.ops
+            .extend_from_slice(&[Op::Set(from, Cell::EMPTY), Op::Set(dest, cell)]);
         for p in caps {
             if p == NONE {
                 continue;
@@ -915,8 +964,8 @@ impl Exec<'_> {
                 out.ops.push(Op::Set(p, after));
             }
         }
-        self.push_move(
-            spec,
+        self.push_head(
+            head,
             promote,
             (op_lo, path_lo, path_hi),
             0,
@@ -927,27 +976,36 @@ impl Exec<'_> {
 }
 
 impl Exec<'_> {
+    /// [`Exec::emit_simple`], not inlined (the general `add`).
+    #[inline(never)]
+    fn emit_simple_call(
+        &mut self,
+        head: &Move,
+        promote: Option<PieceId>,
+        dest: u16,
+        caps: impl Iterator<Item = u16>,
+        out: &mut MoveList,
+    ) {
+        self.emit_simple(head, promote, dest, caps, out);
+    }
+
     /// `add` in a straight block run by generation (`Exec::run_straight`): the piece on
     /// `self.from` goes to the current square, capturing `caps`, as [`Exec::emit_simple`]
     /// writes it (the caller has checked what `emit` checks before choosing it). False when
     /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
     #[inline]
-    pub(super) fn add_straight(
-        &mut self,
-        spec: &AddSpec,
-        caps: &[u16],
-        out: &mut MoveList,
-    ) -> bool {
+    pub(super) fn add_straight(&mut self, add: &Adder, caps: &[u16], out: &mut MoveList) -> bool {
         if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
             out.note_cut(Cut::BlockMoves);
             return false;
         }
         let dest = self.cp;
-        if spec.promote.is_empty() {
-            self.emit_simple(spec, None, dest, caps.iter().copied(), out);
+        if add.promote.is_empty() {
+            self.emit_simple(&add.head, None, dest, caps.iter().copied(), out);
         } else {
-            for &t in &spec.promote {
-                self.emit_simple(spec, Some(t), dest, caps.iter().copied(), out);
+            // One move per promotion choice (rarer: not inlined).
+            for &t in &add.promote {
+                self.emit_simple_call(&add.head, Some(t), dest, caps.iter().copied(), out);
             }
         }
         true

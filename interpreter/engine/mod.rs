@@ -714,23 +714,25 @@ impl Rules {
         out: &mut MoveList,
     ) {
         ws.distinct = false;
-        let mut steps = ws.take_buf();
-        self.gen_steps_where(pos, side, sel, NONE, &mut ws.scratch, &mut steps);
+        // The steps are generated into `out` (empty), which they stay in when they are whole
+        // turns, the usual case.
+        debug_assert!(out.is_empty() && out.ops.is_empty() && out.squares.is_empty());
+        self.gen_steps_where(pos, side, sel, NONE, &mut ws.scratch, out);
         // Deferred captures are removed when the chain ends: a step that captured nothing
         // has none to remove.
         let deferred = self.deferred;
-        if steps.len() <= GEN_MOVE_LIMIT
-            && (steps.moves.iter())
+        if out.len() <= GEN_MOVE_LIMIT
+            && (out.moves.iter())
                 .all(|m| !m.partial && m.finally == 0 && (!deferred || m.cap_hi == m.path_hi))
         {
             // Single steps are whole turns already: the list is the output as it stands.
-            std::mem::swap(out, &mut steps);
-            ws.bufs.push(steps);
             // The generator shows when no two of these moves can be the same (the filter
             // then skips its duplicate check).
             ws.distinct = !ws.scratch.may_repeat;
             return;
         }
+        let mut steps = ws.take_buf();
+        std::mem::swap(out, &mut steps);
         let mut gen = Gen {
             rules: self,
             ws,
@@ -997,8 +999,37 @@ impl Rules {
     /// [`Rules::make`], inlined (perft's loops).
     #[inline(always)]
     fn make_inline(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
-        let mover = self.entry(pos.turn).owner;
-        self.make_ops(pos, list, m, log);
+        let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
+        self.make_from(pos, list, m, log, turns);
+    }
+
+    /// [`Rules::make_inline`] given the mover and the next turn index (the same for every
+    /// move of a position, so perft's loops find them once).
+    #[inline(always)]
+    fn make_from(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        (mover, next): (PlayerId, u32),
+    ) {
+        moves::push_frame(pos, log);
+        self.make_in_frame(pos, list, m, log, (mover, next));
+    }
+
+    /// [`Rules::make_from`] into the undo frame last opened, which must be empty
+    /// (`moves::apply_in_frame`).
+    #[inline(always)]
+    fn make_in_frame(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        (mover, next): (PlayerId, u32),
+    ) {
+        self.ops_in_frame(pos, list, m, log, next);
         if let (Some(c), true) = (&self.clock, self.after_move_plain) {
             let captured = m.cap_hi > m.path_hi || m.huff != 0;
             c.run(pos, mover, captured, m.piece, log);
@@ -1038,14 +1069,27 @@ impl Rules {
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
     #[inline(always)]
     fn make_ops(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        moves::push_frame(pos, log);
+        self.ops_in_frame(pos, list, m, log, self.next_turn(pos.turn));
+    }
+
+    /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
+    #[inline(always)]
+    fn ops_in_frame(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        next: u32,
+    ) {
         let path = list.path(m);
         let (from, to) = if m.pass || path.len() < 2 {
             (NONE, NONE)
         } else {
             (path[path.len() - 2], path[path.len() - 1])
         };
-        let next = self.next_turn(pos.turn);
-        apply(pos, list.ops(m), next, from, to, log);
+        moves::apply_in_frame(pos, list.ops(m), next, from, to, log);
     }
 
     /// Counts leaf move sequences of length `depth` (every leaf move is made).
@@ -1081,18 +1125,23 @@ impl Rules {
         if opts.bulk && depth == 1 {
             return list.len() as u64;
         }
+        // Every move of this position has the same mover and next turn.
+        let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
         if depth == 1 {
-            // The leaves: each is made and taken back.
+            // The leaves: each is made and taken back, all in one undo frame (the position
+            // before each is the same).
+            moves::push_frame(pos, log);
             for m in &list.moves {
-                self.make_inline(pos, list, m, log);
-                moves::revert_inline(pos, log);
+                self.make_in_frame(pos, list, m, log, turns);
+                moves::undo_in_frame(pos, log);
             }
+            moves::pop_frame(log);
             return list.len() as u64;
         }
         let mut n = 0;
         for i in 0..list.moves.len() {
             let m = list.moves[i];
-            self.make_inline(pos, list, &m, log);
+            self.make_from(pos, list, &m, log, turns);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
             moves::revert_inline(pos, log);
         }

@@ -263,6 +263,14 @@ pub fn apply(
     last_to: u16,
     log: &mut UndoLog,
 ) {
+    push_frame(pos, log);
+    apply_in_frame(pos, ops, turn, last_from, last_to, log);
+}
+
+/// Opens an undo frame: the position as it is now is what [`undo_in_frame`] and [`revert`]
+/// restore.
+#[inline(always)]
+pub(super) fn push_frame(pos: &Position, log: &mut UndoLog) {
     log.frames.push(Frame {
         cells: log.cells.len() as u32,
         stores: log.stores.len() as u32,
@@ -274,6 +282,20 @@ pub fn apply(
         counters_hash: pos.counters_hash,
         turn_key: pos.turn_key,
     });
+}
+
+/// [`apply`] into the frame last opened, which must hold nothing yet (opened by
+/// [`push_frame`], or emptied by [`undo_in_frame`]): perft's leaves, all made from the same
+/// position, share one frame.
+#[inline(always)]
+pub(super) fn apply_in_frame(
+    pos: &mut Position,
+    ops: &[Op],
+    turn: u32,
+    last_from: u16,
+    last_to: u16,
+    log: &mut UndoLog,
+) {
     apply_ops(pos, ops, log);
     pos.set_turn(turn, last_from, last_to);
 }
@@ -335,7 +357,18 @@ pub fn revert(pos: &mut Position, log: &mut UndoLog) {
 /// [`revert`], inlined (perft's loop over the leaves).
 #[inline(always)]
 pub(super) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
-    let Some(f) = log.frames.pop() else { return };
+    if undo_in_frame(pos, log) {
+        log.frames.pop();
+    }
+}
+
+/// Takes back what was applied since the last frame was opened, and keeps the frame (empty)
+/// open; false when there is none.
+#[inline(always)]
+pub(super) fn undo_in_frame(pos: &mut Position, log: &mut UndoLog) -> bool {
+    let Some(&f) = log.frames.last() else {
+        return false;
+    };
     let lo = f.cells as usize;
     for &(sq, old) in log.cells[lo..].iter().rev() {
         pos.cells[sq as usize] = old;
@@ -361,4 +394,11 @@ pub(super) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
     pos.hash = f.hash;
     pos.counters_hash = f.counters_hash;
     pos.turn_key = f.turn_key;
+    true
+}
+
+/// Closes the frame last opened without restoring anything (after [`undo_in_frame`]).
+#[inline(always)]
+pub(super) fn pop_frame(log: &mut UndoLog) {
+    log.frames.pop();
 }

@@ -121,10 +121,13 @@ static KEYS: [[u64; 64]; 256] = {
 /// one table read (an empty cell among them).
 const RARE_BITS: u64 = !0x3_000F;
 
-/// The column of [`KEYS`] of a cell without [`RARE_BITS`].
+/// The column of [`KEYS`] of a cell without [`RARE_BITS`], `owner << 4 | piece`: with only
+/// bits 0-3 (piece) and 16-17 (owner) set, one multiplication moves the piece bits to 58-61
+/// and the owner bits to 62-63 with no carries (the other products fall below bit 50 or past
+/// bit 63).
 #[inline(always)]
 fn key_col(b: u64) -> usize {
-    (b >> 12 & 0x30 | b & 0xF) as usize
+    (b.wrapping_mul(1 << 58 | 1 << 46) >> 58) as usize
 }
 
 /// The hash contribution of a cell at a position (0 for an empty cell).
@@ -272,5 +275,26 @@ impl Position {
         self.turn = turn;
         self.last_from = last_from;
         self.last_to = last_to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_column_is_owner_and_piece() {
+        for owner in 0..4u8 {
+            for piece in 0..16u16 {
+                let c = Cell {
+                    piece,
+                    owner,
+                    marks: 0,
+                    attrs: 0,
+                };
+                assert_eq!(c.bits() & RARE_BITS, 0);
+                assert_eq!(key_col(c.bits()), (owner as usize) << 4 | piece as usize);
+            }
+        }
     }
 }

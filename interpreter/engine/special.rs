@@ -18,7 +18,7 @@
 //! `Rules::set_specialised(false)` turns the specialised tree off, and the `special` test
 //! compares the two on every shipped game and a sample of the corpus.
 
-use super::exec::{Exec, Flow, Pending, Scratch, STEP_LIMIT};
+use super::exec::{Adder, Exec, Flow, Pending, Scratch, STEP_LIMIT};
 use super::moves::MoveList;
 use super::position::{Cell, DEAD};
 use crate::def::*;
@@ -335,11 +335,11 @@ enum Node {
     /// Capture the piece there.
     Capture(Tgt),
     /// Emit a move.
-    Add(AddSpec),
+    Add(Adder),
     /// While the test holds here, step (`(while empty? n)`).
     Skip(Test, u32),
     /// While the test holds here, add a move and step (`(while empty? add n)`).
-    AddWhile(Test, AddSpec, u32),
+    AddWhile(Test, Adder, u32),
     If(SCond, Seq, Seq),
     While(SCond, Seq),
     /// A loop whose body is a step followed only by effects left for after the move (types,
@@ -567,7 +567,7 @@ impl Build {
         match instr {
             Instr::Verify(c) => Node::Verify(self.cond(c)),
             Instr::Capture(t) => Node::Capture(self.tgt(*t)),
-            Instr::Add(spec) => Node::Add(spec.clone()),
+            Instr::Add(spec) => Node::Add(Adder::new(spec.clone())),
             Instr::If(c, a, b) => Node::If(self.cond(c), self.seq(a), self.seq(b)),
             Instr::While(c, body) => {
                 if let Some(test) = self.here_test(c) {
@@ -579,7 +579,7 @@ impl Build {
                         }
                         [Instr::Add(spec), s] => {
                             if let Some(Some(off)) = self.step_of(s) {
-                                return Node::AddWhile(test, spec.clone(), off);
+                                return Node::AddWhile(test, Adder::new(spec.clone()), off);
                             }
                         }
                         _ => {}

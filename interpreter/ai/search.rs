@@ -244,7 +244,7 @@ impl<'a> Search<'a> {
         // Root order: the stored best move first, then captures, then the rest.
         let tt_fp = self.tt.probe(self.pos.hash ^ self.salt).map_or(0, |e| e.fp);
         self.lists[0] = root_list.clone();
-        self.score_moves(0, tt_fp);
+        self.score_moves(0, tt_fp, false);
         let mut order: Vec<(i32, u16)> = self.keys[0].clone();
         order.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
         let mut order: Vec<u16> = order.into_iter().map(|(_, i)| i).collect();
@@ -507,6 +507,30 @@ impl<'a> Search<'a> {
         Some(if self.team() { v } else { -v })
     }
 
+    /// [`Search::terminal`] with the goals that do not depend on the moves (a placeholder
+    /// stands for "the side to move has moves"), before they are generated.
+    fn terminal_before_moves(&mut self, ply: usize, reps: usize) -> Option<i32> {
+        let placeholder = std::mem::take(&mut self.placeholder);
+        let end = self.terminal(ply, &placeholder, reps);
+        self.placeholder = placeholder;
+        end
+    }
+
+    /// Generates the legal moves at `ply` into `lists[ply]`; `Some(value)` when the game is
+    /// over there (a goal, or no move).
+    fn generate(&mut self, ply: usize, reps: usize) -> Option<i32> {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.rules
+            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        let end = self.terminal(ply, &list, reps);
+        let empty = list.is_empty();
+        self.lists[ply] = list;
+        if end.is_some() {
+            return end;
+        }
+        empty.then_some(0)
+    }
+
     /// Counts a node and notes when a limit is reached.
     fn tick(&mut self) {
         self.nodes += 1;
@@ -594,23 +618,21 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        self.rules
-            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
         let reps = self.repetitions(ply);
-        let end = self.terminal(ply, &list, reps);
-        let empty = list.is_empty();
-        self.lists[ply] = list;
-        if let Some(v) = end {
-            return v;
-        }
-        if empty {
-            return 0;
-        }
         let me = self.team();
         let mover = self.rules.entry(self.pos.turn).mover;
-        if self.rules.def.players[mover.idx()].random {
-            return self.chance(depth, ply, me);
+        let random = self.rules.def.players[mover.idx()].random;
+        // Where captures are not compulsory, the pruning below decides before the moves are
+        // generated (as quiescence stands pat before generating): a node it cuts costs no
+        // generation.
+        let gen_late = !self.gen_first && !random;
+        if !gen_late {
+            if let Some(v) = self.generate(ply, reps) {
+                return v;
+            }
+            if random {
+                return self.chance(depth, ply, me);
+            }
         }
         // Pruning by the static evaluation, away from the principal variation, never in
         // check and never near a mate score.
@@ -624,6 +646,13 @@ impl<'a> Search<'a> {
         let improving =
             ply < 2 || self.sevals[ply - 2] == -INF || static_eval > self.sevals[ply - 2];
         if prunable {
+            // Both cuts below need the evaluation at or above beta; a finished game is never
+            // cut (the goals that do not depend on the moves, before generating them).
+            if gen_late && static_eval >= beta {
+                if let Some(v) = self.terminal_before_moves(ply, reps) {
+                    return v;
+                }
+            }
             // Reverse futility: far above beta with little depth left, a move will not fall
             // below it.
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
@@ -664,7 +693,12 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.score_moves(ply, tt_fp);
+        if gen_late {
+            if let Some(v) = self.generate(ply, reps) {
+                return v;
+            }
+        }
+        self.score_moves(ply, tt_fp, false);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_idx = u16::MAX;
@@ -797,10 +831,7 @@ impl<'a> Search<'a> {
         let alpha0 = alpha;
         if !self.gen_first && !in_check {
             // The goals that do not depend on the moves, before paying for generation.
-            let placeholder = std::mem::take(&mut self.placeholder);
-            let end = self.terminal(ply, &placeholder, reps);
-            self.placeholder = placeholder;
-            if let Some(v) = end {
+            if let Some(v) = self.terminal_before_moves(ply, reps) {
                 return v;
             }
             let stand = self.evaluate();
@@ -840,15 +871,8 @@ impl<'a> Search<'a> {
             alpha = alpha.max(stand);
         }
         let me = self.team();
-        self.score_moves(ply, tt_fp);
-        if !forced {
-            // Only captures and promotions.
-            let list = &self.lists[ply];
-            self.keys[ply].retain(|&(_, i)| {
-                let m = &list.moves[i as usize];
-                m.n_captures() > 0 || m.promote != 0
-            });
-        }
+        // Only captures and promotions unless forced.
+        self.score_moves(ply, tt_fp, !forced);
         // Past the first plies, only the most promising captures of a side that may stand pat:
         // in games where captures never run out, the capture tree would grow without bound.
         let mut n = self.keys[ply].len();
@@ -960,7 +984,7 @@ impl<'a> Search<'a> {
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
     /// promotions by gain, then killers, then the counter-move to the move just made, then the
     /// history of quiet moves.
-    fn score_moves(&mut self, ply: usize, tt_fp: u32) {
+    fn score_moves(&mut self, ply: usize, tt_fp: u32, captures_only: bool) {
         let list = &self.lists[ply];
         let mut keys = std::mem::take(&mut self.keys[ply]);
         keys.clear();
@@ -971,6 +995,9 @@ impl<'a> Search<'a> {
             _ => 0,
         };
         for (i, m) in list.moves.iter().enumerate() {
+            if captures_only && m.n_captures() == 0 && m.promote == 0 {
+                continue;
+            }
             let fp = fingerprint(list, m);
             let key = if fp == tt_fp {
                 TT_MOVE

@@ -137,6 +137,25 @@ struct Search<'a> {
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
     sevals: Vec<i32>,
+    /// The last in-check answer, by position hash (a frontier node asks twice: in the main
+    /// search, then in quiescence).
+    check_memo: std::cell::Cell<Option<(u64, bool)>>,
+    /// Per ply: the royal squares of the side that moves after the node's moves, found once
+    /// for the quiet moves tested for check there (keyed by the node's repetition key and that
+    /// side).
+    kings: Vec<Kings>,
+    /// Moves write the board only through their ops (no `after-move` program that may write
+    /// cells), so a move's ops show whether it moved or created royal pieces.
+    ops_only: bool,
+}
+
+/// Royal squares of one side at one node ([`Search::kings`]).
+#[derive(Clone, Default)]
+struct Kings {
+    key: u64,
+    side: u8,
+    valid: bool,
+    squares: Vec<u16>,
 }
 
 impl<'a> Search<'a> {
@@ -221,6 +240,9 @@ impl<'a> Search<'a> {
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
+            check_memo: std::cell::Cell::new(None),
+            kings: vec![Kings::default(); MAX_PLY + 1],
+            ops_only: def.after_move.is_empty() || rules.after_move_plain,
         }
     }
 
@@ -564,10 +586,59 @@ impl<'a> Search<'a> {
     }
 
     fn in_check(&self) -> bool {
-        self.has_royal
-            && self
-                .rules
-                .royal_attacked(&self.pos, self.rules.entry(self.pos.turn).owner)
+        if !self.has_royal {
+            return false;
+        }
+        let hash = self.pos.hash;
+        if let Some((h, v)) = self.check_memo.get() {
+            if h == hash {
+                return v;
+            }
+        }
+        let v = (self.rules).royal_attacked(&self.pos, self.rules.entry(self.pos.turn).owner);
+        self.check_memo.set(Some((hash, v)));
+        v
+    }
+
+    /// Before a move at `ply` is made to be tested for check: the royal squares of the side
+    /// that will move after it, unless already found at this node.
+    fn note_kings(&mut self, ply: usize) {
+        let side = self
+            .rules
+            .entry(self.rules.next_turn(self.pos.turn))
+            .owner
+            .0;
+        let key = self.path[ply];
+        let k = &mut self.kings[ply];
+        if k.valid && k.key == key && k.side == side {
+            return;
+        }
+        k.squares.clear();
+        for (sq, c) in self.pos.cells.iter().enumerate() {
+            if !c.is_empty() && c.owner == side && self.rules.royal[c.piece as usize - 1] {
+                k.squares.push(sq as u16);
+            }
+        }
+        (k.key, k.side, k.valid) = (key, side, true);
+    }
+
+    /// After the move `m` at `ply` (prepared by [`Search::note_kings`]): whether the side to
+    /// move is in check, as [`Search::in_check`] says, without looking for its royal pieces
+    /// when the move's writes leave them where they were.
+    fn gives_check(&self, ply: usize, m: &Move) -> bool {
+        let k = &self.kings[ply];
+        let royal = |c: crate::engine::Cell| {
+            !c.is_empty() && c.owner == k.side && self.rules.royal[c.piece as usize - 1]
+        };
+        let moved = self.lists[ply].ops(m).iter().any(|op| match *op {
+            crate::engine::Op::Set(sq, c) => royal(c) || k.squares.contains(&sq),
+            _ => false,
+        });
+        if !self.ops_only || moved {
+            return self.in_check();
+        }
+        let side = PlayerId(k.side);
+        (k.squares.iter()).any(|&sq| self.rules.attacked(&self.pos, sq, side, None, true))
     }
 
     /// What every node does first: count itself, clear its line, note its position for
@@ -719,11 +790,14 @@ impl<'a> Search<'a> {
             if prune_it && !self.has_royal {
                 continue;
             }
+            if prune_it {
+                self.note_kings(ply);
+            }
             self.made[ply] = fingerprint(&self.lists[ply], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             // A move that checks is searched all the same (mates are quiet moves too).
-            if prune_it && !self.in_check() {
+            if prune_it && !self.gives_check(ply, &m) {
                 revert(&mut self.pos, &mut self.log);
                 continue;
             }

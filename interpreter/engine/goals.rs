@@ -95,6 +95,16 @@ impl Rules {
         let to_move = self.entry(cx.pos.turn).mover;
         let mut best: Option<((u8, bool, usize), Outcome)> = None;
         for (gi, goal) in self.def.goals.iter().enumerate() {
+            // A condition that reads no player is tested once, not once per player.
+            let shared = matches!(
+                goal.cond,
+                GoalCond::Repetition | GoalCond::OnlyPieces(_) | GoalCond::TotalPieceCount(..)
+            );
+            if shared
+                && (goal.players.first()).is_some_and(|&p| !self.holds(&goal.cond, p, to_move, cx))
+            {
+                continue;
+            }
             for &p in &goal.players {
                 if !self.holds(&goal.cond, p, to_move, cx) {
                     continue;
@@ -282,21 +292,26 @@ impl Rules {
     /// the multisets `sets` (sorted piece types).
     fn only_pieces(&self, pos: &Position, sets: &[Vec<PieceId>]) -> bool {
         let most = sets.iter().map(Vec::len).max().unwrap_or(0);
-        let mut have: Vec<PieceId> = Vec::with_capacity(most + 1);
+        // Most positions hold more pieces than any set: counted first, without allocating.
+        let on_board = |c: &super::Cell| !c.is_empty() && c.marks & DEAD == 0;
+        let mut n = 0;
         for c in &pos.cells {
-            if !c.is_empty() && c.marks & DEAD == 0 {
-                if have.len() == most {
-                    return false;
-                }
-                have.push(PieceId(c.piece - 1));
+            n += on_board(c) as usize;
+            if n > most {
+                return false;
             }
+        }
+        let in_hand: usize = pos.store.iter().map(|&k| k as usize).sum();
+        if n + in_hand > most {
+            return false;
+        }
+        let mut have: Vec<PieceId> = Vec::with_capacity(most);
+        for c in pos.cells.iter().filter(|c| on_board(c)) {
+            have.push(PieceId(c.piece - 1));
         }
         let np = self.def.pieces.len();
         for (i, &k) in pos.store.iter().enumerate() {
             for _ in 0..k {
-                if have.len() == most {
-                    return false;
-                }
                 have.push(PieceId((i % np) as u16));
             }
         }

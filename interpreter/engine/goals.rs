@@ -89,6 +89,32 @@ pub struct GoalContext<'a> {
     pub repetitions: usize,
 }
 
+/// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
+/// owned by or zone of the player, no move list), so that it holds for all its players or none.
+pub(super) fn shared_goals(def: &GameDef) -> Vec<bool> {
+    fn expr(def: &GameDef, e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,
+            Expr::Counter(c) => !def.counters[*c as usize].per_player,
+            Expr::Arith(_, a, b) => expr(def, a) && expr(def, b),
+            Expr::CountPieces(owner, _, zone) => *owner == Owner::Any && zone.is_none(),
+        }
+    }
+    fn cond(def: &GameDef, c: &GoalCond) -> bool {
+        match c {
+            GoalCond::Const(_)
+            | GoalCond::Repetition
+            | GoalCond::OnlyPieces(_)
+            | GoalCond::TotalPieceCount(..) => true,
+            GoalCond::Compare(_, a, b) => expr(def, a) && expr(def, b),
+            GoalCond::Not(x) => cond(def, x),
+            GoalCond::And(xs) | GoalCond::Or(xs) => xs.iter().all(|x| cond(def, x)),
+            _ => false,
+        }
+    }
+    def.goals.iter().map(|g| cond(def, &g.cond)).collect()
+}
+
 impl Rules {
     /// The outcome, if the game is over in this position.
     pub fn outcome(&self, cx: &GoalContext) -> Option<Outcome> {
@@ -96,11 +122,7 @@ impl Rules {
         let mut best: Option<((u8, bool, usize), Outcome)> = None;
         for (gi, goal) in self.def.goals.iter().enumerate() {
             // A condition that reads no player is tested once, not once per player.
-            let shared = matches!(
-                goal.cond,
-                GoalCond::Repetition | GoalCond::OnlyPieces(_) | GoalCond::TotalPieceCount(..)
-            );
-            if shared
+            if self.goal_shared[gi]
                 && (goal.players.first()).is_some_and(|&p| !self.holds(&goal.cond, p, to_move, cx))
             {
                 continue;
@@ -227,10 +249,15 @@ impl Rules {
         let pos = cx.pos;
         match c {
             GoalCond::Const(b) => *b,
-            GoalCond::Compare(op, a, b) => op.test(
-                self.eval(pos, p, &[], [NONE; 3], a),
-                self.eval(pos, p, &[], [NONE; 3], b),
-            ),
+            GoalCond::Compare(op, a, b) => {
+                // Counters against numbers, the common case, without the general evaluator.
+                let value = |e: &Expr| match e {
+                    Expr::Int(n) => *n,
+                    Expr::Counter(c) => pos.counters[self.counter_slot(*c, p) as usize] as i64,
+                    e => self.eval(pos, p, &[], [NONE; 3], e),
+                };
+                op.test(value(a), value(b))
+            }
             GoalCond::Not(x) => !self.holds(x, p, to_move, cx),
             GoalCond::And(xs) => xs.iter().all(|x| self.holds(x, p, to_move, cx)),
             GoalCond::Or(xs) => xs.iter().any(|x| self.holds(x, p, to_move, cx)),

@@ -68,6 +68,9 @@ pub struct Rules {
     /// priorities, and with the options that compare moves across types (`"huffing"`,
     /// `"complete captures"`).
     rank_passes: Vec<u16>,
+    /// Per goal: its condition reads no player (`goals::shared_goals`), so it is tested once
+    /// rather than once per listed player.
+    goal_shared: Vec<bool>,
     /// By selector and piece type: the piece's move blocks that the selector takes, as the
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
@@ -221,6 +224,7 @@ impl Rules {
             },
             fast_legality: true,
             after_move_plain: after::plain_program(&def.after_move),
+            goal_shared: goals::shared_goals(&def),
             clock: after::Clock::recognise(&def),
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,

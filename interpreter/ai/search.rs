@@ -102,8 +102,9 @@ struct Search<'a> {
     /// How often each repetition key occurs in the game before the root (counted once per
     /// search, so a node's repetition test does not scan a long game).
     before: std::collections::HashMap<u64, usize>,
-    /// Principal variations: `pv[ply]` is the best line from `ply` (move indices).
-    pv: Vec<Vec<u16>>,
+    /// Principal variations: `pv[ply]` is the best line from `ply` (move fingerprints:
+    /// quiescence searches lists of captures only, whose indices are not the legal list's).
+    pv: Vec<Vec<u32>>,
     root: PlayerId,
     salt: u64,
     nodes: u64,
@@ -903,31 +904,40 @@ impl<'a> Search<'a> {
             }
         }
         let alpha0 = alpha;
-        if !self.gen_first && !in_check {
+        // Where captures are not compulsory and the side is not in check, it may stand pat and
+        // only captures and promotions are searched: they are generated alone (no quiet move
+        // is judged for royal safety), and the goals are the ones that do not depend on the
+        // moves (a side without captures stands pat, stalemate or not).
+        let captures_only = !self.gen_first && !in_check;
+        let mut stand = None;
+        if captures_only {
             // The goals that do not depend on the moves, before paying for generation.
             if let Some(v) = self.terminal_before_moves(ply, reps) {
                 return v;
             }
-            let stand = self.evaluate();
-            if stand >= beta {
-                return stand;
+            let v = self.evaluate();
+            if v >= beta {
+                return v;
             }
+            stand = Some(v);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.rules
-            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
-        let end = self.terminal(ply, &list, reps);
+        let end = if captures_only {
+            (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);
+            None
+        } else {
+            (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+            self.terminal(ply, &list, reps)
+        };
         let empty = list.is_empty();
-        let forced = in_check
-            || list
-                .moves
-                .iter()
-                .all(|m| m.n_captures() > 0 || m.promote != 0);
+        let forced = !captures_only
+            && (in_check
+                || (list.moves.iter()).all(|m| m.n_captures() > 0 || m.promote != 0));
         self.lists[ply] = list;
         if let Some(v) = end {
             return v;
         }
-        if empty {
+        if empty && !captures_only {
             return 0;
         }
         let forced = forced && qply < QFORCED;
@@ -937,7 +947,7 @@ impl<'a> Search<'a> {
         }
         let mut best = -INF;
         if !forced {
-            let stand = self.evaluate();
+            let stand = stand.unwrap_or_else(|| self.evaluate());
             if stand >= beta {
                 return stand;
             }
@@ -1141,12 +1151,14 @@ impl<'a> Search<'a> {
         *h = (*h + depth * depth).min(KILLER - 2);
     }
 
-    /// `pv[ply]` = the move, then the line found below it.
+    /// `pv[ply]` = the move (its index in the list at `ply`), then the line found below it.
     fn set_pv(&mut self, ply: usize, idx: u16) {
+        let list = &self.lists[ply];
+        let fp = fingerprint(list, &list.moves[idx as usize]);
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
-        line.push(idx);
+        line.push(fp);
         if let Some(next) = tail.first() {
             line.extend_from_slice(next);
         }
@@ -1158,11 +1170,12 @@ impl<'a> Search<'a> {
         let mut list = MoveList::new();
         let mut log = UndoLog::new();
         let mut out = Vec::new();
-        for &idx in &self.pv[0] {
+        for &fp in &self.pv[0] {
             self.rules.legal_moves_in(&mut self.ws, &mut pos, &mut list);
-            let Some(m) = list.moves.get(idx as usize).copied() else {
+            let Some(idx) = (list.moves.iter()).position(|m| fingerprint(&list, m) == fp) else {
                 break;
             };
+            let m = list.moves[idx];
             out.push(notation::move_texts(&self.rules.def, &list)[idx as usize].clone());
             self.rules.make(&mut pos, &list, &m, &mut log);
         }

@@ -701,6 +701,21 @@ impl Rules {
         }
     }
 
+    /// The legal moves that capture or promote: [`Rules::legal_moves_in`] with the others
+    /// dropped once the filters that compare moves (priorities, maximal captures, precedence)
+    /// have run, before royal safety is tested, so a search's quiescence does not pay for
+    /// judging quiet moves. No pass is added.
+    pub fn legal_captures_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+        if self.def.options.huffing {
+            self.legal_moves_in(ws, pos, out);
+            out.retain(|m| m.n_captures() > 0 || m.promote != 0);
+            return;
+        }
+        ws.captures_only = true;
+        self.legal_moves_in(ws, pos, out);
+        ws.captures_only = false;
+    }
+
     /// The rank of a block's move type in `move-priorities` (untyped: last).
     #[inline]
     fn block_rank(&self, b: &Block) -> u16 {
@@ -899,7 +914,7 @@ impl Rules {
     /// player may neglect under `"huffing"` (duplicates, royal safety, passing).
     fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList, compel: bool) {
         if out.is_empty() {
-            if self.def.options.pass_turn == PassTurn::Forced {
+            if self.def.options.pass_turn == PassTurn::Forced && !ws.captures_only {
                 push_pass(out);
             }
             return;
@@ -909,6 +924,12 @@ impl Rules {
         if compel {
             self.compel(&mut ws.keys, ws.one_rank, pos, out);
         }
+        if ws.captures_only {
+            out.retain(|m| m.n_captures() > 0 || m.promote != 0);
+            if out.is_empty() {
+                return;
+            }
+        }
         // The filters above only drop moves, so a list shown distinct stays so.
         if !ws.distinct {
             dedup_moves(ws, out);
@@ -917,6 +938,7 @@ impl Rules {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
         }
         match self.def.options.pass_turn {
+            _ if ws.captures_only => {}
             PassTurn::Yes => push_pass(out),
             PassTurn::Forced if out.is_empty() => push_pass(out),
             _ => {}
@@ -1322,6 +1344,8 @@ pub struct Workspace {
     one_rank: bool,
     /// The keys of `"maximal captures"`.
     keys: Vec<u64>,
+    /// Only the moves that capture or promote are wanted ([`Rules::legal_captures_in`]).
+    captures_only: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -904,13 +904,8 @@ impl<'a> Search<'a> {
             }
         }
         let alpha0 = alpha;
-        // Where captures are not compulsory and the side is not in check, it may stand pat and
-        // only captures and promotions are searched: they are generated alone (no quiet move
-        // is judged for royal safety), and the goals are the ones that do not depend on the
-        // moves (a side without captures stands pat, stalemate or not).
-        let captures_only = !self.gen_first && !in_check;
         let mut stand = None;
-        if captures_only {
+        if !self.gen_first && !in_check {
             // The goals that do not depend on the moves, before paying for generation.
             if let Some(v) = self.terminal_before_moves(ply, reps) {
                 return v;
@@ -921,6 +916,12 @@ impl<'a> Search<'a> {
             }
             stand = Some(v);
         }
+        // Where captures are not compulsory and the side is not in check (also past the plies
+        // where checks are searched: a capture that mates is still seen), it may stand pat and
+        // only captures and promotions are searched: they are generated alone (no quiet move
+        // is judged for royal safety), and the goals are the ones that do not depend on the
+        // moves (a side without captures stands pat, stalemate or not).
+        let captures_only = stand.is_some() && !self.in_check();
         let mut list = std::mem::take(&mut self.lists[ply]);
         let end = if captures_only {
             (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);

@@ -101,7 +101,7 @@ struct Search<'a> {
     path: Vec<u64>,
     /// How often each repetition key occurs in the game before the root (counted once per
     /// search, so a node's repetition test does not scan a long game).
-    before: std::collections::HashMap<u64, usize>,
+    before: rustc_hash::FxHashMap<u64, usize>,
     /// Principal variations: `pv[ply]` is the best line from `ply` (move fingerprints:
     /// quiescence searches lists of captures only, whose indices are not the legal list's).
     pv: Vec<Vec<u32>>,
@@ -192,7 +192,7 @@ impl<'a> Search<'a> {
         } else {
             0
         };
-        let mut before = std::collections::HashMap::new();
+        let mut before = rustc_hash::FxHashMap::default();
         for &k in history.split_last().map_or(history, |(_, rest)| rest) {
             *before.entry(k).or_insert(0) += 1;
         }

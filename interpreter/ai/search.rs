@@ -932,8 +932,7 @@ impl<'a> Search<'a> {
         };
         let empty = list.is_empty();
         let forced = !captures_only
-            && (in_check
-                || (list.moves.iter()).all(|m| m.n_captures() > 0 || m.promote != 0));
+            && (in_check || (list.moves.iter()).all(|m| m.n_captures() > 0 || m.promote != 0));
         self.lists[ply] = list;
         if let Some(v) = end {
             return v;
@@ -1177,7 +1176,7 @@ impl<'a> Search<'a> {
                 break;
             };
             let m = list.moves[idx];
-            out.push(notation::move_texts(&self.rules.def, &list)[idx as usize].clone());
+            out.push(notation::move_texts(&self.rules.def, &list)[idx].clone());
             self.rules.make(&mut pos, &list, &m, &mut log);
         }
         out

@@ -917,27 +917,31 @@ impl<'a> Search<'a> {
             stand = Some(v);
         }
         // Where captures are not compulsory and the side is not in check (also past the plies
-        // where checks are searched: a capture that mates is still seen), it may stand pat and
-        // only captures and promotions are searched: they are generated alone (no quiet move
-        // is judged for royal safety), and the goals are the ones that do not depend on the
-        // moves (a side without captures stands pat, stalemate or not).
+        // where checks are searched, so a capture that mates is seen as before), it may stand
+        // pat and only captures and promotions are searched: they are generated alone (royal
+        // safety judges quiet moves only until one is legal). With a legal move left out, the
+        // goals are the ones already tested (they do not depend on the moves).
         let captures_only = stand.is_some() && !self.in_check();
         let mut list = std::mem::take(&mut self.lists[ply]);
-        let end = if captures_only {
-            (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);
-            None
+        let mut other = false;
+        if captures_only {
+            other = (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);
         } else {
             (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        }
+        let end = if other {
+            None
+        } else {
             self.terminal(ply, &list, reps)
         };
-        let empty = list.is_empty();
-        let forced = !captures_only
-            && (in_check || (list.moves.iter()).all(|m| m.n_captures() > 0 || m.promote != 0));
+        let empty = list.is_empty() && !other;
+        let forced = in_check
+            || (!other && (list.moves.iter()).all(|m| m.n_captures() > 0 || m.promote != 0));
         self.lists[ply] = list;
         if let Some(v) = end {
             return v;
         }
-        if empty && !captures_only {
+        if empty {
             return 0;
         }
         let forced = forced && qply < QFORCED;

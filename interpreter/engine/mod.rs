@@ -702,18 +702,28 @@ impl Rules {
     }
 
     /// The legal moves that capture or promote: [`Rules::legal_moves_in`] with the others
-    /// dropped once the filters that compare moves (priorities, maximal captures, precedence)
-    /// have run, before royal safety is tested, so a search's quiescence does not pay for
-    /// judging quiet moves. No pass is added.
-    pub fn legal_captures_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+    /// left out once the filters that compare moves (priorities, maximal captures,
+    /// precedence) have run. Royal safety judges the others only until one is legal, so a
+    /// search's quiescence does not pay for judging quiet moves. Returns whether a legal move
+    /// was left out (a quiet move or a pass): with an empty `out`, false means no legal move.
+    pub fn legal_captures_in(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> bool {
+        let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
         if self.def.options.huffing {
             self.legal_moves_in(ws, pos, out);
-            out.retain(|m| m.n_captures() > 0 || m.promote != 0);
-            return;
+            let other = out.moves.iter().any(|m| !wanted(m));
+            out.retain(wanted);
+            return other;
         }
         ws.captures_only = true;
+        ws.other_legal = false;
         self.legal_moves_in(ws, pos, out);
         ws.captures_only = false;
+        ws.other_legal
     }
 
     /// The rank of a block's move type in `move-priorities` (untyped: last).
@@ -914,7 +924,11 @@ impl Rules {
     /// player may neglect under `"huffing"` (duplicates, royal safety, passing).
     fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList, compel: bool) {
         if out.is_empty() {
-            if self.def.options.pass_turn == PassTurn::Forced && !ws.captures_only {
+            if self.def.options.pass_turn == PassTurn::Forced {
+                if ws.captures_only {
+                    ws.other_legal = true;
+                    return;
+                }
                 push_pass(out);
             }
             return;
@@ -924,21 +938,31 @@ impl Rules {
         if compel {
             self.compel(&mut ws.keys, ws.one_rank, pos, out);
         }
-        if ws.captures_only {
-            out.retain(|m| m.n_captures() > 0 || m.promote != 0);
-            if out.is_empty() {
-                return;
-            }
-        }
         // The filters above only drop moves, so a list shown distinct stays so.
         if !ws.distinct {
             dedup_moves(ws, out);
         }
-        if self.royal.iter().any(|&r| r) {
+        let royal = self.royal.iter().any(|&r| r);
+        if ws.captures_only {
+            let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
+            ws.other_legal = if royal {
+                self.royal_filter_captures(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out)
+            } else {
+                let other = out.moves.iter().any(|m| !wanted(m));
+                out.retain(wanted);
+                other
+            };
+            ws.other_legal |= match self.def.options.pass_turn {
+                PassTurn::Yes => true,
+                PassTurn::Forced => out.is_empty() && !ws.other_legal,
+                _ => false,
+            };
+            return;
+        }
+        if royal {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
         }
         match self.def.options.pass_turn {
-            _ if ws.captures_only => {}
             PassTurn::Yes => push_pass(out),
             PassTurn::Forced if out.is_empty() => push_pass(out),
             _ => {}
@@ -1346,6 +1370,8 @@ pub struct Workspace {
     keys: Vec<u64>,
     /// Only the moves that capture or promote are wanted ([`Rules::legal_captures_in`]).
     captures_only: bool,
+    /// With `captures_only`: a legal move was left out.
+    other_legal: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -101,9 +101,10 @@ struct Search<'a> {
     path: Vec<u64>,
     /// How often each repetition key occurs in the game before the root (counted once per
     /// search, so a node's repetition test does not scan a long game).
-    before: std::collections::HashMap<u64, usize>,
-    /// Principal variations: `pv[ply]` is the best line from `ply` (move indices).
-    pv: Vec<Vec<u16>>,
+    before: rustc_hash::FxHashMap<u64, usize>,
+    /// Principal variations: `pv[ply]` is the best line from `ply` (move fingerprints:
+    /// quiescence searches lists of captures only, whose indices are not the legal list's).
+    pv: Vec<Vec<u32>>,
     root: PlayerId,
     salt: u64,
     nodes: u64,
@@ -137,6 +138,25 @@ struct Search<'a> {
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
     sevals: Vec<i32>,
+    /// The last in-check answer, by position hash (a frontier node asks twice: in the main
+    /// search, then in quiescence).
+    check_memo: std::cell::Cell<Option<(u64, bool)>>,
+    /// Per ply: the royal squares of the side that moves after the node's moves, found once
+    /// for the quiet moves tested for check there (keyed by the node's repetition key and that
+    /// side).
+    kings: Vec<Kings>,
+    /// Moves write the board only through their ops (no `after-move` program that may write
+    /// cells), so a move's ops show whether it moved or created royal pieces.
+    ops_only: bool,
+}
+
+/// Royal squares of one side at one node ([`Search::kings`]).
+#[derive(Clone, Default)]
+struct Kings {
+    key: u64,
+    side: u8,
+    valid: bool,
+    squares: Vec<u16>,
 }
 
 impl<'a> Search<'a> {
@@ -172,7 +192,7 @@ impl<'a> Search<'a> {
         } else {
             0
         };
-        let mut before = std::collections::HashMap::new();
+        let mut before = rustc_hash::FxHashMap::default();
         for &k in history.split_last().map_or(history, |(_, rest)| rest) {
             *before.entry(k).or_insert(0) += 1;
         }
@@ -221,6 +241,9 @@ impl<'a> Search<'a> {
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
+            check_memo: std::cell::Cell::new(None),
+            kings: vec![Kings::default(); MAX_PLY + 1],
+            ops_only: def.after_move.is_empty() || rules.after_move_plain,
         }
     }
 
@@ -244,7 +267,7 @@ impl<'a> Search<'a> {
         // Root order: the stored best move first, then captures, then the rest.
         let tt_fp = self.tt.probe(self.pos.hash ^ self.salt).map_or(0, |e| e.fp);
         self.lists[0] = root_list.clone();
-        self.score_moves(0, tt_fp);
+        self.score_moves(0, tt_fp, false);
         let mut order: Vec<(i32, u16)> = self.keys[0].clone();
         order.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
         let mut order: Vec<u16> = order.into_iter().map(|(_, i)| i).collect();
@@ -507,6 +530,30 @@ impl<'a> Search<'a> {
         Some(if self.team() { v } else { -v })
     }
 
+    /// [`Search::terminal`] with the goals that do not depend on the moves (a placeholder
+    /// stands for "the side to move has moves"), before they are generated.
+    fn terminal_before_moves(&mut self, ply: usize, reps: usize) -> Option<i32> {
+        let placeholder = std::mem::take(&mut self.placeholder);
+        let end = self.terminal(ply, &placeholder, reps);
+        self.placeholder = placeholder;
+        end
+    }
+
+    /// Generates the legal moves at `ply` into `lists[ply]`; `Some(value)` when the game is
+    /// over there (a goal, or no move).
+    fn generate(&mut self, ply: usize, reps: usize) -> Option<i32> {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.rules
+            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        let end = self.terminal(ply, &list, reps);
+        let empty = list.is_empty();
+        self.lists[ply] = list;
+        if end.is_some() {
+            return end;
+        }
+        empty.then_some(0)
+    }
+
     /// Counts a node and notes when a limit is reached.
     fn tick(&mut self) {
         self.nodes += 1;
@@ -540,10 +587,59 @@ impl<'a> Search<'a> {
     }
 
     fn in_check(&self) -> bool {
-        self.has_royal
-            && self
-                .rules
-                .royal_attacked(&self.pos, self.rules.entry(self.pos.turn).owner)
+        if !self.has_royal {
+            return false;
+        }
+        let hash = self.pos.hash;
+        if let Some((h, v)) = self.check_memo.get() {
+            if h == hash {
+                return v;
+            }
+        }
+        let v = (self.rules).royal_attacked(&self.pos, self.rules.entry(self.pos.turn).owner);
+        self.check_memo.set(Some((hash, v)));
+        v
+    }
+
+    /// Before a move at `ply` is made to be tested for check: the royal squares of the side
+    /// that will move after it, unless already found at this node.
+    fn note_kings(&mut self, ply: usize) {
+        let side = self
+            .rules
+            .entry(self.rules.next_turn(self.pos.turn))
+            .owner
+            .0;
+        let key = self.path[ply];
+        let k = &mut self.kings[ply];
+        if k.valid && k.key == key && k.side == side {
+            return;
+        }
+        k.squares.clear();
+        for (sq, c) in self.pos.cells.iter().enumerate() {
+            if !c.is_empty() && c.owner == side && self.rules.royal[c.piece as usize - 1] {
+                k.squares.push(sq as u16);
+            }
+        }
+        (k.key, k.side, k.valid) = (key, side, true);
+    }
+
+    /// After the move `m` at `ply` (prepared by [`Search::note_kings`]): whether the side to
+    /// move is in check, as [`Search::in_check`] says, without looking for its royal pieces
+    /// when the move's writes leave them where they were.
+    fn gives_check(&self, ply: usize, m: &Move) -> bool {
+        let k = &self.kings[ply];
+        let royal = |c: crate::engine::Cell| {
+            !c.is_empty() && c.owner == k.side && self.rules.royal[c.piece as usize - 1]
+        };
+        let moved = self.lists[ply].ops(m).iter().any(|op| match *op {
+            crate::engine::Op::Set(sq, c) => royal(c) || k.squares.contains(&sq),
+            _ => false,
+        });
+        if !self.ops_only || moved {
+            return self.in_check();
+        }
+        let side = PlayerId(k.side);
+        (k.squares.iter()).any(|&sq| self.rules.attacked(&self.pos, sq, side, None, true))
     }
 
     /// What every node does first: count itself, clear its line, note its position for
@@ -596,23 +692,21 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        self.rules
-            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
         let reps = self.repetitions(ply);
-        let end = self.terminal(ply, &list, reps);
-        let empty = list.is_empty();
-        self.lists[ply] = list;
-        if let Some(v) = end {
-            return v;
-        }
-        if empty {
-            return 0;
-        }
         let me = self.team();
         let mover = self.rules.entry(self.pos.turn).mover;
-        if self.rules.def.players[mover.idx()].random {
-            return self.chance(depth, ply, me);
+        let random = self.rules.def.players[mover.idx()].random;
+        // Where captures are not compulsory, the pruning below decides before the moves are
+        // generated (as quiescence stands pat before generating): a node it cuts costs no
+        // generation.
+        let gen_late = !self.gen_first && !random;
+        if !gen_late {
+            if let Some(v) = self.generate(ply, reps) {
+                return v;
+            }
+            if random {
+                return self.chance(depth, ply, me);
+            }
         }
         // Pruning by the static evaluation, away from the principal variation, never in
         // check and never near a mate score.
@@ -626,6 +720,13 @@ impl<'a> Search<'a> {
         let improving =
             ply < 2 || self.sevals[ply - 2] == -INF || static_eval > self.sevals[ply - 2];
         if prunable {
+            // Both cuts below need the evaluation at or above beta; a finished game is never
+            // cut (the goals that do not depend on the moves, before generating them).
+            if gen_late && static_eval >= beta {
+                if let Some(v) = self.terminal_before_moves(ply, reps) {
+                    return v;
+                }
+            }
             // Reverse futility: far above beta with little depth left, a move will not fall
             // below it.
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
@@ -679,7 +780,12 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.score_moves(ply, tt_fp);
+        if gen_late {
+            if let Some(v) = self.generate(ply, reps) {
+                return v;
+            }
+        }
+        self.score_moves(ply, tt_fp, false);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_idx = u16::MAX;
@@ -714,11 +820,14 @@ impl<'a> Search<'a> {
             {
                 continue;
             }
+            if prune_it {
+                self.note_kings(ply);
+            }
             self.made[ply] = fingerprint(&self.lists[ply], &m);
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             // A move that checks is searched all the same (mates are quiet moves too).
-            if prune_it && !self.in_check() {
+            if prune_it && !self.gives_check(ply, &m) {
                 revert(&mut self.pos, &mut self.log);
                 continue;
             }
@@ -824,29 +933,39 @@ impl<'a> Search<'a> {
             }
         }
         let alpha0 = alpha;
+        let mut stand = None;
         if !self.gen_first && !in_check {
             // The goals that do not depend on the moves, before paying for generation.
-            let placeholder = std::mem::take(&mut self.placeholder);
-            let end = self.terminal(ply, &placeholder, reps);
-            self.placeholder = placeholder;
-            if let Some(v) = end {
+            if let Some(v) = self.terminal_before_moves(ply, reps) {
                 return v;
             }
-            let stand = self.evaluate();
-            if stand >= beta {
-                return stand;
+            let v = self.evaluate();
+            if v >= beta {
+                return v;
             }
+            stand = Some(v);
         }
+        // Where captures are not compulsory and the side is not in check (also past the plies
+        // where checks are searched, so a capture that mates is seen as before), it may stand
+        // pat and only captures and promotions are searched: they are generated alone (royal
+        // safety judges quiet moves only until one is legal). With a legal move left out, the
+        // goals are the ones already tested (they do not depend on the moves).
+        let captures_only = stand.is_some() && !self.in_check();
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.rules
-            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
-        let end = self.terminal(ply, &list, reps);
-        let empty = list.is_empty();
+        let mut other = false;
+        if captures_only {
+            other = (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);
+        } else {
+            (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        }
+        let end = if other {
+            None
+        } else {
+            self.terminal(ply, &list, reps)
+        };
+        let empty = list.is_empty() && !other;
         let forced = in_check
-            || list
-                .moves
-                .iter()
-                .all(|m| m.n_captures() > 0 || m.promote != 0);
+            || (!other && (list.moves.iter()).all(|m| m.n_captures() > 0 || m.promote != 0));
         self.lists[ply] = list;
         if let Some(v) = end {
             return v;
@@ -861,7 +980,7 @@ impl<'a> Search<'a> {
         }
         let mut best = -INF;
         if !forced {
-            let stand = self.evaluate();
+            let stand = stand.unwrap_or_else(|| self.evaluate());
             if stand >= beta {
                 return stand;
             }
@@ -869,15 +988,8 @@ impl<'a> Search<'a> {
             alpha = alpha.max(stand);
         }
         let me = self.team();
-        self.score_moves(ply, tt_fp);
-        if !forced {
-            // Only captures and promotions.
-            let list = &self.lists[ply];
-            self.keys[ply].retain(|&(_, i)| {
-                let m = &list.moves[i as usize];
-                m.n_captures() > 0 || m.promote != 0
-            });
-        }
+        // Only captures and promotions unless forced.
+        self.score_moves(ply, tt_fp, !forced);
         // Past the first plies, only the most promising captures of a side that may stand pat:
         // in games where captures never run out, the capture tree would grow without bound.
         let mut n = self.keys[ply].len();
@@ -989,7 +1101,7 @@ impl<'a> Search<'a> {
     /// Ordering keys of the moves at `ply`: the stored best move, then captures and
     /// promotions by gain, then killers, then the counter-move to the move just made, then the
     /// history of quiet moves.
-    fn score_moves(&mut self, ply: usize, tt_fp: u32) {
+    fn score_moves(&mut self, ply: usize, tt_fp: u32, captures_only: bool) {
         let list = &self.lists[ply];
         let mut keys = std::mem::take(&mut self.keys[ply]);
         keys.clear();
@@ -1000,6 +1112,9 @@ impl<'a> Search<'a> {
             _ => 0,
         };
         for (i, m) in list.moves.iter().enumerate() {
+            if captures_only && m.n_captures() == 0 && m.promote == 0 {
+                continue;
+            }
             let fp = fingerprint(list, m);
             let key = if fp == tt_fp {
                 TT_MOVE
@@ -1069,12 +1184,14 @@ impl<'a> Search<'a> {
         *h = (*h + depth * depth).min(KILLER - 2);
     }
 
-    /// `pv[ply]` = the move, then the line found below it.
+    /// `pv[ply]` = the move (its index in the list at `ply`), then the line found below it.
     fn set_pv(&mut self, ply: usize, idx: u16) {
+        let list = &self.lists[ply];
+        let fp = fingerprint(list, &list.moves[idx as usize]);
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
-        line.push(idx);
+        line.push(fp);
         if let Some(next) = tail.first() {
             line.extend_from_slice(next);
         }
@@ -1086,12 +1203,13 @@ impl<'a> Search<'a> {
         let mut list = MoveList::new();
         let mut log = UndoLog::new();
         let mut out = Vec::new();
-        for &idx in &self.pv[0] {
+        for &fp in &self.pv[0] {
             self.rules.legal_moves_in(&mut self.ws, &mut pos, &mut list);
-            let Some(m) = list.moves.get(idx as usize).copied() else {
+            let Some(idx) = (list.moves.iter()).position(|m| fingerprint(&list, m) == fp) else {
                 break;
             };
-            out.push(notation::move_texts(&self.rules.def, &list)[idx as usize].clone());
+            let m = list.moves[idx];
+            out.push(notation::move_texts(&self.rules.def, &list)[idx].clone());
             self.rules.make(&mut pos, &list, &m, &mut log);
         }
         out

@@ -89,12 +89,44 @@ pub struct GoalContext<'a> {
     pub repetitions: usize,
 }
 
+/// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
+/// owned by or zone of the player, no move list), so that it holds for all its players or none.
+pub(super) fn shared_goals(def: &GameDef) -> Vec<bool> {
+    fn expr(def: &GameDef, e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,
+            Expr::Counter(c) => !def.counters[*c as usize].per_player,
+            Expr::Arith(_, a, b) => expr(def, a) && expr(def, b),
+            Expr::CountPieces(owner, _, zone) => *owner == Owner::Any && zone.is_none(),
+        }
+    }
+    fn cond(def: &GameDef, c: &GoalCond) -> bool {
+        match c {
+            GoalCond::Const(_)
+            | GoalCond::Repetition
+            | GoalCond::OnlyPieces(_)
+            | GoalCond::TotalPieceCount(..) => true,
+            GoalCond::Compare(_, a, b) => expr(def, a) && expr(def, b),
+            GoalCond::Not(x) => cond(def, x),
+            GoalCond::And(xs) | GoalCond::Or(xs) => xs.iter().all(|x| cond(def, x)),
+            _ => false,
+        }
+    }
+    def.goals.iter().map(|g| cond(def, &g.cond)).collect()
+}
+
 impl Rules {
     /// The outcome, if the game is over in this position.
     pub fn outcome(&self, cx: &GoalContext) -> Option<Outcome> {
         let to_move = self.entry(cx.pos.turn).mover;
         let mut best: Option<((u8, bool, usize), Outcome)> = None;
         for (gi, goal) in self.def.goals.iter().enumerate() {
+            // A condition that reads no player is tested once, not once per player.
+            if self.goal_shared[gi]
+                && (goal.players.first()).is_some_and(|&p| !self.holds(&goal.cond, p, to_move, cx))
+            {
+                continue;
+            }
             for &p in &goal.players {
                 if !self.holds(&goal.cond, p, to_move, cx) {
                     continue;
@@ -217,10 +249,15 @@ impl Rules {
         let pos = cx.pos;
         match c {
             GoalCond::Const(b) => *b,
-            GoalCond::Compare(op, a, b) => op.test(
-                self.eval(pos, p, &[], [NONE; 3], a),
-                self.eval(pos, p, &[], [NONE; 3], b),
-            ),
+            GoalCond::Compare(op, a, b) => {
+                // Counters against numbers, the common case, without the general evaluator.
+                let value = |e: &Expr| match e {
+                    Expr::Int(n) => *n,
+                    Expr::Counter(c) => pos.counters[self.counter_slot(*c, p) as usize] as i64,
+                    e => self.eval(pos, p, &[], [NONE; 3], e),
+                };
+                op.test(value(a), value(b))
+            }
             GoalCond::Not(x) => !self.holds(x, p, to_move, cx),
             GoalCond::And(xs) => xs.iter().all(|x| self.holds(x, p, to_move, cx)),
             GoalCond::Or(xs) => xs.iter().any(|x| self.holds(x, p, to_move, cx)),
@@ -282,21 +319,26 @@ impl Rules {
     /// the multisets `sets` (sorted piece types).
     fn only_pieces(&self, pos: &Position, sets: &[Vec<PieceId>]) -> bool {
         let most = sets.iter().map(Vec::len).max().unwrap_or(0);
-        let mut have: Vec<PieceId> = Vec::with_capacity(most + 1);
+        // Most positions hold more pieces than any set: counted first, without allocating.
+        let on_board = |c: &super::Cell| !c.is_empty() && c.marks & DEAD == 0;
+        let mut n = 0;
         for c in &pos.cells {
-            if !c.is_empty() && c.marks & DEAD == 0 {
-                if have.len() == most {
-                    return false;
-                }
-                have.push(PieceId(c.piece - 1));
+            n += on_board(c) as usize;
+            if n > most {
+                return false;
             }
+        }
+        let in_hand: usize = pos.store.iter().map(|&k| k as usize).sum();
+        if n + in_hand > most {
+            return false;
+        }
+        let mut have: Vec<PieceId> = Vec::with_capacity(most);
+        for c in pos.cells.iter().filter(|c| on_board(c)) {
+            have.push(PieceId(c.piece - 1));
         }
         let np = self.def.pieces.len();
         for (i, &k) in pos.store.iter().enumerate() {
             for _ in 0..k {
-                if have.len() == most {
-                    return false;
-                }
                 have.push(PieceId((i % np) as u16));
             }
         }

@@ -201,37 +201,7 @@ impl Rules {
         keep.clear();
         let mut dropped = false;
         for m in &out.moves {
-            let ops = out.ops(m);
-            if s.proven && self.proven_safe(s, pos, side, ops) {
-                keep.push(true);
-                continue;
-            }
-            if !self.fast_legality {
-                // The reference: play the move and look for royal pieces over the whole board.
-                self.make_ops(pos, out, m, log);
-                let safe = !self.royal_attacked(pos, side);
-                keep.push(safe);
-                dropped |= !safe;
-                super::revert(pos, log);
-                continue;
-            }
-            // Play it and test the royal squares it leaves.
-            s.after.clear();
-            s.after.extend_from_slice(&s.kings);
-            for op in ops {
-                if let Op::Set(sq, c) = *op {
-                    s.after.retain(|&k| k != sq);
-                    if !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1] {
-                        s.after.push(sq);
-                    }
-                }
-            }
-            self.make_ops(pos, out, m, log);
-            let safe = !s
-                .after
-                .iter()
-                .any(|&k| self.attacked(pos, k, side, None, true));
-            super::revert(pos, log);
+            let safe = self.move_safe(s, log, pos, out, m, side);
             keep.push(safe);
             dropped |= !safe;
         }
@@ -240,5 +210,74 @@ impl Rules {
         }
         let mut k = keep.iter();
         out.retain(|_| k.next().copied().unwrap_or(false));
+    }
+
+    /// [`Rules::royal_filter`] keeping only the moves that capture or promote; the others are
+    /// judged only until one is safe. Returns whether one of them is.
+    pub(super) fn royal_filter_captures(
+        &self,
+        s: &mut Safety,
+        keep: &mut Vec<bool>,
+        log: &mut super::UndoLog,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> bool {
+        let side = self.entry(pos.turn).owner;
+        self.examine_safety(pos, side, s);
+        keep.clear();
+        let mut other = false;
+        for m in &out.moves {
+            if m.n_captures() > 0 || m.promote != 0 {
+                keep.push(self.move_safe(s, log, pos, out, m, side));
+            } else {
+                other = other || self.move_safe(s, log, pos, out, m, side);
+                keep.push(false);
+            }
+        }
+        let mut k = keep.iter();
+        out.retain(|_| k.next().copied().unwrap_or(false));
+        other
+    }
+
+    /// Whether a move of `out` leaves the royal pieces of `side` (examined in `s`) safe.
+    #[inline]
+    fn move_safe(
+        &self,
+        s: &mut Safety,
+        log: &mut super::UndoLog,
+        pos: &mut Position,
+        out: &MoveList,
+        m: &super::Move,
+        side: PlayerId,
+    ) -> bool {
+        let ops = out.ops(m);
+        if s.proven && self.proven_safe(s, pos, side, ops) {
+            return true;
+        }
+        if !self.fast_legality {
+            // The reference: play the move and look for royal pieces over the whole board.
+            self.make_ops(pos, out, m, log);
+            let safe = !self.royal_attacked(pos, side);
+            super::revert(pos, log);
+            return safe;
+        }
+        // Play it and test the royal squares it leaves.
+        s.after.clear();
+        s.after.extend_from_slice(&s.kings);
+        for op in ops {
+            if let Op::Set(sq, c) = *op {
+                s.after.retain(|&k| k != sq);
+                if !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1] {
+                    s.after.push(sq);
+                }
+            }
+        }
+        self.make_ops(pos, out, m, log);
+        let safe = !s
+            .after
+            .iter()
+            .any(|&k| self.attacked(pos, k, side, None, true));
+        super::revert(pos, log);
+        safe
     }
 }

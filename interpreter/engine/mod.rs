@@ -68,6 +68,9 @@ pub struct Rules {
     /// priorities, and with the options that compare moves across types (`"huffing"`,
     /// `"complete captures"`).
     rank_passes: Vec<u16>,
+    /// Per goal: its condition reads no player (`goals::shared_goals`), so it is tested once
+    /// rather than once per listed player.
+    goal_shared: Vec<bool>,
     /// By selector and piece type: the piece's move blocks that the selector takes, as the
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
@@ -221,6 +224,7 @@ impl Rules {
             },
             fast_legality: true,
             after_move_plain: after::plain_program(&def.after_move),
+            goal_shared: goals::shared_goals(&def),
             clock: after::Clock::recognise(&def),
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
@@ -697,6 +701,31 @@ impl Rules {
         }
     }
 
+    /// The legal moves that capture or promote: [`Rules::legal_moves_in`] with the others
+    /// left out once the filters that compare moves (priorities, maximal captures,
+    /// precedence) have run. Royal safety judges the others only until one is legal, so a
+    /// search's quiescence does not pay for judging quiet moves. Returns whether a legal move
+    /// was left out (a quiet move or a pass): with an empty `out`, false means no legal move.
+    pub fn legal_captures_in(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> bool {
+        let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
+        if self.def.options.huffing {
+            self.legal_moves_in(ws, pos, out);
+            let other = out.moves.iter().any(|m| !wanted(m));
+            out.retain(wanted);
+            return other;
+        }
+        ws.captures_only = true;
+        ws.other_legal = false;
+        self.legal_moves_in(ws, pos, out);
+        ws.captures_only = false;
+        ws.other_legal
+    }
+
     /// The rank of a block's move type in `move-priorities` (untyped: last).
     #[inline]
     fn block_rank(&self, b: &Block) -> u16 {
@@ -898,6 +927,10 @@ impl Rules {
     fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList, compel: bool) {
         if out.is_empty() {
             if self.def.options.pass_turn == PassTurn::Forced {
+                if ws.captures_only {
+                    ws.other_legal = true;
+                    return;
+                }
                 push_pass(out);
             }
             return;
@@ -911,7 +944,24 @@ impl Rules {
         if !ws.distinct {
             dedup_moves(ws, out);
         }
-        if self.royal.iter().any(|&r| r) {
+        let royal = self.royal.iter().any(|&r| r);
+        if ws.captures_only {
+            let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
+            ws.other_legal = if royal {
+                self.royal_filter_captures(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out)
+            } else {
+                let other = out.moves.iter().any(|m| !wanted(m));
+                out.retain(wanted);
+                other
+            };
+            ws.other_legal |= match self.def.options.pass_turn {
+                PassTurn::Yes => true,
+                PassTurn::Forced => out.is_empty() && !ws.other_legal,
+                _ => false,
+            };
+            return;
+        }
+        if royal {
             self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
         }
         match self.def.options.pass_turn {
@@ -1367,6 +1417,10 @@ pub struct Workspace {
     one_rank: bool,
     /// The keys of `"maximal captures"`.
     keys: Vec<u64>,
+    /// Only the moves that capture or promote are wanted ([`Rules::legal_captures_in`]).
+    captures_only: bool,
+    /// With `captures_only`: a legal move was left out.
+    other_legal: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

@@ -4,6 +4,7 @@
 mod after;
 pub mod attack;
 mod exec;
+mod gates;
 mod goals;
 mod legal;
 mod moves;
@@ -72,12 +73,16 @@ pub struct Rules {
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
     gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
+    /// The same lists by player and start square, gates read at load (`gates.rs`).
+    gate_rows: gates::GateRows,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
     after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special.rs`).
     pub special: special::Special,
+    /// Some piece type has drop blocks.
+    has_drops: bool,
 }
 
 /// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
@@ -171,7 +176,7 @@ impl Rules {
         let selectors = (rank_passes.iter().map(|&r| (Some(r), None)))
             .chain(std::iter::once((None, None)))
             .chain((0..def.move_types.len()).map(|t| (None, Some(MoveTypeId(t as u16)))));
-        let gen_lists = selectors
+        let gen_lists: Vec<Vec<Vec<special::GateEntry>>> = selectors
             .map(|(r, t)| {
                 (def.pieces.iter())
                     .map(|p| {
@@ -186,6 +191,7 @@ impl Rules {
                     .collect()
             })
             .collect();
+        let gate_rows = gates::GateRows::build(&def, &special, &gen_lists);
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         let mut rules = Rules {
             turns,
@@ -194,6 +200,7 @@ impl Rules {
             rank,
             rank_passes,
             gen_lists,
+            gate_rows,
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -224,6 +231,7 @@ impl Rules {
             clock: after::Clock::recognise(&def),
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
+            has_drops: def.pieces.iter().any(|p| !p.drops.is_empty()),
             def,
         };
         if let Some(mut clock) = rules.clock.take() {
@@ -437,13 +445,73 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let mut ex = Exec::new(self, pos, side);
+        scratch.may_repeat = false;
+        let rows = match self.gate_rows.base(sel, side.idx()) {
+            Some(base) if self.special.enabled => Some(base),
+            _ => None,
+        };
+        let go = match rows {
+            Some(base) => self.gen_rows(&mut ex, base, only, scratch, out),
+            None => self.gen_lists_of(&mut ex, sel, only, scratch, out),
+        };
+        if !go {
+            return;
+        }
+        if only != NONE {
+            return;
+        }
+        if self.has_drops {
+            self.gen_drops(&mut ex, sel, scratch, out);
+        }
+    }
+
+    /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`).
+    #[inline(never)]
+    fn gen_drops(&self, ex: &mut Exec, sel: usize, scratch: &mut Scratch, out: &mut MoveList) {
+        let pos = ex.pos;
+        let side = ex.side;
+        let n_pieces = self.def.pieces.len();
+        let first = out.moves.len();
+        for (pi, piece) in self.def.pieces.iter().enumerate() {
+            if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
+                continue;
+            }
+            for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
+                for sq in 0..pos.cells.len() {
+                    if out.moves.len() >= GEN_MOVE_LIMIT {
+                        out.note_cut(Cut::TotalMoves);
+                        scratch.may_repeat = true;
+                        return;
+                    }
+                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                }
+            }
+        }
+        if out.moves.len() > first {
+            scratch.new_group(pos.cells.len());
+            scratch.note_group(out, first, NONE);
+        }
+    }
+
+    /// The moves of the mover's pieces from `Rules::gen_lists` (specialisation off, or no
+    /// rows); false once generation is cut.
+    #[inline(never)]
+    fn gen_lists_of(
+        &self,
+        ex: &mut Exec,
+        sel: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        let pos = ex.pos;
+        let side = ex.side;
         let (lo, hi) = if only != NONE {
             (only as usize, only as usize + 1)
         } else {
             (0, pos.cells.len())
         };
         let n_pos = pos.cells.len();
-        scratch.may_repeat = false;
         let lists: &[Vec<special::GateEntry>] = match self.gen_lists.get(sel) {
             Some(l) => l,
             None => &[],
@@ -472,7 +540,7 @@ impl Rules {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
                     scratch.may_repeat = true;
-                    return;
+                    return false;
                 }
                 // Most blocks end at their gate (off the board, or a square that fails its
                 // test): tested here, from the mover's direction table.
@@ -498,7 +566,7 @@ impl Rules {
                 let block = &moves()[e.block as usize];
                 let seq = self.special.seq_of(e.id);
                 if straight_ok && e.straight {
-                    ex.run_straight(block, seq, sq as u16, scratch, out);
+                    ex.run_straight(e, seq, sq as u16, scratch, out);
                 } else {
                     ex.run_gated(block, seq, sq as u16, scratch, out);
                 }
@@ -512,29 +580,113 @@ impl Rules {
                 }
             }
         }
-        if only != NONE {
-            return;
-        }
-        let n_pieces = self.def.pieces.len();
-        let first = out.moves.len();
-        for (pi, piece) in self.def.pieces.iter().enumerate() {
-            if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
+        true
+    }
+
+    /// The moves of the mover's pieces from the gate rows of one selector and player (`base`,
+    /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
+    /// gates' squares read at load. False once generation is cut.
+    #[inline]
+    fn gen_rows(
+        &self,
+        ex: &mut Exec,
+        base: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        use gates::*;
+        let pos = ex.pos;
+        let cells = &pos.cells[..];
+        let side = ex.side.0;
+        let n_pos = cells.len();
+        let (lo, hi) = if only != NONE {
+            (only as usize, (only as usize + 1).min(n_pos))
+        } else {
+            (0, n_pos)
+        };
+        let rows = &self.gate_rows;
+        for sq in lo..hi {
+            let cell = cells[sq];
+            if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
                 continue;
             }
-            for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
-                for sq in 0..pos.cells.len() {
-                    if out.moves.len() >= GEN_MOVE_LIMIT {
-                        out.note_cut(Cut::TotalMoves);
-                        scratch.may_repeat = true;
-                        return;
+            let pi = cell.piece as usize - 1;
+            let row = rows.row(base, pi, sq);
+            if row.is_empty() {
+                continue;
+            }
+            let first = out.moves.len();
+            for g in row {
+                if out.moves.len() >= GEN_MOVE_LIMIT {
+                    out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
+                    return false;
+                }
+                let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
+                if g.mask >> class(c, side) & 1 == 0 {
+                    continue;
+                }
+                if g.mask2 != 0xFF {
+                    let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
+                    if g.mask2 >> class(c2, side) & 1 == 0 {
+                        continue;
                     }
-                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                }
+                let Some(e) = rows.entries.get(g.entry as usize) else {
+                    continue;
+                };
+                if g.flags == F_STRAIGHT {
+                    ex.cp = g.q;
+                    ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
+                } else {
+                    self.run_row_gate(ex, *g, e, pi, sq, scratch, out);
+                }
+            }
+            match out.moves.len() - first {
+                0 => {}
+                1 => scratch.note_single(out, first, sq as u16, n_pos),
+                _ => {
+                    scratch.new_group(n_pos);
+                    scratch.note_group(out, first, sq as u16);
                 }
             }
         }
-        if out.moves.len() > first {
-            scratch.new_group(n_pos);
-            scratch.note_group(out, first, NONE);
+        true
+    }
+
+    /// Runs the block of gate `g` (entry `e`) of the row of piece type `pi` on `sq`, whose
+    /// gates have passed (`Rules::gen_rows`), when it is not simply straight.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_row_gate(
+        &self,
+        ex: &mut Exec,
+        g: gates::SqGate,
+        e: &special::GateEntry,
+        pi: usize,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        use gates::*;
+        let seq = self.special.seq_of(e.id);
+        let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) else {
+            return;
+        };
+        if g.flags & F_RUN != 0 {
+            ex.run(block, sq as u16, None, scratch, out);
+            return;
+        }
+        ex.cp = g.q;
+        let c = ex.pos.cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
+        if g.flags & F_TEST != 0 && !e.passes(c, ex.side.0, ex) {
+            return;
+        }
+        if g.flags & F_STRAIGHT != 0 {
+            ex.run_straight(e, seq, sq as u16, scratch, out);
+        } else {
+            ex.run_gated(block, seq, sq as u16, scratch, out);
         }
     }
 

@@ -50,10 +50,13 @@ pub(super) fn class(c: Cell, side: u8) -> u32 {
     u32::from(c.piece != 0) | u32::from(c.owner == side) << 1 | u32::from(c.marks & DEAD) << 2
 }
 
+/// The mask of `empty?` ([`mask`]).
+pub(super) const EMPTY_MASK: u8 = 0x55;
+
 /// The mask of the classes ([`class`]) on which a test code holds.
 fn mask(code: u8) -> u8 {
     match code {
-        G_EMPTY => 0x55,
+        G_EMPTY => EMPTY_MASK,
         G_OCCUPIED => 0xAA,
         G_ENEMY => 0x02,
         G_NOT_ENEMY => 0xFD,
@@ -76,6 +79,8 @@ pub(super) struct SqGate {
     pub mask2: u8,
     /// `F_*`.
     pub flags: u8,
+    /// The block is the last of its piece's list.
+    pub last: bool,
     /// The block's entry in [`GateRows::entries`].
     pub entry: u32,
 }
@@ -83,12 +88,14 @@ pub(super) struct SqGate {
 /// The rows of a game (empty when they would pass [`MAX_ROW_ENTRIES`]).
 #[derive(Clone, Debug, Default)]
 pub(super) struct GateRows {
-    /// Per (selector, player, piece type, square), in that order: where its row begins in
-    /// `gates`; one more entry closes the last row.
-    start: Vec<u32>,
+    /// Per (selector, player, piece type, square), in that order: where its row begins and
+    /// ends in `gates`.
+    span: Vec<(u32, u32)>,
     pub gates: Vec<SqGate>,
     /// The generation entries the rows point to.
     pub entries: Vec<GateEntry>,
+    /// Per (selector, player, piece type): the length of its list.
+    list_len: Vec<u32>,
     n_players: usize,
     n_pieces: usize,
     n_pos: usize,
@@ -108,9 +115,10 @@ impl GateRows {
         }
         let straight_ok = !def.options.recycle_captures;
         let mut rows = GateRows {
-            start: Vec::with_capacity(n_rows + 1),
+            span: Vec::with_capacity(n_rows),
             gates: Vec::new(),
             entries: Vec::new(),
+            list_len: Vec::new(),
             n_players,
             n_pieces,
             n_pos,
@@ -121,11 +129,15 @@ impl GateRows {
                     let list = sel.get(pi).map_or(&[][..], |l| &l[..]);
                     let first = rows.entries.len() as u32;
                     rows.entries.extend_from_slice(list);
+                    rows.list_len.push(list.len() as u32);
+                    let last = list.len().wrapping_sub(1);
                     for sq in 0..n_pos {
-                        rows.start.push(rows.gates.len() as u32);
+                        let row_start = rows.gates.len() as u32;
                         for (k, e) in list.iter().enumerate() {
                             let q = match e.table {
-                                GATE_STEP => board.next.get(pl * n_dirs * n_pos + e.off as usize + sq),
+                                GATE_STEP => {
+                                    board.next.get(pl * n_dirs * n_pos + e.off as usize + sq)
+                                }
                                 GATE_LEAP => special.leaps.get(pl * n_pos + e.off as usize + sq),
                                 _ => Some(&NONE),
                             };
@@ -133,7 +145,11 @@ impl GateRows {
                                 Some(&q) => q,
                                 None => NONE,
                             };
-                            let straight = if straight_ok && e.straight { F_STRAIGHT } else { 0 };
+                            let straight = if straight_ok && e.straight {
+                                F_STRAIGHT
+                            } else {
+                                0
+                            };
                             let gate = if e.table == GATE_NONE {
                                 SqGate {
                                     q: 0,
@@ -141,6 +157,7 @@ impl GateRows {
                                     mask: 0xFF,
                                     mask2: 0xFF,
                                     flags: F_RUN,
+                                    last: k == last,
                                     entry: first + k as u32,
                                 }
                             } else if q == NONE || q as usize >= n_pos {
@@ -161,19 +178,20 @@ impl GateRows {
                                     mask: mask(code),
                                     mask2,
                                     flags: straight | if code == G_TEST { F_TEST } else { 0 },
+                                    last: k == last,
                                     entry: first + k as u32,
                                 }
                             };
                             rows.gates.push(gate);
-                            if rows.gates.len() + rows.start.len() > MAX_ROW_ENTRIES {
+                            if rows.gates.len() + rows.span.len() > MAX_ROW_ENTRIES {
                                 return GateRows::default();
                             }
                         }
+                        rows.span.push((row_start, rows.gates.len() as u32));
                     }
                 }
             }
         }
-        rows.start.push(rows.gates.len() as u32);
         rows
     }
 
@@ -185,16 +203,20 @@ impl GateRows {
             return None;
         }
         let b = (sel.checked_mul(self.n_players)? + pl) * self.n_pieces * self.n_pos;
-        (b + self.n_pieces * self.n_pos < self.start.len()).then_some(b)
+        (b + self.n_pieces * self.n_pos <= self.span.len() && !self.span.is_empty()).then_some(b)
     }
 
-    /// The row of piece type `pi` on `sq` from a base ([`GateRows::base`]).
+    /// Whether piece type `pi` has blocks in the lists of a base ([`GateRows::base`]).
+    pub fn has_list(&self, base: usize, pi: usize) -> bool {
+        let i = base / self.n_pos.max(1) + pi;
+        self.list_len.get(i).is_some_and(|&n| n > 0)
+    }
+
+    /// The spans of the rows of a base ([`GateRows::base`]), by piece type and square.
     #[inline(always)]
-    pub fn row(&self, base: usize, pi: usize, sq: usize) -> &[SqGate] {
-        let r = base + pi * self.n_pos + sq;
-        match (self.start.get(r), self.start.get(r + 1)) {
-            (Some(&a), Some(&b)) => self.gates.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
-        }
+    pub fn spans(&self, base: usize) -> &[(u32, u32)] {
+        self.span
+            .get(base..base + self.n_pieces * self.n_pos)
+            .unwrap_or(&[])
     }
 }

@@ -85,6 +85,11 @@ pub struct Rules {
     has_drops: bool,
 }
 
+/// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
+fn rows_per_sel(rules: &Rules) -> usize {
+    rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
+}
+
 /// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
 /// type whose last entry is the rank of blocks outside any `move-type`.
 #[inline]
@@ -560,7 +565,7 @@ impl Rules {
                     continue;
                 };
                 ex.cp = q;
-                if !e.passes(c, side.0, &ex) {
+                if !e.passes(c, side.0, ex) {
                     continue;
                 }
                 let block = &moves()[e.block as usize];
@@ -605,26 +610,39 @@ impl Rules {
         } else {
             (0, n_pos)
         };
+        if out.moves.len() >= GEN_MOVE_LIMIT {
+            // Full already: the lists' loop notes the cut as they do.
+            let sel = base / (rows_per_sel(self).max(1));
+            return self.gen_lists_of(ex, sel, only, scratch, out);
+        }
         let rows = &self.gate_rows;
-        for sq in lo..hi {
-            let cell = cells[sq];
+        let spans = rows.spans(base);
+        let squares = cells.get(lo..hi).unwrap_or(&[]);
+        for (i, cell) in squares.iter().enumerate() {
             if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
                 continue;
             }
+            let sq = lo + i;
             let pi = cell.piece as usize - 1;
-            let row = rows.row(base, pi, sq);
-            if row.is_empty() {
+            let Some(&(a, b)) = spans.get(pi * n_pos + sq) else {
+                continue;
+            };
+            if a == b {
                 continue;
             }
+            let Some(row) = rows.gates.get(a as usize..b as usize) else {
+                continue;
+            };
             let first = out.moves.len();
             for g in row {
-                if out.moves.len() >= GEN_MOVE_LIMIT {
-                    out.note_cut(Cut::TotalMoves);
-                    scratch.may_repeat = true;
-                    return false;
-                }
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
-                if g.mask >> class(c, side) & 1 == 0 {
+                // `empty?`, the commonest gate, reads only the piece.
+                let pass = if g.mask == EMPTY_MASK {
+                    c.is_empty()
+                } else {
+                    g.mask >> class(c, side) & 1 != 0
+                };
+                if !pass {
                     continue;
                 }
                 if g.mask2 != 0xFF {
@@ -639,8 +657,17 @@ impl Rules {
                 if g.flags == F_STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
+                } else if g.flags == 0 {
+                    // A gated block that is not straight (recycled captures, marks, flags).
+                    ex.cp = g.q;
+                    self.run_gated_row(ex, e, pi, sq, scratch, out);
                 } else {
                     self.run_row_gate(ex, *g, e, pi, sq, scratch, out);
+                }
+                if out.moves.len() >= GEN_MOVE_LIMIT && self.more_blocks(ex, base, g, sq, hi) {
+                    out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
+                    return false;
                 }
             }
             match out.moves.len() - first {
@@ -653,6 +680,41 @@ impl Rules {
             }
         }
         true
+    }
+
+    /// Whether the lists' loop (`Rules::gen_lists_of`) would look at another block after the
+    /// block of gate `g` on `sq` (squares below `hi`): it checks the move limit before each
+    /// block, so that is where it notes a cut once `out` is full.
+    #[cold]
+    fn more_blocks(&self, ex: &Exec, base: usize, g: &gates::SqGate, sq: usize, hi: usize) -> bool {
+        if !g.last {
+            return true;
+        }
+        let side = ex.side.0;
+        (sq + 1..hi).any(|s| {
+            let c = ex.pos.cells[s];
+            !c.is_empty()
+                && c.owner == side
+                && c.marks & DEAD == 0
+                && self.gate_rows.has_list(base, c.piece as usize - 1)
+        })
+    }
+
+    /// Runs the gated block of entry `e` of piece type `pi` on `sq` (not straight), whose
+    /// gate has passed, landing on `ex.cp` (`Rules::gen_rows`).
+    #[inline(never)]
+    fn run_gated_row(
+        &self,
+        ex: &mut Exec,
+        e: &special::GateEntry,
+        pi: usize,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        if let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) {
+            ex.run_gated(block, self.special.seq_of(e.id), sq as u16, scratch, out);
+        }
     }
 
     /// Runs the block of gate `g` (entry `e`) of the row of piece type `pi` on `sq`, whose
@@ -679,7 +741,12 @@ impl Rules {
             return;
         }
         ex.cp = g.q;
-        let c = ex.pos.cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
+        let c = ex
+            .pos
+            .cells
+            .get(g.q as usize)
+            .copied()
+            .unwrap_or(Cell::EMPTY);
         if g.flags & F_TEST != 0 && !e.passes(c, ex.side.0, ex) {
             return;
         }

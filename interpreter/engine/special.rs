@@ -248,7 +248,9 @@ impl GateEntry {
         let q2 = match g {
             Gate::Step(off) => {
                 let n_dirs = board.directions.len();
-                board.next.get(pl * n_dirs * n_pos + off as usize + q as usize)
+                board
+                    .next
+                    .get(pl * n_dirs * n_pos + off as usize + q as usize)
             }
             Gate::Leap(at) => leaps.get(at as usize + pl * n_pos + q as usize),
         };
@@ -282,7 +284,10 @@ fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
                 let board = &def.board;
                 let words = board.n_pos().div_ceil(64);
                 let i = (z.idx() * board.n_players + pl) * words + q as usize / 64;
-                let inside = board.zone_bits.get(i).is_some_and(|w| w >> (q % 64) & 1 == 1);
+                let inside = board
+                    .zone_bits
+                    .get(i)
+                    .is_some_and(|w| w >> (q % 64) & 1 == 1);
                 if inside == neg {
                     return None;
                 }

@@ -951,6 +951,14 @@ impl Exec<'_> {
     /// [`Exec::test`] in generation, where no attack test imagines a piece on its target.
     #[inline(always)]
     fn gen_test(&self, t: Test, p: u16) -> bool {
+        if let Kind::Zone(z) = t.kind {
+            // A zone reads no cell (off the board, the test fails as below).
+            return if (p as usize) < self.pos.cells.len() {
+                self.in_zone(z, p) != t.neg
+            } else {
+                t.neg
+            };
+        }
         let Some(&c) = self.pos.cells.get(p as usize) else {
             return t.neg;
         };

@@ -4,6 +4,7 @@
 mod after;
 pub mod attack;
 mod exec;
+mod gates;
 mod goals;
 mod legal;
 mod moves;
@@ -75,12 +76,21 @@ pub struct Rules {
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
     gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
+    /// The same lists by player and start square, gates read at load (`gates.rs`).
+    gate_rows: gates::GateRows,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
     after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special.rs`).
     pub special: special::Special,
+    /// Some piece type has drop blocks.
+    has_drops: bool,
+}
+
+/// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
+fn rows_per_sel(rules: &Rules) -> usize {
+    rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
 }
 
 /// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
@@ -174,7 +184,7 @@ impl Rules {
         let selectors = (rank_passes.iter().map(|&r| (Some(r), None)))
             .chain(std::iter::once((None, None)))
             .chain((0..def.move_types.len()).map(|t| (None, Some(MoveTypeId(t as u16)))));
-        let gen_lists = selectors
+        let gen_lists: Vec<Vec<Vec<special::GateEntry>>> = selectors
             .map(|(r, t)| {
                 (def.pieces.iter())
                     .map(|p| {
@@ -189,6 +199,7 @@ impl Rules {
                     .collect()
             })
             .collect();
+        let gate_rows = gates::GateRows::build(&def, &special, &gen_lists);
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         let mut rules = Rules {
             turns,
@@ -197,6 +208,7 @@ impl Rules {
             rank,
             rank_passes,
             gen_lists,
+            gate_rows,
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -228,6 +240,7 @@ impl Rules {
             clock: after::Clock::recognise(&def),
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
+            has_drops: def.pieces.iter().any(|p| !p.drops.is_empty()),
             def,
         };
         if let Some(mut clock) = rules.clock.take() {
@@ -441,13 +454,73 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let mut ex = Exec::new(self, pos, side);
+        scratch.may_repeat = false;
+        let rows = match self.gate_rows.base(sel, side.idx()) {
+            Some(base) if self.special.enabled => Some(base),
+            _ => None,
+        };
+        let go = match rows {
+            Some(base) => self.gen_rows(&mut ex, base, only, scratch, out),
+            None => self.gen_lists_of(&mut ex, sel, only, scratch, out),
+        };
+        if !go {
+            return;
+        }
+        if only != NONE {
+            return;
+        }
+        if self.has_drops {
+            self.gen_drops(&mut ex, sel, scratch, out);
+        }
+    }
+
+    /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`).
+    #[inline(never)]
+    fn gen_drops(&self, ex: &mut Exec, sel: usize, scratch: &mut Scratch, out: &mut MoveList) {
+        let pos = ex.pos;
+        let side = ex.side;
+        let n_pieces = self.def.pieces.len();
+        let first = out.moves.len();
+        for (pi, piece) in self.def.pieces.iter().enumerate() {
+            if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
+                continue;
+            }
+            for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
+                for sq in 0..pos.cells.len() {
+                    if out.moves.len() >= GEN_MOVE_LIMIT {
+                        out.note_cut(Cut::TotalMoves);
+                        scratch.may_repeat = true;
+                        return;
+                    }
+                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                }
+            }
+        }
+        if out.moves.len() > first {
+            scratch.new_group(pos.cells.len());
+            scratch.note_group(out, first, NONE);
+        }
+    }
+
+    /// The moves of the mover's pieces from `Rules::gen_lists` (specialisation off, or no
+    /// rows); false once generation is cut.
+    #[inline(never)]
+    fn gen_lists_of(
+        &self,
+        ex: &mut Exec,
+        sel: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        let pos = ex.pos;
+        let side = ex.side;
         let (lo, hi) = if only != NONE {
             (only as usize, only as usize + 1)
         } else {
             (0, pos.cells.len())
         };
         let n_pos = pos.cells.len();
-        scratch.may_repeat = false;
         let lists: &[Vec<special::GateEntry>] = match self.gen_lists.get(sel) {
             Some(l) => l,
             None => &[],
@@ -476,7 +549,7 @@ impl Rules {
                 if out.moves.len() >= GEN_MOVE_LIMIT {
                     out.note_cut(Cut::TotalMoves);
                     scratch.may_repeat = true;
-                    return;
+                    return false;
                 }
                 // Most blocks end at their gate (off the board, or a square that fails its
                 // test): tested here, from the mover's direction table.
@@ -496,13 +569,13 @@ impl Rules {
                     continue;
                 };
                 ex.cp = q;
-                if !e.passes(c, side.0, &ex) {
+                if !e.passes(c, side.0, ex) {
                     continue;
                 }
                 let block = &moves()[e.block as usize];
                 let seq = self.special.seq_of(e.id);
                 if straight_ok && e.straight {
-                    ex.run_straight(block, seq, sq as u16, scratch, out);
+                    ex.run_straight(e, seq, sq as u16, scratch, out);
                 } else {
                     ex.run_gated(block, seq, sq as u16, scratch, out);
                 }
@@ -516,29 +589,175 @@ impl Rules {
                 }
             }
         }
-        if only != NONE {
-            return;
+        true
+    }
+
+    /// The moves of the mover's pieces from the gate rows of one selector and player (`base`,
+    /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
+    /// gates' squares read at load. False once generation is cut.
+    #[inline]
+    fn gen_rows(
+        &self,
+        ex: &mut Exec,
+        base: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        use gates::*;
+        let pos = ex.pos;
+        let cells = &pos.cells[..];
+        let side = ex.side.0;
+        let n_pos = cells.len();
+        let (lo, hi) = if only != NONE {
+            (only as usize, (only as usize + 1).min(n_pos))
+        } else {
+            (0, n_pos)
+        };
+        if out.moves.len() >= GEN_MOVE_LIMIT {
+            // Full already: the lists' loop notes the cut as they do.
+            let sel = base / (rows_per_sel(self).max(1));
+            return self.gen_lists_of(ex, sel, only, scratch, out);
         }
-        let n_pieces = self.def.pieces.len();
-        let first = out.moves.len();
-        for (pi, piece) in self.def.pieces.iter().enumerate() {
-            if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
+        let rows = &self.gate_rows;
+        let spans = rows.spans(base);
+        let squares = cells.get(lo..hi).unwrap_or(&[]);
+        for (i, cell) in squares.iter().enumerate() {
+            if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
                 continue;
             }
-            for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
-                for sq in 0..pos.cells.len() {
-                    if out.moves.len() >= GEN_MOVE_LIMIT {
-                        out.note_cut(Cut::TotalMoves);
-                        scratch.may_repeat = true;
-                        return;
+            let sq = lo + i;
+            let pi = cell.piece as usize - 1;
+            let Some(&(a, b)) = spans.get(pi * n_pos + sq) else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
+            let Some(row) = rows.gates.get(a as usize..b as usize) else {
+                continue;
+            };
+            let first = out.moves.len();
+            for g in row {
+                let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
+                // `empty?`, the commonest gate, reads only the piece.
+                let pass = if g.mask == EMPTY_MASK {
+                    c.is_empty()
+                } else {
+                    g.mask >> class(c, side) & 1 != 0
+                };
+                if !pass {
+                    continue;
+                }
+                if g.mask2 != 0xFF {
+                    let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
+                    if g.mask2 >> class(c2, side) & 1 == 0 {
+                        continue;
                     }
-                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                }
+                let Some(e) = rows.entries.get(g.entry as usize) else {
+                    continue;
+                };
+                if g.flags == F_STRAIGHT {
+                    ex.cp = g.q;
+                    ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
+                } else if g.flags == 0 {
+                    // A gated block that is not straight (recycled captures, marks, flags).
+                    ex.cp = g.q;
+                    self.run_gated_row(ex, e, pi, sq, scratch, out);
+                } else {
+                    self.run_row_gate(ex, *g, e, pi, sq, scratch, out);
+                }
+                if out.moves.len() >= GEN_MOVE_LIMIT && self.more_blocks(ex, base, g, sq, hi) {
+                    out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
+                    return false;
+                }
+            }
+            match out.moves.len() - first {
+                0 => {}
+                1 => scratch.note_single(out, first, sq as u16, n_pos),
+                _ => {
+                    scratch.new_group(n_pos);
+                    scratch.note_group(out, first, sq as u16);
                 }
             }
         }
-        if out.moves.len() > first {
-            scratch.new_group(n_pos);
-            scratch.note_group(out, first, NONE);
+        true
+    }
+
+    /// Whether the lists' loop (`Rules::gen_lists_of`) would look at another block after the
+    /// block of gate `g` on `sq` (squares below `hi`): it checks the move limit before each
+    /// block, so that is where it notes a cut once `out` is full.
+    #[cold]
+    fn more_blocks(&self, ex: &Exec, base: usize, g: &gates::SqGate, sq: usize, hi: usize) -> bool {
+        if !g.last {
+            return true;
+        }
+        let side = ex.side.0;
+        (sq + 1..hi).any(|s| {
+            let c = ex.pos.cells[s];
+            !c.is_empty()
+                && c.owner == side
+                && c.marks & DEAD == 0
+                && self.gate_rows.has_list(base, c.piece as usize - 1)
+        })
+    }
+
+    /// Runs the gated block of entry `e` of piece type `pi` on `sq` (not straight), whose
+    /// gate has passed, landing on `ex.cp` (`Rules::gen_rows`).
+    #[inline(never)]
+    fn run_gated_row(
+        &self,
+        ex: &mut Exec,
+        e: &special::GateEntry,
+        pi: usize,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        if let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) {
+            ex.run_gated(block, self.special.seq_of(e.id), sq as u16, scratch, out);
+        }
+    }
+
+    /// Runs the block of gate `g` (entry `e`) of the row of piece type `pi` on `sq`, whose
+    /// gates have passed (`Rules::gen_rows`), when it is not simply straight.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_row_gate(
+        &self,
+        ex: &mut Exec,
+        g: gates::SqGate,
+        e: &special::GateEntry,
+        pi: usize,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        use gates::*;
+        let seq = self.special.seq_of(e.id);
+        let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) else {
+            return;
+        };
+        if g.flags & F_RUN != 0 {
+            ex.run(block, sq as u16, None, scratch, out);
+            return;
+        }
+        ex.cp = g.q;
+        let c = ex
+            .pos
+            .cells
+            .get(g.q as usize)
+            .copied()
+            .unwrap_or(Cell::EMPTY);
+        if g.flags & F_TEST != 0 && !e.passes(c, ex.side.0, ex) {
+            return;
+        }
+        if g.flags & F_STRAIGHT != 0 {
+            ex.run_straight(e, seq, sq as u16, scratch, out);
+        } else {
+            ex.run_gated(block, seq, sq as u16, scratch, out);
         }
     }
 

@@ -196,6 +196,13 @@ pub(super) struct GateEntry {
     pub straight: bool,
     /// The gate's test.
     test: Test,
+    /// The block's move type (`u16::MAX`: none), for a straight run.
+    pub move_type: u16,
+    /// The block's size ([`Special::weight`]), for a straight run.
+    pub weight: u32,
+    /// A straight block's second gate: the step or leap after its gate, past captures of the
+    /// gate's square, with its test (see [`GateEntry::second_gate`]).
+    gate2: Option<(Gate, Test)>,
 }
 
 /// [`GateEntry::table`]: the block has no gate.
@@ -216,6 +223,79 @@ impl GateEntry {
             Kind::Enemy => (!c.is_empty() && c.owner != side && c.marks & DEAD == 0) != t.neg,
             _ => test_cell(t, c, side, exec),
         }
+    }
+}
+
+impl GateEntry {
+    /// The gate's test on square `q` (on the board) for player `pl`, as a code of
+    /// `gates.rs`: `None` when it can never hold there (a zone the square is not in).
+    pub(super) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
+        test_code(self.test, def, pl, q)
+    }
+
+    /// The second gate (see [`GateEntry::gate2`]) from square `q` for player `pl`: `None`
+    /// when there is none; inside, its square and code (`None`: the block ends there).
+    pub(super) fn second_gate(
+        &self,
+        def: &GameDef,
+        leaps: &[u16],
+        pl: usize,
+        q: u16,
+    ) -> Option<Option<(u16, u8)>> {
+        let (g, t) = self.gate2?;
+        let board = &def.board;
+        let n_pos = board.n_pos();
+        let q2 = match g {
+            Gate::Step(off) => {
+                let n_dirs = board.directions.len();
+                board
+                    .next
+                    .get(pl * n_dirs * n_pos + off as usize + q as usize)
+            }
+            Gate::Leap(at) => leaps.get(at as usize + pl * n_pos + q as usize),
+        };
+        let q2 = match q2 {
+            Some(&q2) if (q2 as usize) < n_pos => q2,
+            _ => return Some(None),
+        };
+        match test_code(t, def, pl, q2) {
+            None => Some(None),
+            Some(super::gates::G_TEST) => None,
+            Some(code) => Some(Some((q2, code))),
+        }
+    }
+}
+
+/// A test of square `q` (on the board) for player `pl`, as a code of `gates.rs`: `None`
+/// when it can never hold there (a zone the square is not in).
+fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
+    {
+        use super::gates::*;
+        let code = match (t.kind, t.neg) {
+            (Kind::OnBoard, false) => G_PASS,
+            (Kind::OnBoard, true) => return None,
+            (Kind::Empty, false) => G_EMPTY,
+            (Kind::Empty, true) => G_OCCUPIED,
+            (Kind::Enemy, false) => G_ENEMY,
+            (Kind::Enemy, true) => G_NOT_ENEMY,
+            (Kind::Friend, false) => G_FRIEND,
+            (Kind::Friend, true) => G_NOT_FRIEND,
+            (Kind::Zone(z), neg) => {
+                let board = &def.board;
+                let words = board.n_pos().div_ceil(64);
+                let i = (z.idx() * board.n_players + pl) * words + q as usize / 64;
+                let inside = board
+                    .zone_bits
+                    .get(i)
+                    .is_some_and(|w| w >> (q % 64) & 1 == 1);
+                if inside == neg {
+                    return None;
+                }
+                G_PASS
+            }
+            _ => G_TEST,
+        };
+        Some(code)
     }
 }
 
@@ -250,13 +330,31 @@ impl Special {
                 },
             ),
         };
+        let straight = seq.is_some_and(|s| s.straight);
+        // A straight block reads only the board: once its gate passes, captures of the
+        // gate's square record a square and change nothing else, so a step and test that
+        // follow them decide as well as the gate whether the block goes on.
+        let gate2 = match seq {
+            Some(s) if straight && s.gate.is_some() => s.nodes[1..]
+                .iter()
+                .find(|n| !matches!(n, Node::Capture(Tgt::Here)))
+                .and_then(|n| match *n {
+                    Node::StepTest(off, t) => Some((Gate::Step(off), t)),
+                    Node::Leap(at, t) => Some((Gate::Leap(at), t)),
+                    _ => None,
+                }),
+            _ => None,
+        };
         GateEntry {
             off,
             block: index as u32,
             id: block.id,
             table,
-            straight: seq.is_some_and(|s| s.straight),
+            straight,
             test,
+            move_type: block.move_type.map_or(u16::MAX, |t| t.0),
+            weight: self.weight(block),
+            gate2,
         }
     }
 }
@@ -683,13 +781,13 @@ impl Exec<'_> {
     #[inline]
     pub(super) fn run_straight(
         &mut self,
-        block: &Block,
+        e: &GateEntry,
         seq: &Seq,
         start: u16,
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        self.move_type = block.move_type.map_or(u16::MAX, |t| t.0);
+        self.move_type = e.move_type;
         self.from = start;
         self.steps = 0;
         self.first_move = out.moves.len();
@@ -697,12 +795,11 @@ impl Exec<'_> {
             sq: [NONE; MAX_STRAIGHT_CAPTURES],
             n: 0,
         };
-        let first = usize::from(seq.gate.is_some());
-        self.straight_from(seq, first, &mut caps, out);
+        self.straight_from(seq, 1, &mut caps, out);
         scratch.work = scratch
             .work
             .saturating_add(self.steps as u64)
-            .saturating_add(self.rules.special.weight(block) as u64);
+            .saturating_add(e.weight as u64);
         if self.steps > STEP_LIMIT {
             out.note_cut(super::moves::Cut::Steps);
         }
@@ -854,6 +951,14 @@ impl Exec<'_> {
     /// [`Exec::test`] in generation, where no attack test imagines a piece on its target.
     #[inline(always)]
     fn gen_test(&self, t: Test, p: u16) -> bool {
+        if let Kind::Zone(z) = t.kind {
+            // A zone reads no cell (off the board, the test fails as below).
+            return if (p as usize) < self.pos.cells.len() {
+                self.in_zone(z, p) != t.neg
+            } else {
+                t.neg
+            };
+        }
         let Some(&c) = self.pos.cells.get(p as usize) else {
             return t.neg;
         };

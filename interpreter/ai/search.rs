@@ -137,6 +137,9 @@ struct Search<'a> {
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
     sevals: Vec<i32>,
+    /// EXPERIMENT switches (ZRF_X bitmask).
+    x: u32,
+    root_depth: i32,
 }
 
 impl<'a> Search<'a> {
@@ -221,6 +224,8 @@ impl<'a> Search<'a> {
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
+            x: std::env::var("ZRF_X").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            root_depth: 1,
         }
     }
 
@@ -345,6 +350,7 @@ impl<'a> Search<'a> {
         prev: i32,
         store: bool,
     ) -> (i32, Option<usize>, bool) {
+        self.root_depth = depth;
         // Aspiration: a window around the last score, widened when the result falls outside.
         let mut delta = 60;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
@@ -578,7 +584,12 @@ impl<'a> Search<'a> {
         }
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
-        if in_check && ply < MAX_PLY / 2 {
+        let check_ext = if !self.prune && self.x & 8 != 0 {
+            (ply as i32) < self.root_depth
+        } else {
+            true
+        };
+        if in_check && ply < MAX_PLY / 2 && check_ext {
             depth += 1;
         }
         if depth <= 0 {
@@ -606,6 +617,14 @@ impl<'a> Search<'a> {
         }
         if empty {
             return 0;
+        }
+        // EXPERIMENT 4: a single reply is searched a ply deeper.
+        if self.x & 4 != 0
+            && self.lists[ply].len() == 1
+            && (ply as i32) < 2 * self.root_depth
+            && !in_check
+        {
+            depth += 1;
         }
         let me = self.team();
         let mover = self.rules.entry(self.pos.turn).mover;
@@ -682,6 +701,16 @@ impl<'a> Search<'a> {
                 && depth <= PRUNE_DEPTH
                 && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
                     || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha);
+            // EXPERIMENT 2: move-count pruning of quiet moves in drop games.
+            let prune_it = prune_it
+                || (self.x & 2 != 0
+                    && !self.prune
+                    && !pv_node
+                    && !in_check
+                    && late_quiet
+                    && depth <= 3
+                    && alpha.abs() < MATE_BOUND
+                    && k >= 6 + 4 * (depth * depth) as usize);
             if prune_it && !self.has_royal {
                 continue;
             }
@@ -697,7 +726,14 @@ impl<'a> Search<'a> {
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
-                let reduce = if !self.prune {
+                let reduce = if !self.prune && self.x & 1 != 0 {
+                    if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
+                        let r = lmr(depth, k) - pv_node as i32;
+                        r.clamp(0, depth - 2)
+                    } else {
+                        0
+                    }
+                } else if !self.prune {
                     // Drop games: one ply, two for very late moves.
                     if depth >= 3 && k >= 3 && quiet && !in_check && key < KILLER {
                         1 + (depth >= 6 && k >= 8) as i32
@@ -825,6 +861,11 @@ impl<'a> Search<'a> {
         if empty {
             return 0;
         }
+        // EXPERIMENT 64: in games where captures are compulsory, a side that need not capture
+        // but whose opponent would capture if it were to move may not stand pat in its first
+        // quiescence ply: it searches every move.
+        let forced = forced
+            || (self.x & 64 != 0 && self.gen_first && qply == 0 && !empty && self.threatened(ply));
         let forced = forced && qply < QFORCED;
         let mover = self.rules.entry(self.pos.turn).mover;
         if qply >= QMAX || self.rules.def.players[mover.idx()].random {
@@ -915,6 +956,33 @@ impl<'a> Search<'a> {
                 .store(hash, fp, best_idx, to_tt(best, ply), 0, bound);
         }
         best
+    }
+
+    /// Whether the other side would have a capture if it were to move now (a pass is made,
+    /// its moves generated into the next ply's list, then undone).
+    fn threatened(&mut self, ply: usize) -> bool {
+        if ply + 1 > MAX_PLY {
+            return false;
+        }
+        let next = self.rules.next_turn(self.pos.turn);
+        if self.rules.entry(next).mover == self.rules.entry(self.pos.turn).mover {
+            return false;
+        }
+        crate::engine::apply(
+            &mut self.pos,
+            &[],
+            next,
+            crate::def::NONE,
+            crate::def::NONE,
+            &mut self.log,
+        );
+        let mut list = std::mem::take(&mut self.lists[ply + 1]);
+        self.rules
+            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
+        let t = list.moves.iter().any(|m| m.n_captures() > 0);
+        self.lists[ply + 1] = list;
+        revert(&mut self.pos, &mut self.log);
+        t
     }
 
     /// The worth of the pieces a move at `ply` captures.

@@ -322,21 +322,7 @@ impl Evaluator {
                     .map(|&u| raw[u as usize])
                     .fold(0f64, f64::max);
                 let gain = (target - raw[t]).max(0.0);
-                let xx: u32 = std::env::var("ZRF_X").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
-                let guard_d = if xx & 32 != 0 && def.options.maximal_captures > 0 && gain > 0.0 {
-                    promo
-                        .iter()
-                        .enumerate()
-                        .filter(|&(sq, &d)| reach[sq] && d != u32::MAX)
-                        .map(|(_, &d)| d)
-                        .max()
-                } else {
-                    None
-                };
                 for (sq, &d) in promo.iter().enumerate() {
-                    if guard_d == Some(d) {
-                        positional[(p.idx() * n_pieces + t) * n_pos + sq] += 0.12 * raw[t];
-                    }
                     let i = (p.idx() * n_pieces + t) * n_pos + sq;
                     let ratio = (mob[i].max(FLOOR) / avg).clamp(0.0, 3.0);
                     let factor = (1.0 + beta * (ratio - 1.0)).clamp(0.5, 1.5);
@@ -457,9 +443,7 @@ impl Evaluator {
             for t in 0..n_pieces {
                 if !def.pieces[t].drops.is_empty() {
                     let sign = if liability[t] { -1 } else { 1 };
-                    let x: u32 = std::env::var("ZRF_X").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
-                    let mul = if x & 16 != 0 { 5 } else { 4 };
-                    hand[p.idx() * n_pieces + t] = sign * base[t] * mul / 4;
+                    hand[p.idx() * n_pieces + t] = sign * base[t];
                 }
             }
         }

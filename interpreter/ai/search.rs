@@ -122,9 +122,9 @@ struct Search<'a> {
     has_royal: bool,
     /// Null moves are tried (two sides taking turns, kings to keep safe, no chance).
     null_ok: bool,
-    /// Pruning by the evaluation and log-shaped reductions are used: not in games with drops,
-    /// where a piece in hand can change the evaluation at once (matches in Crazyhouse lost
-    /// with them: 6 wins and 10 losses against the search without).
+    /// Pruning by the evaluation is used: not in games with drops, where a piece in hand can
+    /// change the evaluation at once (matches in Crazyhouse lost with it: 6 wins and 10 losses
+    /// against the search without); those prune late quiet moves by their count alone.
     prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
@@ -137,8 +137,7 @@ struct Search<'a> {
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
     sevals: Vec<i32>,
-    /// EXPERIMENT switches (ZRF_X bitmask).
-    x: u32,
+    /// The depth of the current iteration (single-reply extensions stop at twice it).
     root_depth: i32,
 }
 
@@ -224,7 +223,6 @@ impl<'a> Search<'a> {
                 .unwrap_or(0),
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
-            x: std::env::var("ZRF_X").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
             root_depth: 1,
         }
     }
@@ -584,12 +582,7 @@ impl<'a> Search<'a> {
         }
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
-        let check_ext = if !self.prune && self.x & 8 != 0 {
-            (ply as i32) < self.root_depth
-        } else {
-            true
-        };
-        if in_check && ply < MAX_PLY / 2 && check_ext {
+        if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 {
@@ -618,12 +611,10 @@ impl<'a> Search<'a> {
         if empty {
             return 0;
         }
-        // EXPERIMENT 4: a single reply is searched a ply deeper.
-        if self.x & 4 != 0
-            && self.lists[ply].len() == 1
-            && (ply as i32) < 2 * self.root_depth
-            && !in_check
-        {
+        // A single legal reply (out of check, which extends already) is searched a ply deeper:
+        // forced lines, such as a draughts capture that must be made, cost one node a ply and
+        // decide games (international draughts at equal nodes: docs/strength.md).
+        if self.lists[ply].len() == 1 && (ply as i32) < 2 * self.root_depth && !in_check {
             depth += 1;
         }
         let me = self.team();
@@ -701,16 +692,17 @@ impl<'a> Search<'a> {
                 && depth <= PRUNE_DEPTH
                 && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
                     || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha);
-            // EXPERIMENT 2: move-count pruning of quiet moves in drop games.
+            // Games with drops prune by move count alone, not by the evaluation: at depth 3 or
+            // less, quiet moves after the first 6 + 4 d² (drops are many and mostly quiet; a
+            // move that checks is still searched).
             let prune_it = prune_it
-                || (self.x & 2 != 0
-                    && !self.prune
+                || (!self.prune
                     && !pv_node
                     && !in_check
                     && late_quiet
-                    && depth <= 3
+                    && depth <= DROP_LMP_DEPTH
                     && alpha.abs() < MATE_BOUND
-                    && k >= 6 + 4 * (depth * depth) as usize);
+                    && k >= DROP_LMP_BASE + DROP_LMP_FACTOR * (depth * depth) as usize);
             if prune_it && !self.has_royal {
                 continue;
             }
@@ -726,21 +718,9 @@ impl<'a> Search<'a> {
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
-                let reduce = if !self.prune && self.x & 1 != 0 {
-                    if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
-                        let r = lmr(depth, k) - pv_node as i32;
-                        r.clamp(0, depth - 2)
-                    } else {
-                        0
-                    }
-                } else if !self.prune {
-                    // Drop games: one ply, two for very late moves.
-                    if depth >= 3 && k >= 3 && quiet && !in_check && key < KILLER {
-                        1 + (depth >= 6 && k >= 8) as i32
-                    } else {
-                        0
-                    }
-                } else if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
+                // (Games with drops too: with one ply, two for very late moves, instead,
+                // Crazyhouse lost at equal nodes, docs/strength.md.)
+                let reduce = if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
                     let r = lmr(depth, k) - pv_node as i32;
                     r.clamp(0, depth - 2)
                 } else {
@@ -861,11 +841,6 @@ impl<'a> Search<'a> {
         if empty {
             return 0;
         }
-        // EXPERIMENT 64: in games where captures are compulsory, a side that need not capture
-        // but whose opponent would capture if it were to move may not stand pat in its first
-        // quiescence ply: it searches every move.
-        let forced = forced
-            || (self.x & 64 != 0 && self.gen_first && qply == 0 && !empty && self.threatened(ply));
         let forced = forced && qply < QFORCED;
         let mover = self.rules.entry(self.pos.turn).mover;
         if qply >= QMAX || self.rules.def.players[mover.idx()].random {
@@ -956,33 +931,6 @@ impl<'a> Search<'a> {
                 .store(hash, fp, best_idx, to_tt(best, ply), 0, bound);
         }
         best
-    }
-
-    /// Whether the other side would have a capture if it were to move now (a pass is made,
-    /// its moves generated into the next ply's list, then undone).
-    fn threatened(&mut self, ply: usize) -> bool {
-        if ply + 1 > MAX_PLY {
-            return false;
-        }
-        let next = self.rules.next_turn(self.pos.turn);
-        if self.rules.entry(next).mover == self.rules.entry(self.pos.turn).mover {
-            return false;
-        }
-        crate::engine::apply(
-            &mut self.pos,
-            &[],
-            next,
-            crate::def::NONE,
-            crate::def::NONE,
-            &mut self.log,
-        );
-        let mut list = std::mem::take(&mut self.lists[ply + 1]);
-        self.rules
-            .legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
-        let t = list.moves.iter().any(|m| m.n_captures() > 0);
-        self.lists[ply + 1] = list;
-        revert(&mut self.pos, &mut self.log);
-        t
     }
 
     /// The worth of the pieces a move at `ply` captures.
@@ -1155,6 +1103,11 @@ const DELTA_MARGIN: i32 = 200;
 /// Late move pruning: quiet moves searched at depth d before the rest are dropped are
 /// 3 + d², half as many where the evaluation fell since the side last moved.
 const LMP_BASE: usize = 3;
+/// In games with drops (no pruning by the evaluation), quiet moves searched at depth d ≤ 3
+/// before the rest are dropped: 6 + 4 d².
+const DROP_LMP_BASE: usize = 6;
+const DROP_LMP_FACTOR: usize = 4;
+const DROP_LMP_DEPTH: i32 = 3;
 
 /// Late move reduction of the `k`-th move at `depth`: grows with the log of both.
 fn lmr(depth: i32, k: usize) -> i32 {

@@ -123,9 +123,9 @@ struct Search<'a> {
     has_royal: bool,
     /// Null moves are tried (two sides taking turns, kings to keep safe, no chance).
     null_ok: bool,
-    /// Pruning by the evaluation and log-shaped reductions are used: not in games with drops,
-    /// where a piece in hand can change the evaluation at once (matches in Crazyhouse lost
-    /// with them: 6 wins and 10 losses against the search without).
+    /// Pruning by the evaluation is used: not in games with drops, where a piece in hand can
+    /// change the evaluation at once (matches in Crazyhouse lost with it: 6 wins and 10 losses
+    /// against the search without); those prune late quiet moves by their count alone.
     prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
@@ -148,6 +148,8 @@ struct Search<'a> {
     /// Moves write the board only through their ops (no `after-move` program that may write
     /// cells), so a move's ops show whether it moved or created royal pieces.
     ops_only: bool,
+    /// The depth of the current iteration (single-reply extensions stop at twice it).
+    root_depth: i32,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -244,6 +246,7 @@ impl<'a> Search<'a> {
             check_memo: std::cell::Cell::new(None),
             kings: vec![Kings::default(); MAX_PLY + 1],
             ops_only: def.after_move.is_empty() || rules.after_move_plain,
+            root_depth: 1,
         }
     }
 
@@ -368,6 +371,7 @@ impl<'a> Search<'a> {
         prev: i32,
         store: bool,
     ) -> (i32, Option<usize>, bool) {
+        self.root_depth = depth;
         // Aspiration: a window around the last score, widened when the result falls outside.
         let mut delta = 60;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
@@ -554,6 +558,12 @@ impl<'a> Search<'a> {
         empty.then_some(0)
     }
 
+    /// Whether the node at `ply`, not in check, has a single legal move, below twice the
+    /// iteration depth: such a node is searched a ply deeper.
+    fn single_reply(&self, ply: usize, in_check: bool) -> bool {
+        self.lists[ply].len() == 1 && (ply as i32) < 2 * self.root_depth && !in_check
+    }
+
     /// Counts a node and notes when a limit is reached.
     fn tick(&mut self) {
         self.nodes += 1;
@@ -707,6 +717,12 @@ impl<'a> Search<'a> {
             if random {
                 return self.chance(depth, ply, me);
             }
+            // A single legal reply (out of check, which extends already) is searched a ply deeper:
+            // forced lines, such as a draughts capture that must be made, cost one node a ply and
+            // decide games (international draughts at equal nodes: docs/strength.md).
+            if self.single_reply(ply, in_check) {
+                depth += 1;
+            }
         }
         // Pruning by the static evaluation, away from the principal variation, never in
         // check and never near a mate score.
@@ -784,6 +800,10 @@ impl<'a> Search<'a> {
             if let Some(v) = self.generate(ply, reps) {
                 return v;
             }
+            // As above: a single legal reply is searched a ply deeper.
+            if self.single_reply(ply, in_check) {
+                depth += 1;
+            }
         }
         self.score_moves(ply, tt_fp, false);
         let alpha0 = alpha;
@@ -806,7 +826,18 @@ impl<'a> Search<'a> {
                 && depth <= PRUNE_DEPTH
                 && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
                     || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * reduced <= alpha);
-            if prune_it && !self.has_royal {
+            // Games with drops prune by move count alone, not by the evaluation: at depth 3 or
+            // less, quiet moves after the first 6 + 4 d² (drops are many and mostly quiet).
+            // Checking moves are not spared here: making each pruned move to test for check
+            // halved the nodes a second in Crazyhouse, and depth 5 took 2.6 times the nodes.
+            let drop_prune = !self.prune
+                && !pv_node
+                && !in_check
+                && late_quiet
+                && depth <= DROP_LMP_DEPTH
+                && alpha.abs() < MATE_BOUND
+                && k >= DROP_LMP_BASE + DROP_LMP_FACTOR * (depth * depth) as usize;
+            if (prune_it && !self.has_royal) || drop_prune {
                 continue;
             }
             // A capture that loses more than a pawn a ply of depth by exchange is not searched
@@ -835,14 +866,9 @@ impl<'a> Search<'a> {
                 self.child(depth - 1, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
-                let reduce = if !self.prune {
-                    // Drop games: one ply, two for very late moves.
-                    if depth >= 3 && k >= 3 && quiet && !in_check && key < KILLER {
-                        1 + (depth >= 6 && k >= 8) as i32
-                    } else {
-                        0
-                    }
-                } else if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
+                // (Games with drops too: with one ply, two for very late moves, instead,
+                // Crazyhouse lost at equal nodes, docs/strength.md.)
+                let reduce = if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
                     let r = lmr(depth, k) - pv_node as i32;
                     r.clamp(0, depth - 2)
                 } else {
@@ -1242,6 +1268,11 @@ const DELTA_MARGIN: i32 = 200;
 /// Late move pruning: quiet moves searched at depth d before the rest are dropped are
 /// 3 + d², half as many where the evaluation fell since the side last moved.
 const LMP_BASE: usize = 3;
+/// In games with drops (no pruning by the evaluation), quiet moves searched at depth d ≤ 3
+/// before the rest are dropped: 6 + 4 d².
+const DROP_LMP_BASE: usize = 6;
+const DROP_LMP_FACTOR: usize = 4;
+const DROP_LMP_DEPTH: i32 = 3;
 
 /// Late move reduction of the `k`-th move at `depth`: grows with the log of both.
 fn lmr(depth: i32, k: usize) -> i32 {

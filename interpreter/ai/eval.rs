@@ -110,38 +110,24 @@ pub struct Evaluator {
     line_worth: Vec<i32>,
     /// Their squares: `cells[line.first..line.first + line.len]`.
     line_cells: Vec<LineCell>,
-    /// Terms that depend on the game's phase and on where the promoting pieces stand
-    /// (`None` for coarse tables or when switched off).
+    /// Royal squares by the game's phase (`None` for coarse tables, games without royal
+    /// pieces and games with drops).
     phased: Option<Box<Phased>>,
 }
 
-/// The tapered terms: royal squares (safe while material is high, central in the ending)
-/// and promotion nearness (larger for a promoter no enemy promoter can stop, and in the
-/// ending). Indexes are those of `Evaluator::pst`.
+/// Royal squares by the phase: safe while material is high, central in the ending. Indexes
+/// are those of `Evaluator::pst`.
 #[derive(Clone, Debug)]
 struct Phased {
-    /// Phase weight of each type: its worth when it is neither royal nor a promoter, else 0
-    /// (promoters count too, see `phase_of`).
+    /// Phase weight of each type: its worth, 0 for royal pieces, liabilities and promoters
+    /// (promoters count when no other type would).
     phase_w: Vec<i32>,
     /// The phase weight of the setup (the most).
     phase_max: i64,
     /// Worth of a piece on a square while material is high and in the ending, added to
-    /// `pst` by the phase: royal safety and centre, promotion nearness of a promoter that
-    /// an enemy promoter can stop.
+    /// `pst` by the phase (non-zero for royal pieces only).
     mg: Vec<i32>,
     eg: Vec<i32>,
-    /// What a promoter gains over `mg` and `eg` when no enemy promoter can stop it.
-    passed_mg: Vec<i32>,
-    passed_eg: Vec<i32>,
-    /// Whether a type promotes (has a promotion bonus somewhere).
-    promoter: Vec<bool>,
-    /// Squares from which an enemy promoter stops a promoter on this square: the squares
-    /// its moves can reach on an empty board, and those from which an enemy promoter
-    /// captures on them. Empty when the board has more than 128 squares.
-    stop: Vec<u128>,
-    /// Switches (experiment).
-    passed: bool,
-    trade: bool,
 }
 
 /// One place where a `relative-config` goal could be met: the player it counts for, its
@@ -444,7 +430,6 @@ impl Evaluator {
         let phased = phased_terms(
             rules, &graphs, &players, &reach, &mob, &promo_raw, &means, &liability, scale,
         );
-        let promo_apart = phased.as_ref().is_some_and(|ph| ph.passed);
 
         let mut pst = vec![0i32; n_players * n_pieces * n_pos];
         let mut base = vec![0i32; n_pieces];
@@ -468,11 +453,7 @@ impl Evaluator {
             for p in &players {
                 for sq in 0..n_pos {
                     let i = (p.idx() * n_pieces + t) * n_pos + sq;
-                    let positional = if promo_apart {
-                        positional[i]
-                    } else {
-                        positional[i] + promo_raw[i]
-                    };
+                    let positional = positional[i] + promo_raw[i];
                     let v = match given {
                         // A given value keeps the shape of the derived table.
                         Some(v) if raw[t] > 0.0 => {
@@ -704,20 +685,9 @@ const ROYAL_EXPOSED: f64 = 0.5;
 const ROYAL_AWAY: f64 = 0.5;
 /// Royal centre in the ending: units per unit of the royal's mobility ratio over average.
 const ROYAL_CENTRE: f64 = 0.6;
-/// Promotion nearness, in eighths of the table's bonus, while material is high and in the
-/// ending, for a promoter that an enemy promoter can stop and for one none can.
-const PROMO_STOPPABLE: (i64, i64) = (4, 8);
-const PROMO_PASSED: (i64, i64) = (12, 20);
-/// Trading down when ahead: a 1/TRADE_SHARE share of the material lead, times the share of
-/// the phase's material gone.
-const TRADE_SHARE: i64 = 8;
-
-fn env_on(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| v == "1")
-}
-
-/// The tapered terms ([`Phased`]), derived from the empty-board graphs, the mobility on
-/// random boards and the attack tables.
+/// The royal squares by phase ([`Phased`]), derived from the empty-board graphs and the
+/// mobility on random boards; `None` in games without royal pieces or with drops (where a
+/// captured piece stays in play; not measured there).
 #[allow(clippy::too_many_arguments)]
 fn phased_terms(
     rules: &Rules,
@@ -730,10 +700,7 @@ fn phased_terms(
     liability: &[bool],
     scale: f64,
 ) -> Option<Box<Phased>> {
-    let taper = env_on("ZRF_TAPER");
-    let passed = env_on("ZRF_PASSED");
-    let trade = env_on("ZRF_TRADE");
-    if !(taper || passed || trade) {
+    if !rules.royal.iter().any(|&r| r) || rules.def.pieces.iter().any(|p| !p.drops.is_empty()) {
         return None;
     }
     let def = &rules.def;
@@ -786,9 +753,9 @@ fn phased_terms(
             / n_reach)
             .max(FLOOR)
     };
-    let mut royal_mg = vec![0i32; n_players * n_pieces * n_pos];
-    let mut royal_eg = vec![0i32; n_players * n_pieces * n_pos];
-    if taper {
+    let mut mg = vec![0i32; n_players * n_pieces * n_pos];
+    let mut eg = vec![0i32; n_players * n_pieces * n_pos];
+    {
         // Setup pieces per player and type.
         let mut count = vec![0f64; n_players * n_pieces];
         for pl in &def.setup.placements {
@@ -836,67 +803,9 @@ fn phased_terms(
                     } else {
                         away[sq].min(3) as f64 / 3.0
                     };
-                    royal_mg[i] =
-                        (-(ROYAL_EXPOSED * e + ROYAL_AWAY * d) * UNIT as f64).round() as i32;
+                    mg[i] = (-(ROYAL_EXPOSED * e + ROYAL_AWAY * d) * UNIT as f64).round() as i32;
                     let ratio = (mob[i] / a).clamp(0.0, 2.0);
-                    royal_eg[i] = (ROYAL_CENTRE * (ratio - 1.0) * UNIT as f64).round() as i32;
-                }
-            }
-        }
-    }
-    let (mut mg, mut eg) = (royal_mg, royal_eg);
-    let mut passed_mg = Vec::new();
-    let mut passed_eg = Vec::new();
-    if passed {
-        passed_mg = vec![0i32; mg.len()];
-        passed_eg = vec![0i32; mg.len()];
-        for (i, v) in promo_raw.iter().enumerate() {
-            let v = v * scale / 8.0;
-            mg[i] += (v * PROMO_STOPPABLE.0 as f64).round() as i32;
-            eg[i] += (v * PROMO_STOPPABLE.1 as f64).round() as i32;
-            passed_mg[i] = (v * (PROMO_PASSED.0 - PROMO_STOPPABLE.0) as f64).round() as i32;
-            passed_eg[i] = (v * (PROMO_PASSED.1 - PROMO_STOPPABLE.1) as f64).round() as i32;
-        }
-    }
-    // Stop masks: the squares a promoter's moves reach on an empty board, and the squares
-    // from which an enemy promoter captures there (leaps of the attack tables).
-    let mut stop = Vec::new();
-    if passed && n_pos <= 128 {
-        stop = vec![0u128; n_players * n_pieces * n_pos];
-        let a = &rules.attacks;
-        let mut seen = vec![false; n_pos];
-        let mut stack = Vec::new();
-        for &p in players {
-            for t in (0..n_pieces).filter(|&t| promoter[t]) {
-                let Some(g) = graphs[p.idx() * n_pieces + t].as_ref() else {
-                    continue;
-                };
-                for sq in (0..n_pos).filter(|&sq| reach[sq]) {
-                    seen.iter_mut().for_each(|s| *s = false);
-                    stack.clear();
-                    stack.push(sq);
-                    let mut mask = 0u128;
-                    while let Some(x) = stack.pop() {
-                        for &to in &g.edges[g.lo[x]..g.lo[x + 1]] {
-                            let to = to as usize;
-                            if !seen[to] {
-                                seen[to] = true;
-                                stack.push(to);
-                                mask |= 1u128 << to;
-                                for &q in players.iter().filter(|&&q| q != p) {
-                                    let Some(list) = a.leap_to.get(q.idx() * n_pos + to) else {
-                                        continue;
-                                    };
-                                    for &(src, u) in list {
-                                        if promoter[u as usize] {
-                                            mask |= 1u128 << src;
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    stop[idx(p.idx(), t, sq)] = mask;
+                    eg[i] = (ROYAL_CENTRE * (ratio - 1.0) * UNIT as f64).round() as i32;
                 }
             }
         }
@@ -906,27 +815,17 @@ fn phased_terms(
         phase_max,
         mg,
         eg,
-        passed_mg,
-        passed_eg,
-        promoter,
-        stop,
-        passed,
-        trade,
     }))
 }
 
 impl Evaluator {
-    /// [`Evaluator::eval`] with the tapered terms.
+    /// [`Evaluator::eval`] with the royal squares by phase.
     fn eval_phased(&self, pos: &Position, me: PlayerId, ph: &Phased) -> i32 {
         // Index 0: `me`, 1: the others.
         let mut sum = [0i64; 2];
         let mut mg = [0i64; 2];
         let mut eg = [0i64; 2];
         let mut phase = 0i64;
-        // Promoters' squares by owner (owners past 15 share a mask).
-        let mut by_owner = [0u128; 16];
-        let mut all = 0u128;
-        let track = ph.passed && !ph.stop.is_empty();
         for (sq, &c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -938,28 +837,6 @@ impl Evaluator {
             phase += ph.phase_w[t] as i64;
             mg[side] += ph.mg[i] as i64;
             eg[side] += ph.eg[i] as i64;
-            if track && ph.promoter[t] {
-                by_owner[c.owner as usize & 15] |= 1u128 << sq;
-                all |= 1u128 << sq;
-            }
-        }
-        let mut left = all;
-        while left != 0 {
-            let sq = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let c = pos.cells[sq];
-            let i = (c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.stride + sq;
-            if ph.stop[i] & all & !by_owner[c.owner as usize & 15] == 0 {
-                let side = (c.owner != me.0) as usize;
-                mg[side] += ph.passed_mg[i] as i64;
-                eg[side] += ph.passed_eg[i] as i64;
-            }
-        }
-        for (i, &n) in pos.store.iter().enumerate() {
-            if n != 0 {
-                let v = self.hand[i] as i64 * n as i64;
-                sum[(i / self.n_pieces != me.idx()) as usize] += v;
-            }
         }
         for line in &self.lines {
             let v = self.line_worth(pos, line) as i64;
@@ -967,17 +844,9 @@ impl Evaluator {
         }
         let phase = phase.min(ph.phase_max);
         let gone = ph.phase_max - phase;
-        let mut total = [0i64; 2];
-        for s in 0..2 {
-            total[s] = sum[s] + (mg[s] * phase + eg[s] * gone) / ph.phase_max;
-        }
+        let total = |s: usize| sum[s] + (mg[s] * phase + eg[s] * gone) / ph.phase_max;
         let others = (self.n_active.max(2) - 1) as i64;
-        let mut v = total[0] - total[1] / others;
-        if ph.trade {
-            let lead = sum[0] - sum[1] / others;
-            v += lead * gone / ph.phase_max / TRADE_SHARE;
-        }
-        v.clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
+        (total(0) - total(1) / others).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
     }
 
     /// A line's worth in `pos`: by how many of its squares hold a fitting piece of its player,

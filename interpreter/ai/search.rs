@@ -268,8 +268,7 @@ impl<'a> Search<'a> {
                 // An unfinished iteration counts when no earlier one finished, or when a move
                 // it finished scored above the window's lower bound (its score is then no
                 // worse than that move's: a better move found before time ran out).
-                let partial_ok = sound && std::env::var("ZRF_PARTIAL").is_ok_and(|v| v == "1");
-                let first_partial = k == 0 && (best_info.is_none() || partial_ok) && idx.is_some();
+                let first_partial = k == 0 && (best_info.is_none() || sound) && idx.is_some();
                 if !(done || first_partial) {
                     complete = false;
                     break;

@@ -718,9 +718,7 @@ fn phased_terms(
     // Phase: material of the types that are neither royal nor liabilities; promoters count
     // only when nothing else would.
     let weight = |t: usize, with_promoters: bool| {
-        if rules.royal[t] || liability[t] || def.pieces[t].dummy {
-            0
-        } else if promoter[t] && !with_promoters {
+        if rules.royal[t] || liability[t] || def.pieces[t].dummy || promoter[t] && !with_promoters {
             0
         } else {
             (means[t] * scale).round().max(0.0) as i32

@@ -186,10 +186,26 @@ def chess_match(args, b_options):
             why = outcome.termination.name.lower() if outcome else "ply limit"
             left = f", least clock left A {least[True]:.2f} s, B {least[False]:.2f} s" if clock else ""
             print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies{left})", flush=True)
+            if args.pgn:
+                save_pgn(args, board, g, a_white, outcome)
         return w, d, l
     finally:
         a.quit()
         b.quit()
+
+
+def save_pgn(args, board, g, a_white, outcome):
+    """Appends the game to `args.pgn`, engine A and B named by their commands."""
+    import chess.pgn
+
+    game = chess.pgn.Game.from_board(board)
+    game.headers["Event"] = f"scripts/match.py {args.game}"
+    game.headers["Round"] = str(g + 1)
+    game.headers["White"] = args.a if a_white else args.b
+    game.headers["Black"] = args.b if a_white else args.a
+    game.headers["Result"] = outcome.result() if outcome else "1/2-1/2"
+    with open(args.pgn, "a") as f:
+        print(game, file=f, end="\n\n")
 
 
 def draughts_match(args, b_options):
@@ -345,6 +361,7 @@ def main():
     p.add_argument("--tc", help="game clock BASE+INC in seconds (chess), e.g. 10+0.1, instead of a time per move")
     p.add_argument("--games", type=int, default=20, help="games per match (even: both colours)")
     p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
+    p.add_argument("--pgn", help="append every chess game to this PGN file")
     args = p.parse_args()
     run = draughts_match if args.game == "draughts" else chess_match
     started = time.time()

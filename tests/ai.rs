@@ -521,3 +521,21 @@ fn a_random_players_turn_is_the_average_of_its_moves() {
     // R's own turn is not searched for a best move: its three drops are equally likely.
     assert_eq!(g.legal_texts().len(), 3);
 }
+
+/// The royal piece's worth by phase (docs/ai.md, "Royal pieces by phase"), White's view: with the pieces on,
+/// the king is worth more on g1 than on e1 (fewer knight squares reach it) and more on e1 than
+/// on e3 (away from the back row); with only kings left, more in the centre than in a corner.
+#[test]
+fn royal_squares_follow_the_phase() {
+    let eval = |fen: &str| {
+        let g = game("games/chess.zrf", Some(fen), "");
+        zrf::ai::eval::Evaluator::new(&g.rules).eval(&g.pos, zrf::def::PlayerId(0))
+    };
+    let g1 = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w - - 0 1");
+    let e1 = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKR2 w - - 0 1");
+    let e3 = eval("rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1R2 w - - 0 1");
+    assert!(g1 > e1 && e1 - e3 >= 20, "g1 {g1}, e1 {e1}, e3 {e3}");
+    let centre = eval("4k3/8/8/8/3K4/8/8/8 w - - 0 1");
+    let corner = eval("4k3/8/8/8/8/8/8/K7 w - - 0 1");
+    assert!(centre - corner >= 30, "centre {centre}, corner {corner}");
+}

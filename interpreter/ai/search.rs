@@ -289,10 +289,12 @@ impl<'a> Search<'a> {
             let mut found: Vec<(i32, Info)> = Vec::new();
             let mut complete = true;
             for k in 0..lines {
-                let (value, idx, done) =
+                let (value, idx, done, sound) =
                     self.root_search(depth as i32, &mut order[k..], prev_scores[k], k == 0);
-                // An unfinished iteration counts only when no earlier one finished.
-                let first_partial = k == 0 && best_info.is_none() && idx.is_some();
+                // An unfinished iteration counts when no earlier one finished, or when a move
+                // it finished scored above the window's lower bound (its score is then no
+                // worse than that move's: a better move found before time ran out).
+                let first_partial = k == 0 && (best_info.is_none() || sound) && idx.is_some();
                 if !(done || first_partial) {
                     complete = false;
                     break;
@@ -370,7 +372,7 @@ impl<'a> Search<'a> {
         order: &mut [u16],
         prev: i32,
         store: bool,
-    ) -> (i32, Option<usize>, bool) {
+    ) -> (i32, Option<usize>, bool, bool) {
         self.root_depth = depth;
         // Aspiration: a window around the last score, widened when the result falls outside.
         let mut delta = 60;
@@ -382,7 +384,7 @@ impl<'a> Search<'a> {
         loop {
             let (v, idx, complete) = self.root_window(depth, order, alpha, beta, store);
             if !complete {
-                return (v, idx, false);
+                return (v, idx, false, idx.is_some() && v > alpha);
             }
             if v <= alpha && alpha > -INF {
                 alpha = (alpha - delta).max(-INF);
@@ -395,7 +397,7 @@ impl<'a> Search<'a> {
                     beta = INF;
                 }
             } else {
-                return (v, idx, true);
+                return (v, idx, true, true);
             }
             delta *= 3;
         }

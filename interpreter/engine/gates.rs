@@ -50,6 +50,18 @@ pub(super) fn class(c: Cell, side: u8) -> u32 {
     u32::from(c.piece != 0) | u32::from(c.owner == side) << 1 | u32::from(c.marks & DEAD) << 2
 }
 
+/// Whether a gate's mask holds on a cell for the mover `side`: `mask >> class(c, side) & 1`.
+/// Every mask ([`mask`]) has its bits of empty classes (even) all equal, so an empty cell,
+/// the commonest, is answered by bit 0 without its owner and marks.
+#[inline(always)]
+pub(super) fn passes(mask: u8, c: Cell, side: u8) -> bool {
+    if c.piece == 0 {
+        mask & 1 != 0
+    } else {
+        mask >> class(c, side) & 1 != 0
+    }
+}
+
 /// The mask of `empty?` ([`mask`]).
 pub(super) const EMPTY_MASK: u8 = 0x55;
 
@@ -218,5 +230,51 @@ impl GateRows {
         self.span
             .get(base..base + self.n_pieces * self.n_pos)
             .unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `passes` answers as the class index does for every gate code and kind of cell (empty
+    /// ones with any owner and marks among them).
+    #[test]
+    fn passes_is_the_class_bit() {
+        let codes = [
+            G_PASS,
+            G_EMPTY,
+            G_OCCUPIED,
+            G_ENEMY,
+            G_NOT_ENEMY,
+            G_FRIEND,
+            G_NOT_FRIEND,
+            G_TEST,
+        ];
+        let mut checked = 0;
+        for code in codes {
+            let m = mask(code);
+            for piece in [0u16, 1, 3] {
+                for owner in 0..3u8 {
+                    for marks in 0..4u8 {
+                        let c = Cell {
+                            piece,
+                            owner,
+                            marks,
+                            attrs: 0,
+                        };
+                        for side in 0..2u8 {
+                            assert_eq!(passes(m, c, side), m >> class(c, side) & 1 != 0);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 8 * 3 * 3 * 4 * 2);
+        // An enemy piece passes `enemy?` and fails `empty?`; an empty cell the reverse.
+        let enemy = Cell::new(crate::def::PieceId(0), crate::def::PlayerId(1), 0);
+        assert!(passes(mask(G_ENEMY), enemy, 0) && !passes(mask(G_EMPTY), enemy, 0));
+        assert!(!passes(mask(G_ENEMY), Cell::EMPTY, 0) && passes(EMPTY_MASK, Cell::EMPTY, 0));
     }
 }

@@ -640,18 +640,12 @@ impl Rules {
             let first = out.moves.len();
             for g in row {
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
-                // `empty?`, the commonest gate, reads only the piece.
-                let pass = if g.mask == EMPTY_MASK {
-                    c.is_empty()
-                } else {
-                    g.mask >> class(c, side) & 1 != 0
-                };
-                if !pass {
+                if !passes(g.mask, c, side) {
                     continue;
                 }
                 if g.mask2 != 0xFF {
                     let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
-                    if g.mask2 >> class(c2, side) & 1 == 0 {
+                    if !passes(g.mask2, c2, side) {
                         continue;
                     }
                 }

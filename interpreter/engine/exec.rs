@@ -74,6 +74,20 @@ impl Scratch {
         }
     }
 
+    /// Notes the moves one start square `start` wrote, `out.moves[first..]`: none, one
+    /// ([`Scratch::note_single`]) or a group ([`Scratch::note_group`]).
+    #[inline(always)]
+    pub(super) fn note_square(&mut self, out: &MoveList, first: usize, start: u16, n_pos: usize) {
+        match out.moves.len() - first {
+            0 => {}
+            1 => self.note_single(out, first, start, n_pos),
+            _ => {
+                self.new_group(n_pos);
+                self.note_group(out, first, start);
+            }
+        }
+    }
+
     /// Notes the moves `out.moves[first..]`, all of one group (the moves of one start square,
     /// or all drops, whose path begins at `start`): two equal moves have one path, so a list
     /// whose groups each reach every destination at most once, from their own start, holds

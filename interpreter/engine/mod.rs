@@ -580,14 +580,7 @@ impl Rules {
                     ex.run_gated(block, seq, sq as u16, scratch, out);
                 }
             }
-            match out.moves.len() - first {
-                0 => {}
-                1 => scratch.note_single(out, first, sq as u16, n_pos),
-                _ => {
-                    scratch.new_group(n_pos);
-                    scratch.note_group(out, first, sq as u16);
-                }
-            }
+            scratch.note_square(out, first, sq as u16, n_pos);
         }
         true
     }
@@ -668,14 +661,7 @@ impl Rules {
                     return false;
                 }
             }
-            match out.moves.len() - first {
-                0 => {}
-                1 => scratch.note_single(out, first, sq as u16, n_pos),
-                _ => {
-                    scratch.new_group(n_pos);
-                    scratch.note_group(out, first, sq as u16);
-                }
-            }
+            scratch.note_square(out, first, sq as u16, n_pos);
         }
         true
     }

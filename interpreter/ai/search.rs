@@ -616,23 +616,19 @@ impl<'a> Search<'a> {
     /// Before a move at `ply` is made to be tested for check: the royal squares of the side
     /// that will move after it, unless already found at this node.
     fn note_kings(&mut self, ply: usize) {
-        let side = self
-            .rules
-            .entry(self.rules.next_turn(self.pos.turn))
-            .owner
-            .0;
+        let side = self.rules.entry(self.rules.next_turn(self.pos.turn)).owner;
         let key = self.path[ply];
         let k = &mut self.kings[ply];
-        if k.valid && k.key == key && k.side == side {
+        if k.valid && k.key == key && k.side == side.0 {
             return;
         }
         k.squares.clear();
         for (sq, c) in self.pos.cells.iter().enumerate() {
-            if !c.is_empty() && c.owner == side && self.rules.royal[c.piece as usize - 1] {
+            if self.rules.royal_of(*c, side) {
                 k.squares.push(sq as u16);
             }
         }
-        (k.key, k.side, k.valid) = (key, side, true);
+        (k.key, k.side, k.valid) = (key, side.0, true);
     }
 
     /// After the move `m` at `ply` (prepared by [`Search::note_kings`]): whether the side to
@@ -640,17 +636,16 @@ impl<'a> Search<'a> {
     /// when the move's writes leave them where they were.
     fn gives_check(&self, ply: usize, m: &Move) -> bool {
         let k = &self.kings[ply];
-        let royal = |c: crate::engine::Cell| {
-            !c.is_empty() && c.owner == k.side && self.rules.royal[c.piece as usize - 1]
-        };
+        let side = PlayerId(k.side);
         let moved = self.lists[ply].ops(m).iter().any(|op| match *op {
-            crate::engine::Op::Set(sq, c) => royal(c) || k.squares.contains(&sq),
+            crate::engine::Op::Set(sq, c) => {
+                self.rules.royal_of(c, side) || k.squares.contains(&sq)
+            }
             _ => false,
         });
         if !self.ops_only || moved {
             return self.in_check();
         }
-        let side = PlayerId(k.side);
         (k.squares.iter()).any(|&sq| self.rules.attacked(&self.pos, sq, side, None, true))
     }
 

@@ -96,7 +96,7 @@ impl Rules {
         s.pinned.clear();
         s.proven = false;
         for (sq, c) in pos.cells.iter().enumerate() {
-            if !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1] {
+            if self.royal_of(*c, side) {
                 s.kings.push(sq as u16);
             }
         }
@@ -267,7 +267,7 @@ impl Rules {
         for op in ops {
             if let Op::Set(sq, c) = *op {
                 s.after.retain(|&k| k != sq);
-                if !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1] {
+                if self.royal_of(c, side) {
                     s.after.push(sq);
                 }
             }

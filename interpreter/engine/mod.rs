@@ -1228,31 +1228,27 @@ impl Rules {
         keep_best(out, &keys);
     }
 
+    /// Whether the cell holds a royal piece of `side`.
+    #[inline]
+    pub fn royal_of(&self, c: Cell, side: PlayerId) -> bool {
+        !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1]
+    }
+
     /// Whether any royal piece of `side` stands attacked.
     pub fn royal_attacked(&self, pos: &Position, side: PlayerId) -> bool {
         (0..pos.cells.len()).any(|sq| {
-            let c = pos.cells[sq];
-            !c.is_empty()
-                && c.owner == side.0
-                && self.royal[c.piece as usize - 1]
-                && self.attacked(pos, sq as u16, side, None, true)
+            self.royal_of(pos.cells[sq], side) && self.attacked(pos, sq as u16, side, None, true)
         })
     }
 
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
     /// on the new position for the player who moved.
     pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
-        self.make_inline(pos, list, m, log);
-    }
-
-    /// [`Rules::make`], inlined (perft's loops).
-    #[inline(always)]
-    fn make_inline(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
         let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
         self.make_from(pos, list, m, log, turns);
     }
 
-    /// [`Rules::make_inline`] given the mover and the next turn index (the same for every
+    /// [`Rules::make`] given the mover and the next turn index (the same for every
     /// move of a position, so perft's loops find them once).
     #[inline(always)]
     fn make_from(

@@ -1,5 +1,6 @@
 //! Game records, side by side: zrf's native `.game` format (`native`), Zillions' saved games
-//! (`zsg`, with `zsg_play` matching their moves against the rules), PGN for chess-like games
+//! (`zsg`, with `zsg_play` matching their moves against the rules and `zsg_describe` writing
+//! legal moves as their steps), PGN for chess-like games
 //! (`pgn`) and PDN for draughts (`pdn`), which share their tag and movetext reader
 //! (`movetext`). Each format turns text into moves and headers, or back; this module does
 //! no I/O.
@@ -9,6 +10,7 @@ pub mod native;
 pub mod pdn;
 pub mod pgn;
 pub mod zsg;
+mod zsg_describe;
 pub mod zsg_play;
 
 /// How a finished two-player game ended, for the result tokens of PGN and PDN.

@@ -1,0 +1,536 @@
+//! One browser tab's game, on a thread of its own: the session, the sides the computer and
+//! the random players play, reloading when the rules file changes, the page's commands, and
+//! the state (JSON) the page draws.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use serde_json::{json, Value};
+use zrf::diagnostic::{render, RenderOptions};
+use zrf::repl::{Files, OpenError, Session};
+
+use super::images::{self, Images};
+use super::watch::Watch;
+use super::Job;
+use crate::fsio;
+
+/// The most random players' turns played in a row (a game of dice players only stops here).
+const RANDOM_PLY_LIMIT: usize = 1000;
+
+struct FsFiles;
+
+impl Files for FsFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        fsio::read_file(Path::new(path)).map_err(|e| e.to_string())
+    }
+
+    fn write(&self, _path: &str, _contents: &str) -> Result<(), String> {
+        Err("the web board writes no files".into())
+    }
+}
+
+/// Reads includes, noting each file asked for (found or not), so that they can be watched.
+#[derive(Default)]
+struct FsLoader {
+    asked: std::cell::RefCell<Vec<PathBuf>>,
+}
+
+impl zrf::expand::Loader for FsLoader {
+    fn load(&self, path: &str) -> Option<Vec<u8>> {
+        self.asked.borrow_mut().push(PathBuf::from(path));
+        fsio::read_file(Path::new(path)).ok()
+    }
+}
+
+pub(super) fn open_session(file: &Path, variant: Option<&str>) -> Result<Session, OpenError> {
+    open_at(file, variant, None)
+}
+
+fn open_at(file: &Path, variant: Option<&str>, setup: Option<&str>) -> Result<Session, OpenError> {
+    Session::open(&file.to_string_lossy(), &FsFiles, variant, setup)
+}
+
+/// The file's modification time and length: a change of either means an edit (the length
+/// catches edits within a coarse clock tick).
+fn modified(file: &Path) -> Option<(SystemTime, u64)> {
+    let m = std::fs::metadata(file).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+/// One game: the session, the sides the computer plays, the rules file's last change.
+struct Game {
+    id: u64,
+    file: PathBuf,
+    images: Arc<Images>,
+    watch: Option<Arc<Watch>>,
+    /// The watcher's generation the rules were last loaded at.
+    seen: u64,
+    session: Session,
+    variants: Vec<String>,
+    variant: usize,
+    computer: Vec<bool>,
+    version: u64,
+    mtime: Option<(SystemTime, u64)>,
+    /// The rendered diagnostics of the rules file, when its latest text does not load.
+    broken: Option<String>,
+    message: String,
+    /// The position set with `setup`, which a reload starts from again.
+    start: Option<String>,
+    /// A record asked for with `save` (file name and text), handed to the page once.
+    saved: Option<(String, String)>,
+}
+
+/// The titles of the file's games and variants, and the files it reads (itself and its
+/// includes, found or not).
+pub(super) fn rules_files(file: &Path) -> (Vec<String>, Vec<PathBuf>) {
+    let bytes = fsio::read_file(file).unwrap_or_default();
+    let loader = FsLoader::default();
+    let loaded = zrf::load(&file.to_string_lossy(), &bytes, &loader);
+    let titles = loaded.games.iter().map(|g| g.title.clone()).collect();
+    let mut files = loader.asked.into_inner();
+    files.insert(0, file.to_path_buf());
+    (titles, files)
+}
+
+fn variant_titles(file: &Path) -> Vec<String> {
+    rules_files(file).0
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn game_thread(
+    id: u64,
+    file: PathBuf,
+    (pictures, watch): (Arc<Images>, Option<Arc<Watch>>),
+    variant: Option<String>,
+    jobs: Receiver<Job>,
+    first: Sender<Result<Value, String>>,
+    state: Arc<Mutex<Value>>,
+    busy: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+) {
+    let mtime = modified(&file);
+    let session = match open_session(&file, variant.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = first.send(Err(e.to_string()));
+            return;
+        }
+    };
+    let variants = variant_titles(&file);
+    let title = session.title().to_string();
+    let idx = variants.iter().position(|t| *t == title).unwrap_or(0);
+    let n = session.game().rules.def.players.len();
+    let mut g = Game {
+        id,
+        file,
+        images: pictures,
+        seen: watch
+            .as_ref()
+            .map_or(0, |w| w.generation.load(Ordering::SeqCst)),
+        watch,
+        session,
+        variants,
+        variant: idx,
+        computer: vec![false; n],
+        version: 1,
+        mtime,
+        broken: None,
+        message: String::new(),
+        start: None,
+        saved: None,
+    };
+    g.session.computer.stop = stop;
+    g.random_turns();
+    let v = g.state(false);
+    *state.lock().expect("state lock") = v.clone();
+    if first.send(Ok(v)).is_err() {
+        return;
+    }
+    while let Ok((body, reply)) = jobs.recv() {
+        g.reload_if_changed();
+        let answer = g.command(&body);
+        // After a redo, the recorded random moves are the ones to replay.
+        if g.session.game().redo.is_empty() {
+            g.random_turns();
+        }
+        let think = answer.is_ok() && g.computer_to_move();
+        if think {
+            busy.store(true, Ordering::SeqCst);
+        }
+        let v = g.state(think);
+        *state.lock().expect("state lock") = v.clone();
+        let _ = reply.send(answer.map(|_| v));
+        if think {
+            let out = g.session.eval_line("ai");
+            g.message = out.text.lines().next().unwrap_or("").to_string();
+            g.version += 1;
+            g.random_turns();
+            *state.lock().expect("state lock") = g.state(false);
+            busy.store(false, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Game {
+    /// Plays the random players' turns (`?Dice`) as the REPL does, so the page never waits on
+    /// one; what they played becomes the message.
+    fn random_turns(&mut self) {
+        let mut said = Vec::new();
+        for _ in 0..RANDOM_PLY_LIMIT {
+            match self.session.random_turn() {
+                None => break,
+                Some(Ok(t)) => said.push(t),
+                Some(Err(e)) => {
+                    said.push(format!("The random player could not move: {e}"));
+                    break;
+                }
+            }
+        }
+        if !said.is_empty() {
+            if !self.message.is_empty() {
+                said.insert(0, std::mem::take(&mut self.message));
+            }
+            self.message = said.join(" ");
+            self.version += 1;
+        }
+    }
+
+    /// Whether a person plays some side (one that is neither random nor the computer's).
+    fn person_plays(&self) -> bool {
+        let def = &self.session.game().rules.def;
+        def.players
+            .iter()
+            .enumerate()
+            .any(|(k, p)| !p.random && !self.computer.get(k).copied().unwrap_or(false))
+    }
+
+    /// Whether a random player (`?Dice`) is to move.
+    fn random_to_move(&mut self) -> bool {
+        let game = self.session.game_mut();
+        let mover = game.rules.entry(game.pos.turn).mover.idx();
+        game.rules.def.players[mover].random
+    }
+
+    fn computer_to_move(&mut self) -> bool {
+        let game = self.session.game_mut();
+        if game.outcome().is_some() {
+            return false;
+        }
+        let mover = game.rules.entry(game.pos.turn).mover.idx();
+        self.computer.get(mover).copied().unwrap_or(false)
+    }
+
+    /// Reloads the rules when the file changed, replaying the moves that are still legal.
+    fn reload_if_changed(&mut self) {
+        if let Some(w) = &self.watch {
+            let now = w.generation.load(Ordering::SeqCst);
+            if now == self.seen {
+                return;
+            }
+            self.seen = now;
+        } else {
+            let now = modified(&self.file);
+            if now == self.mtime {
+                return;
+            }
+            self.mtime = now;
+        }
+        self.version += 1;
+        let number = (self.variant + 1).to_string();
+        match open_at(&self.file, Some(&number), self.start.as_deref()) {
+            Ok(mut s) => {
+                let played = self.session.game().played.clone();
+                let mut kept = 0;
+                for m in &played {
+                    if s.game_mut().play(m).is_err() {
+                        break;
+                    }
+                    kept += 1;
+                }
+                s.computer.config = self.session.computer.config.clone();
+                s.computer.stop = self.session.computer.stop.clone();
+                let n = s.game().rules.def.players.len();
+                self.computer.resize(n, false);
+                self.session = s;
+                let (titles, files) = rules_files(&self.file);
+                self.variants = titles;
+                if let Some(w) = &self.watch {
+                    // The new text may include other files.
+                    w.add(&files);
+                }
+                self.broken = None;
+                self.message = if kept == played.len() {
+                    format!("Rules reloaded; {kept} moves replayed.")
+                } else {
+                    format!(
+                        "Rules reloaded; {kept} of {} moves are still legal and were replayed.",
+                        played.len()
+                    )
+                };
+            }
+            Err(OpenError::Rules { map, diags }) => {
+                self.broken = Some(render(&map, &diags, RenderOptions { color: false }));
+                self.message =
+                    "The rules file has errors; playing on with the last good rules.".into();
+            }
+            Err(e) => {
+                self.broken = Some(e.to_string());
+                self.message =
+                    "The rules file cannot be loaded; playing on with the last good rules.".into();
+            }
+        }
+    }
+
+    fn command(&mut self, body: &Value) -> Result<(), String> {
+        let cmd = body
+            .get("cmd")
+            .and_then(Value::as_str)
+            .ok_or("the body needs a `cmd` string")?;
+        let text = |key: &str| -> Result<String, String> {
+            body.get(key)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or(format!("`{cmd}` needs a `{key}` string"))
+        };
+        let before = self.version;
+        match cmd {
+            "state" => return Ok(()),
+            "stop" => {}
+            "move" => {
+                let m = text("move")?;
+                let played = self
+                    .session
+                    .game_mut()
+                    .play(&m)
+                    .map_err(|e| format!("{m}: {e}"))?;
+                self.message = format!("Played {played}.");
+            }
+            "undo" => {
+                if !self.session.game_mut().undo() {
+                    return Err("there is no move to take back".into());
+                }
+                // Back to a side the person plays, if there is one (random players' turns are
+                // taken back too, or they would be played again at once).
+                while (self.computer_to_move() || self.random_to_move())
+                    && self.person_plays()
+                    && self.session.game_mut().undo()
+                {}
+                self.message = "Move taken back.".into();
+            }
+            "redo" => {
+                let m = self
+                    .session
+                    .game_mut()
+                    .redo()
+                    .ok_or("there is no move to redo")?;
+                self.message = format!("Replayed {m}.");
+            }
+            "new" => {
+                self.line("new")?;
+                self.start = None;
+            }
+            "setup" => {
+                let t = text("position")?;
+                if t.contains('\n') {
+                    return Err("a position is one line".into());
+                }
+                self.line(&format!("setup {t}"))?;
+                self.start = Some(t.trim().to_string());
+                self.message = "Position set.".into();
+            }
+            "engine" => {
+                let t = text("setting")?;
+                if t.contains('\n') {
+                    return Err("a setting is one line".into());
+                }
+                self.line(&format!("engine {t}"))?;
+            }
+            "computer" => {
+                let sides = body
+                    .get("sides")
+                    .and_then(Value::as_array)
+                    .ok_or("`computer` needs `sides`, a list of booleans")?;
+                let n = self.computer.len();
+                if sides.len() != n || sides.iter().any(|b| !b.is_boolean()) {
+                    return Err(format!("`sides` needs {n} booleans, one per player"));
+                }
+                self.computer = sides.iter().map(|b| b.as_bool() == Some(true)).collect();
+            }
+            "variant" => {
+                let v = text("variant")?;
+                let s = open_session(&self.file, Some(&v)).map_err(|e| e.to_string())?;
+                let title = s.title().to_string();
+                self.variant = self.variants.iter().position(|t| *t == title).unwrap_or(0);
+                let config = self.session.computer.config.clone();
+                let stop = self.session.computer.stop.clone();
+                self.session = s;
+                self.session.computer.config = config;
+                self.session.computer.stop = stop;
+                let n = self.session.game().rules.def.players.len();
+                self.computer = vec![false; n];
+                self.start = None;
+                self.message = format!("Playing {title}.");
+            }
+            "save" => {
+                // A record in the format asked for, named after the rules file and placed
+                // beside it, so that the rules path it holds finds the rules again on `load`.
+                let ext = text("format")?;
+                if !matches!(ext.as_str(), "game" | "pgn" | "pdn" | "zsg") {
+                    return Err(format!(
+                        "unknown record format `{ext}`: `game`, `pgn`, `pdn` or `zsg`"
+                    ));
+                }
+                let stem = self
+                    .file
+                    .file_stem()
+                    .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+                let name = format!("{stem}.{ext}");
+                let path = self.file.with_file_name(&name);
+                let record = self.session.record_as(&path.to_string_lossy())?;
+                self.message = format!("Saved as {name}.");
+                self.saved = Some((name, record));
+            }
+            "load" => {
+                let name = text("name")?;
+                let record = text("record")?;
+                // Only the file name counts: the record is read as if it lay beside the
+                // rules file.
+                let bare = Path::new(&name)
+                    .file_name()
+                    .map_or("record.game".into(), |s| s.to_string_lossy().into_owned());
+                let path = self.file.with_file_name(&bare);
+                let out = self
+                    .session
+                    .load_record(&path.to_string_lossy(), &record, &FsFiles);
+                if out.error {
+                    return Err(out.text.trim().to_string());
+                }
+                let n = self.session.game().rules.def.players.len();
+                self.computer = vec![false; n];
+                self.start = None;
+                let title = self.session.title();
+                self.variant = self.variants.iter().position(|t| t == title).unwrap_or(0);
+                // The first line says what was loaded; the rest is the text diagram.
+                self.message = out.text.lines().next().unwrap_or_default().to_string();
+            }
+            other => return Err(format!("unknown command `{other}`")),
+        }
+        if self.version == before {
+            self.version += 1;
+        }
+        Ok(())
+    }
+
+    /// Runs a REPL line; its text becomes the message, a refusal the error.
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        let out = self.session.eval_line(line);
+        let first = out.text.lines().next().unwrap_or("").to_string();
+        if out.error {
+            return Err(out.text.trim().to_string());
+        }
+        self.message = first;
+        Ok(())
+    }
+
+    fn state(&mut self, thinking: bool) -> Value {
+        let fen = self.session.eval_line("fen");
+        let fen = (!fen.error).then(|| fen.text.trim().to_string());
+        let result = self.session.result();
+        let engine = self.session.eval_line("engine").text.trim().to_string();
+        let game = self.session.game_mut();
+        game.legal();
+        let def = &game.rules.def;
+        let board = zrf::view::board(def);
+        let moves = if game.outcome().is_some() {
+            Vec::new()
+        } else {
+            let list = game.legal().clone();
+            zrf::view::moves(&game.rules.def, &list)
+        };
+        let def = &game.rules.def;
+        let mover = game.rules.entry(game.pos.turn).mover.idx();
+        let cells: Vec<Value> = board
+            .cells
+            .iter()
+            .map(|c| {
+                json!({ "id": c.id, "name": c.name, "label": c.label, "rect": c.rect,
+                        "grid": c.grid, "dark": c.dark })
+            })
+            .collect();
+        let zones: Vec<Value> = board
+            .zones
+            .iter()
+            .map(|(name, per)| json!({ "name": name, "positions": per }))
+            .collect();
+        let pieces: Vec<Value> = def
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                json!({ "name": p.name, "letter": zrf::notation::piece_letter(def, i as u16),
+                        "help": p.help })
+            })
+            .collect();
+        let on: Vec<Value> = zrf::view::pieces(&game.pos)
+            .iter()
+            .map(|p| json!([p.at, p.piece, p.owner]))
+            .collect();
+        let moves: Vec<Value> = moves
+            .iter()
+            .map(|m| {
+                json!({ "text": m.text, "from": m.from, "to": m.to, "path": m.path,
+                        "captures": m.captures, "drop": m.drop, "pass": m.pass })
+            })
+            .collect();
+        let players: Vec<&str> = def.players.iter().map(|p| p.name.as_str()).collect();
+        let native = zrf::setup::native(&game.rules, &game.pos);
+        let hand = zrf::view::hand(def, &game.pos);
+        let shown = |s: Option<images::Shown>| match s {
+            Some(s) => json!({ "url": s.url, "width": s.width, "height": s.height }),
+            None => Value::Null,
+        };
+        // The board's bitmap matches the rectangles only when they come from the file.
+        let board_image = zrf::view::board_image(def)
+            .filter(|_| board.from_file)
+            .and_then(|name| self.images.show(&self.file, &name, false));
+        let piece_images: Vec<Vec<Value>> = zrf::view::piece_images(def)
+            .into_iter()
+            .map(|per| {
+                per.into_iter()
+                    .map(|name| shown(name.and_then(|n| self.images.show(&self.file, &n, true))))
+                    .collect()
+            })
+            .collect();
+        json!({
+            "id": self.id,
+            "version": self.version,
+            "file": self.file.to_string_lossy(),
+            "title": def.title,
+            "variants": self.variants,
+            "variant": self.variant,
+            "players": players,
+            "mover": mover,
+            "pieces": pieces,
+            "board": { "cells": cells, "bounds": board.bounds, "from_file": board.from_file,
+                       "zones": zones, "links": board.links },
+            "position": on,
+            "hand": hand,
+            "images": { "board": shown(board_image), "pieces": piece_images },
+            "moves": moves,
+            "history": game.played,
+            "redo": game.redo.len(),
+            "result": result,
+            "fen": fen,
+            "native": native,
+            "computer": self.computer,
+            "engine": engine,
+            "thinking": thinking,
+            "broken": self.broken,
+            "message": self.message,
+            "saved": self.saved.take().map(|(name, text)| json!({ "name": name, "text": text })),
+        })
+    }
+}

@@ -65,10 +65,7 @@ impl Scratch {
     #[inline]
     pub(super) fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
         let m = &out.moves[at];
-        let (from, to) = (
-            out.squares[m.path_lo as usize],
-            out.squares[m.path_hi as usize - 1],
-        );
+        let (from, to) = out.ends(m);
         if from != start || to as usize >= n_pos {
             self.may_repeat = true;
         }
@@ -95,10 +92,7 @@ impl Scratch {
     #[inline]
     pub(super) fn note_group(&mut self, out: &MoveList, first: usize, start: u16) {
         for m in &out.moves[first..] {
-            let (from, to) = (
-                out.squares[m.path_lo as usize],
-                out.squares[m.path_hi as usize - 1],
-            );
+            let (from, to) = out.ends(m);
             match self.dest_stamp.get_mut(to as usize) {
                 Some(st) if from == start && *st != self.stamp => *st = self.stamp,
                 _ => self.may_repeat = true,
@@ -948,12 +942,33 @@ impl Exec<'_> {
         if let Some(p) = promote {
             cell.piece = p.0 + 1;
         }
+        // The destination's occupant is captured (unless it is the mover itself).
+        let taken = dest != from && !cells[dest as usize].is_empty();
+        let mut caps = caps.peekable();
+        if caps.peek().is_none()
+            && !head.partial
+            && !head.must_continue
+            && head.finally == 0
+            && !(taken && self.rules.deferred)
+        {
+            // A simple move: all in its header (chains never continue it, and it leaves no
+            // deferred capture to remove).
+            out.moves.push(Move {
+                simple: true,
+                sq: [from, dest, dest],
+                cell,
+                cap_hi: taken as u32,
+                piece: original.piece,
+                promote: promote.map_or(0, |p| p.0 + 1),
+                move_type: self.move_type,
+                ..*head
+            });
+            return;
+        }
         let op_lo = out.ops.len();
         let path_lo = out.squares.len() as u32;
         let path_hi = path_lo + 2;
-        // The destination's occupant is captured (unless it is the mover itself): the path,
-        // then that square, written at once.
-        let taken = dest != from && !cells[dest as usize].is_empty();
+        // The path, then the captured destination, written at once.
         out.squares.extend_from_slice(&[from, dest, dest]);
         if !taken {
             out.squares.pop();

@@ -901,14 +901,22 @@ pub(super) fn head_of(spec: &AddSpec) -> Move {
 pub(super) struct Adder {
     spec: AddSpec,
     head: Move,
+    /// The header of the simple moves it writes (`Move::simple`), when it can write them
+    /// (no promotion, chain, `finally` or `must-continue`); the squares, cell, captures,
+    /// piece and move type are filled in per move.
+    simple: Option<Move>,
 }
 
 impl Adder {
     pub(super) fn new(spec: AddSpec) -> Adder {
-        Adder {
-            head: head_of(&spec),
-            spec,
-        }
+        let head = head_of(&spec);
+        let simple =
+            (spec.promote.is_empty() && !head.partial && !head.must_continue && head.finally == 0)
+                .then_some(Move {
+                    simple: true,
+                    ..head
+                });
+        Adder { head, simple, spec }
     }
 }
 
@@ -1029,8 +1037,26 @@ impl Exec<'_> {
             return false;
         }
         let dest = self.cp;
+        if let (Some(head), true) = (&add.simple, caps.is_empty()) {
+            // The usual move: one piece to an empty square or onto an enemy, all in its
+            // header (as `emit_simple` writes it).
+            let from = self.from;
+            let cells = &self.pos.cells;
+            let cell = cells[from as usize];
+            let taken = dest != from && !cells[dest as usize].is_empty();
+            if !(taken && self.rules.deferred) {
+                let mut m = *head;
+                m.sq = [from, dest, dest];
+                m.cell = cell;
+                m.cap_hi = taken as u32;
+                m.piece = cell.piece;
+                m.move_type = self.move_type;
+                out.moves.push(m);
+                return true;
+            }
+        }
         if add.promote.is_empty() {
-            self.emit_simple(&add.head, None, dest, caps.iter().copied(), out);
+            self.emit_simple_call(&add.head, None, dest, caps.iter().copied(), out);
         } else {
             // One move per promotion choice (rarer: not inlined).
             for &t in &add.promote {

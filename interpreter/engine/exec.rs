@@ -902,8 +902,8 @@ pub(super) struct Adder {
     spec: AddSpec,
     head: Move,
     /// The header of the simple moves it writes (`Move::simple`), when it can write them
-    /// (no promotion, chain, `finally` or `must-continue`); the squares, cell, captures,
-    /// piece and move type are filled in per move.
+    /// (at most one promotion type, no chain, `finally` or `must-continue`); the squares,
+    /// cell, captures, piece and move type are filled in per move ([`Exec::push_simple`]).
     simple: Option<Move>,
 }
 
@@ -911,12 +911,18 @@ impl Adder {
     pub(super) fn new(spec: AddSpec) -> Adder {
         let head = head_of(&spec);
         let simple =
-            (spec.promote.is_empty() && !head.partial && !head.must_continue && head.finally == 0)
+            (spec.promote.len() <= 1 && !head.partial && !head.must_continue && head.finally == 0)
                 .then_some(Move {
                     simple: true,
+                    promote: spec.promote.first().map_or(0, |p| p.0 + 1),
                     ..head
                 });
         Adder { head, simple, spec }
+    }
+
+    /// The header of the simple moves this add writes, if it writes them.
+    pub(super) fn simple(&self) -> Option<&Move> {
+        self.simple.as_ref()
     }
 }
 
@@ -1040,18 +1046,7 @@ impl Exec<'_> {
         if let (Some(head), true) = (&add.simple, caps.is_empty()) {
             // The usual move: one piece to an empty square or onto an enemy, all in its
             // header (as `emit_simple` writes it).
-            let from = self.from;
-            let cells = &self.pos.cells;
-            let cell = cells[from as usize];
-            let taken = dest != from && !cells[dest as usize].is_empty();
-            if !(taken && self.rules.deferred) {
-                let mut m = *head;
-                m.sq = [from, dest, dest];
-                m.cell = cell;
-                m.cap_hi = taken as u32;
-                m.piece = cell.piece;
-                m.move_type = self.move_type;
-                out.moves.push(m);
+            if self.push_simple(head, self.move_type, self.from, dest, out) {
                 return true;
             }
         }
@@ -1063,6 +1058,43 @@ impl Exec<'_> {
                 self.emit_simple_call(&add.head, Some(t), dest, caps.iter().copied(), out);
             }
         }
+        true
+    }
+}
+
+impl Exec<'_> {
+    /// Writes the simple move (`Move::simple`) of the piece on `from` to `dest`, from the
+    /// header `head` an [`Adder`] made at load, as [`Exec::emit_simple`] writes it with no
+    /// pending captures; false (nothing written) when it captures on `dest` and captures are
+    /// deferred, which `emit_simple` writes in full.
+    #[inline(always)]
+    pub(super) fn push_simple(
+        &self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dest: u16,
+        out: &mut MoveList,
+    ) -> bool {
+        let cells = &self.pos.cells;
+        let (Some(&original), Some(&there)) = (cells.get(from as usize), cells.get(dest as usize))
+        else {
+            return false;
+        };
+        let taken = dest != from && !there.is_empty();
+        if taken && self.rules.deferred {
+            return false;
+        }
+        let mut m = *head;
+        m.sq = [from, dest, dest];
+        m.cell = original;
+        if head.promote != 0 {
+            m.cell.piece = head.promote;
+        }
+        m.cap_hi = taken as u32;
+        m.piece = original.piece;
+        m.move_type = move_type;
+        out.moves.push(m);
         true
     }
 }

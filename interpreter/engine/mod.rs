@@ -645,7 +645,16 @@ impl Rules {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                if g.flags == F_STRAIGHT {
+                if g.flags == F_SIMPLE
+                    && rows
+                        .simples
+                        .get(g.simple as usize)
+                        .is_some_and(|head| ex.push_simple(head, e.move_type, sq as u16, g.q, out))
+                {
+                    // The block's one move, written from the row (its run would count
+                    // no step).
+                    scratch.work = scratch.work.saturating_add(e.weight as u64);
+                } else if g.flags & (F_STRAIGHT | F_SIMPLE) != 0 {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
                 } else if g.flags == 0 {

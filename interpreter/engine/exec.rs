@@ -613,7 +613,9 @@ impl<'a> Exec<'a> {
             && self.drop.is_none()
             && !spec.copy
             && self.target == NONE
-            && !rules.def.options.recycle_captures
+            && (!rules.def.options.recycle_captures
+                // Recycling changes nothing when nothing is captured.
+                || (s.pending.is_empty() && (dest == self.from || self.cell(dest).is_empty())))
             && self.from != NONE
             && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
             && !self.cell(self.from).is_empty()

@@ -42,8 +42,8 @@ pub(super) const F_STRAIGHT: u8 = 1;
 pub(super) const F_RUN: u8 = 2;
 /// [`SqGate::flags`]: the gate's test is asked of the entry (`GateEntry::passes`).
 pub(super) const F_TEST: u8 = 4;
-/// [`SqGate::flags`] (alone): a straight block that only writes one simple move once its
-/// gate passes, whose header is [`GateRows::simples`]`[SqGate::simple]`
+/// [`SqGate::flags`] (beside `F_STRAIGHT` or alone): a straight block that only writes one
+/// simple move once its gate passes, whose header is [`GateRows::simples`]`[SqGate::simple]`
 /// (`Special::gate_simple`).
 pub(super) const F_SIMPLE: u8 = 8;
 
@@ -196,7 +196,10 @@ impl GateRows {
                                 };
                                 let mut flags = straight | if code == G_TEST { F_TEST } else { 0 };
                                 let mut simple = 0;
-                                if flags == F_STRAIGHT && mask2 == 0xFF {
+                                // Under recycled captures a block is not run straight,
+                                // but one that only steps to an empty square captures nothing.
+                                let quiet = e.straight && code == G_EMPTY && flags == 0;
+                                if (flags == F_STRAIGHT || quiet) && mask2 == 0xFF {
                                     if let Some(m) = special.gate_simple(def, e.id, pl, q) {
                                         // One header per distinct move kind.
                                         let i = rows.simples.iter().position(|s| *s == m);
@@ -204,7 +207,7 @@ impl GateRows {
                                             rows.simples.push(m);
                                             rows.simples.len() - 1
                                         }) as u32;
-                                        flags = F_SIMPLE;
+                                        flags |= F_SIMPLE;
                                     }
                                 }
                                 SqGate {

@@ -645,7 +645,8 @@ impl Rules {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                if g.flags == F_SIMPLE
+                let flags = g.flags & !F_SIMPLE;
+                if g.flags & F_SIMPLE != 0
                     && rows
                         .simples
                         .get(g.simple as usize)
@@ -654,10 +655,10 @@ impl Rules {
                     // The block's one move, written from the row (its run would count
                     // no step).
                     scratch.work = scratch.work.saturating_add(e.weight as u64);
-                } else if g.flags & (F_STRAIGHT | F_SIMPLE) != 0 {
+                } else if flags == F_STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
-                } else if g.flags == 0 {
+                } else if flags == 0 {
                     // A gated block that is not straight (recycled captures, marks, flags).
                     ex.cp = g.q;
                     self.run_gated_row(ex, e, pi, sq, scratch, out);

@@ -144,6 +144,7 @@ impl GateRows {
             n_pieces,
             n_pos,
         };
+        let mut simple_ids: rustc_hash::FxHashMap<usize, u32> = Default::default();
         for sel in lists {
             for pl in 0..n_players {
                 for pi in 0..n_pieces {
@@ -201,12 +202,13 @@ impl GateRows {
                                 let quiet = e.straight && code == G_EMPTY && flags == 0;
                                 if (flags == F_STRAIGHT || quiet) && mask2 == 0xFF {
                                     if let Some(m) = special.gate_simple(def, e.id, pl, q) {
-                                        // One header per distinct move kind.
-                                        let i = rows.simples.iter().position(|s| *s == m);
-                                        simple = i.unwrap_or_else(|| {
-                                            rows.simples.push(m);
-                                            rows.simples.len() - 1
-                                        }) as u32;
+                                        // One header per add (by its address).
+                                        let n = rows.simples.len() as u32;
+                                        let key = m as *const super::Move as usize;
+                                        simple = *simple_ids.entry(key).or_insert(n);
+                                        if simple == n {
+                                            rows.simples.push(*m);
+                                        }
                                         flags |= F_SIMPLE;
                                     }
                                 }

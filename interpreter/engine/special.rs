@@ -716,17 +716,19 @@ impl Special {
         id: u32,
         pl: usize,
         q: u16,
-    ) -> Option<super::Move> {
+    ) -> Option<&super::Move> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight || seq.gate.is_none() {
             return None;
         }
-        let only_add = |s: &Seq| match s.nodes.as_slice() {
-            [Node::Add(a)] => a.simple().copied(),
-            _ => None,
-        };
+        fn only_add(s: &Seq) -> Option<&super::Move> {
+            match s.nodes.as_slice() {
+                [Node::Add(a)] => a.simple(),
+                _ => None,
+            }
+        }
         match seq.nodes.get(1..)? {
-            [Node::Add(a)] => a.simple().copied(),
+            [Node::Add(a)] => a.simple(),
             [Node::If(
                 SCond::Test(
                     t @ Test {

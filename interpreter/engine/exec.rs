@@ -65,10 +65,7 @@ impl Scratch {
     #[inline]
     pub(super) fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
         let m = &out.moves[at];
-        let (from, to) = (
-            out.squares[m.path_lo as usize],
-            out.squares[m.path_hi as usize - 1],
-        );
+        let (from, to) = out.ends(m);
         if from != start || to as usize >= n_pos {
             self.may_repeat = true;
         }
@@ -95,10 +92,7 @@ impl Scratch {
     #[inline]
     pub(super) fn note_group(&mut self, out: &MoveList, first: usize, start: u16) {
         for m in &out.moves[first..] {
-            let (from, to) = (
-                out.squares[m.path_lo as usize],
-                out.squares[m.path_hi as usize - 1],
-            );
+            let (from, to) = out.ends(m);
             match self.dest_stamp.get_mut(to as usize) {
                 Some(st) if from == start && *st != self.stamp => *st = self.stamp,
                 _ => self.may_repeat = true,
@@ -619,7 +613,9 @@ impl<'a> Exec<'a> {
             && self.drop.is_none()
             && !spec.copy
             && self.target == NONE
-            && !rules.def.options.recycle_captures
+            && (!rules.def.options.recycle_captures
+                // Recycling changes nothing when nothing is captured.
+                || (s.pending.is_empty() && (dest == self.from || self.cell(dest).is_empty())))
             && self.from != NONE
             && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
             && !self.cell(self.from).is_empty()
@@ -907,14 +903,28 @@ pub(super) fn head_of(spec: &AddSpec) -> Move {
 pub(super) struct Adder {
     spec: AddSpec,
     head: Move,
+    /// The header of the simple moves it writes (`Move::simple`), when it can write them
+    /// (at most one promotion type, no chain, `finally` or `must-continue`); the squares,
+    /// cell, captures, piece and move type are filled in per move ([`Exec::push_simple`]).
+    simple: Option<Move>,
 }
 
 impl Adder {
     pub(super) fn new(spec: AddSpec) -> Adder {
-        Adder {
-            head: head_of(&spec),
-            spec,
-        }
+        let head = head_of(&spec);
+        let simple =
+            (spec.promote.len() <= 1 && !head.partial && !head.must_continue && head.finally == 0)
+                .then_some(Move {
+                    simple: true,
+                    promote: spec.promote.first().map_or(0, |p| p.0 + 1),
+                    ..head
+                });
+        Adder { head, simple, spec }
+    }
+
+    /// The header of the simple moves this add writes, if it writes them.
+    pub(super) fn simple(&self) -> Option<&Move> {
+        self.simple.as_ref()
     }
 }
 
@@ -948,12 +958,33 @@ impl Exec<'_> {
         if let Some(p) = promote {
             cell.piece = p.0 + 1;
         }
+        // The destination's occupant is captured (unless it is the mover itself).
+        let taken = dest != from && !cells[dest as usize].is_empty();
+        let mut caps = caps.peekable();
+        if caps.peek().is_none()
+            && !head.partial
+            && !head.must_continue
+            && head.finally == 0
+            && !(taken && self.rules.deferred)
+        {
+            // A simple move: all in its header (chains never continue it, and it leaves no
+            // deferred capture to remove).
+            out.moves.push(Move {
+                simple: true,
+                sq: [from, dest, dest],
+                cell,
+                cap_hi: taken as u32,
+                piece: original.piece,
+                promote: promote.map_or(0, |p| p.0 + 1),
+                move_type: self.move_type,
+                ..*head
+            });
+            return;
+        }
         let op_lo = out.ops.len();
         let path_lo = out.squares.len() as u32;
         let path_hi = path_lo + 2;
-        // The destination's occupant is captured (unless it is the mover itself): the path,
-        // then that square, written at once.
-        let taken = dest != from && !cells[dest as usize].is_empty();
+        // The path, then the captured destination, written at once.
         out.squares.extend_from_slice(&[from, dest, dest]);
         if !taken {
             out.squares.pop();
@@ -1014,14 +1045,58 @@ impl Exec<'_> {
             return false;
         }
         let dest = self.cp;
+        if let (Some(head), true) = (&add.simple, caps.is_empty()) {
+            // The usual move: one piece to an empty square or onto an enemy, all in its
+            // header (as `emit_simple` writes it).
+            if self.push_simple(head, self.move_type, self.from, dest, out) {
+                return true;
+            }
+        }
         if add.promote.is_empty() {
-            self.emit_simple(&add.head, None, dest, caps.iter().copied(), out);
+            self.emit_simple_call(&add.head, None, dest, caps.iter().copied(), out);
         } else {
             // One move per promotion choice (rarer: not inlined).
             for &t in &add.promote {
                 self.emit_simple_call(&add.head, Some(t), dest, caps.iter().copied(), out);
             }
         }
+        true
+    }
+}
+
+impl Exec<'_> {
+    /// Writes the simple move (`Move::simple`) of the piece on `from` to `dest`, from the
+    /// header `head` an [`Adder`] made at load, as [`Exec::emit_simple`] writes it with no
+    /// pending captures; false (nothing written) when it captures on `dest` and captures are
+    /// deferred, which `emit_simple` writes in full.
+    #[inline(always)]
+    pub(super) fn push_simple(
+        &self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dest: u16,
+        out: &mut MoveList,
+    ) -> bool {
+        let cells = &self.pos.cells;
+        let (Some(&original), Some(&there)) = (cells.get(from as usize), cells.get(dest as usize))
+        else {
+            return false;
+        };
+        let taken = dest != from && !there.is_empty();
+        if taken && self.rules.deferred {
+            return false;
+        }
+        let mut m = *head;
+        m.sq = [from, dest, dest];
+        m.cell = original;
+        if head.promote != 0 {
+            m.cell.piece = head.promote;
+        }
+        m.cap_hi = taken as u32;
+        m.piece = original.piece;
+        m.move_type = move_type;
+        out.moves.push(m);
         true
     }
 }

@@ -42,6 +42,10 @@ pub(super) const F_STRAIGHT: u8 = 1;
 pub(super) const F_RUN: u8 = 2;
 /// [`SqGate::flags`]: the gate's test is asked of the entry (`GateEntry::passes`).
 pub(super) const F_TEST: u8 = 4;
+/// [`SqGate::flags`] (beside `F_STRAIGHT` or alone): a straight block that only writes one
+/// simple move once its gate passes, whose header is [`GateRows::simples`]`[SqGate::simple]`
+/// (`Special::gate_simple`).
+pub(super) const F_SIMPLE: u8 = 8;
 
 /// The class of a cell for the mover `side`, an index into a gate's mask: bit 0 occupied,
 /// bit 1 owned by the mover, bit 2 captured (deferred).
@@ -95,6 +99,8 @@ pub(super) struct SqGate {
     pub last: bool,
     /// The block's entry in [`GateRows::entries`].
     pub entry: u32,
+    /// With [`F_SIMPLE`]: the move's header in [`GateRows::simples`].
+    pub simple: u32,
 }
 
 /// The rows of a game (empty when they would pass [`MAX_ROW_ENTRIES`]).
@@ -106,6 +112,8 @@ pub(super) struct GateRows {
     pub gates: Vec<SqGate>,
     /// The generation entries the rows point to.
     pub entries: Vec<GateEntry>,
+    /// The headers of the simple moves of [`F_SIMPLE`] gates.
+    pub simples: Vec<super::Move>,
     /// Per (selector, player, piece type): the length of its list.
     list_len: Vec<u32>,
     n_players: usize,
@@ -130,11 +138,13 @@ impl GateRows {
             span: Vec::with_capacity(n_rows),
             gates: Vec::new(),
             entries: Vec::new(),
+            simples: Vec::new(),
             list_len: Vec::new(),
             n_players,
             n_pieces,
             n_pos,
         };
+        let mut simple_ids: rustc_hash::FxHashMap<usize, u32> = Default::default();
         for sel in lists {
             for pl in 0..n_players {
                 for pi in 0..n_pieces {
@@ -171,6 +181,7 @@ impl GateRows {
                                     flags: F_RUN,
                                     last: k == last,
                                     entry: first + k as u32,
+                                    simple: 0,
                                 }
                             } else if q == NONE || q as usize >= n_pos {
                                 // The block ends at its first step.
@@ -184,14 +195,32 @@ impl GateRows {
                                     Some(None) => continue,
                                     Some(Some((q2, code2))) => (q2, mask(code2)),
                                 };
+                                let mut flags = straight | if code == G_TEST { F_TEST } else { 0 };
+                                let mut simple = 0;
+                                // Under recycled captures a block is not run straight,
+                                // but one that only steps to an empty square captures nothing.
+                                let quiet = e.straight && code == G_EMPTY && flags == 0;
+                                if (flags == F_STRAIGHT || quiet) && mask2 == 0xFF {
+                                    if let Some(m) = special.gate_simple(def, e.id, pl, q) {
+                                        // One header per add (by its address).
+                                        let n = rows.simples.len() as u32;
+                                        let key = m as *const super::Move as usize;
+                                        simple = *simple_ids.entry(key).or_insert(n);
+                                        if simple == n {
+                                            rows.simples.push(*m);
+                                        }
+                                        flags |= F_SIMPLE;
+                                    }
+                                }
                                 SqGate {
                                     q,
                                     q2,
                                     mask: mask(code),
                                     mask2,
-                                    flags: straight | if code == G_TEST { F_TEST } else { 0 },
+                                    flags,
                                     last: k == last,
                                     entry: first + k as u32,
+                                    simple,
                                 }
                             };
                             rows.gates.push(gate);

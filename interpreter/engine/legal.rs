@@ -251,7 +251,7 @@ impl Rules {
         side: PlayerId,
     ) -> bool {
         let ops = out.ops(m);
-        if s.proven && self.proven_safe(s, pos, side, ops) {
+        if s.proven && self.proven_safe(s, pos, side, &ops) {
             return true;
         }
         if !self.fast_legality {
@@ -264,7 +264,7 @@ impl Rules {
         // Play it and test the royal squares it leaves.
         s.after.clear();
         s.after.extend_from_slice(&s.kings);
-        for op in ops {
+        for op in ops.iter() {
             if let Op::Set(sq, c) = *op {
                 s.after.retain(|&k| k != sq);
                 if self.royal_of(c, side) {

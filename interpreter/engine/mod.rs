@@ -645,10 +645,20 @@ impl Rules {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                if g.flags == F_STRAIGHT {
+                let flags = g.flags & !F_SIMPLE;
+                if g.flags & F_SIMPLE != 0
+                    && rows
+                        .simples
+                        .get(g.simple as usize)
+                        .is_some_and(|head| ex.push_simple(head, e.move_type, sq as u16, g.q, out))
+                {
+                    // The block's one move, written from the row (its run would count
+                    // no step).
+                    scratch.work = scratch.work.saturating_add(e.weight as u64);
+                } else if flags == F_STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
-                } else if g.flags == 0 {
+                } else if flags == 0 {
                     // A gated block that is not straight (recycled captures, marks, flags).
                     ex.cp = g.q;
                     self.run_gated_row(ex, e, pi, sq, scratch, out);
@@ -1116,7 +1126,7 @@ impl Rules {
         for m in &list.moves {
             let op_lo = out.ops.len() as u32;
             out.ops.extend_from_slice(pre);
-            out.ops.extend_from_slice(list.ops(m));
+            out.ops.extend_from_slice(&list.ops(m));
             out.close_move(op_lo, list, m).huff = huff;
         }
     }
@@ -1328,13 +1338,17 @@ impl Rules {
         log: &mut UndoLog,
         next: u32,
     ) {
+        if m.simple {
+            moves::apply_simple_in_frame(pos, m, next, log);
+            return;
+        }
         let path = list.path(m);
         let (from, to) = if m.pass || path.len() < 2 {
             (NONE, NONE)
         } else {
             (path[path.len() - 2], path[path.len() - 1])
         };
-        moves::apply_in_frame(pos, list.ops(m), next, from, to, log);
+        moves::apply_in_frame(pos, &list.ops(m), next, from, to, log);
     }
 
     /// Counts leaf move sequences of length `depth` (every leaf move is made).
@@ -1462,7 +1476,7 @@ fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
         let path = out.path(m);
         let h = (path[0] as u64) << 48
             ^ (path[path.len() - 1] as u64) << 32
-            ^ ((m.op_hi - m.op_lo) as u64) << 16
+            ^ (out.n_ops(m) as u64) << 16
             ^ (path.len() as u64) << 8
             ^ m.promote as u64;
         ws.fingerprints.push(h);
@@ -1501,7 +1515,7 @@ fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
             for &sq in out.path(m) {
                 h = position::mix(h ^ u64::from(sq));
             }
-            for op in out.ops(m) {
+            for op in out.ops(m).iter() {
                 let x = match *op {
                     Op::Set(sq, c) => u64::from(sq) << 48 ^ position::cell_hash(sq, c),
                     Op::Store(i, d) => 1 << 62 ^ u64::from(i) << 32 ^ u64::from(d as u32),
@@ -1668,7 +1682,7 @@ impl Gen<'_, '_> {
         let to = steps.path(&m)[steps.path(&m).len() - 1];
         apply(
             pos,
-            steps.ops(&m),
+            &steps.ops(&m),
             pos.turn,
             steps.path(&m)[0],
             to,
@@ -1850,7 +1864,7 @@ impl Gen<'_, '_> {
         // The links were written one after another: their ops are one slice.
         let links_ops = first.op_lo as usize..prefix.moves[prefix.len() - 1].op_hi as usize;
         out.ops.extend_from_slice(&prefix.ops[links_ops]);
-        out.ops.extend_from_slice(steps.ops(&last));
+        out.ops.extend_from_slice(&steps.ops(&last));
         let path_lo = out.squares.len() as u32;
         out.squares.push(prefix.path(&first)[0]);
         for link in &prefix.moves {
@@ -1892,6 +1906,7 @@ impl Gen<'_, '_> {
             pass: false,
             stopped: false,
             huff: 0,
+            ..Move::default()
         });
     }
 }

@@ -15,7 +15,13 @@ pub enum Op {
     Counter(u32, i32),
 }
 
-/// A move's fixed fields; its ops and squares live in the [`MoveList`] arenas.
+/// A move's fixed fields; its ops and squares live in the [`MoveList`] arenas, except for a
+/// simple move (`simple`: one piece lifted from `sq[0]` and put on `sq[1]` as `cell`,
+/// capturing at most the occupant of `sq[1]`), which is all in its header: its two ops
+/// (`Set(sq[0], EMPTY)`, `Set(sq[1], cell)`) and its squares are read from there, and the
+/// arena bounds are 0 but for `cap_hi`, the number of pieces it captures (0 or 1). Read a
+/// move's ops, path and captured squares through [`MoveList::ops`], [`MoveList::path`] and
+/// [`MoveList::captured`], never through the bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Move {
     /// `ops[op_lo..op_hi]`.
@@ -52,6 +58,40 @@ pub struct Move {
     pub stopped: bool,
     /// Square + 1 of the enemy piece huffed before the move (0: none; `"huffing"`).
     pub huff: u16,
+    /// A simple move, kept in the header (see [`Move`]).
+    pub simple: bool,
+    /// A simple move's from-square, destination, and destination again (its captured
+    /// square, when `cap_hi` is 1).
+    pub sq: [u16; 3],
+    /// The cell a simple move writes at its destination.
+    pub cell: Cell,
+}
+
+/// The ops of a move ([`MoveList::ops`]): a slice of the list's arena, or a simple move's
+/// two ops made from its header.
+#[derive(Clone, Copy, Debug)]
+pub enum Ops<'a> {
+    /// Ops in the arena.
+    Slice(&'a [Op]),
+    /// A simple move's ops.
+    Two([Op; 2]),
+}
+
+impl std::ops::Deref for Ops<'_> {
+    type Target = [Op];
+    #[inline]
+    fn deref(&self) -> &[Op] {
+        match self {
+            Ops::Slice(s) => s,
+            Ops::Two(a) => a,
+        }
+    }
+}
+
+impl PartialEq for Ops<'_> {
+    fn eq(&self, other: &Ops<'_>) -> bool {
+        **self == **other
+    }
 }
 
 impl Move {
@@ -143,25 +183,68 @@ impl MoveList {
     }
 
     /// The ops of a move.
-    pub fn ops(&self, m: &Move) -> &[Op] {
-        &self.ops[m.op_lo as usize..m.op_hi as usize]
+    #[inline]
+    pub fn ops<'a>(&'a self, m: &Move) -> Ops<'a> {
+        if m.simple {
+            Ops::Two([Op::Set(m.sq[0], Cell::EMPTY), Op::Set(m.sq[1], m.cell)])
+        } else {
+            Ops::Slice(&self.ops[m.op_lo as usize..m.op_hi as usize])
+        }
+    }
+
+    /// Number of ops of a move.
+    #[inline]
+    pub fn n_ops(&self, m: &Move) -> usize {
+        if m.simple {
+            2
+        } else {
+            (m.op_hi - m.op_lo) as usize
+        }
     }
 
     /// The path of a move: from-square (or `NONE`), then landing squares.
-    pub fn path(&self, m: &Move) -> &[u16] {
-        &self.squares[m.path_lo as usize..m.path_hi as usize]
+    #[inline]
+    pub fn path<'a>(&'a self, m: &'a Move) -> &'a [u16] {
+        if m.simple {
+            &m.sq[..2]
+        } else {
+            &self.squares[m.path_lo as usize..m.path_hi as usize]
+        }
+    }
+
+    /// The first and last squares of a move's path.
+    #[inline(always)]
+    pub fn ends(&self, m: &Move) -> (u16, u16) {
+        if m.simple {
+            (m.sq[0], m.sq[1])
+        } else {
+            (
+                self.squares[m.path_lo as usize],
+                self.squares[m.path_hi as usize - 1],
+            )
+        }
     }
 
     /// The squares of the pieces a move captures.
-    pub fn captured(&self, m: &Move) -> &[u16] {
-        &self.squares[m.path_hi as usize..m.cap_hi as usize]
+    #[inline]
+    pub fn captured<'a>(&'a self, m: &'a Move) -> &'a [u16] {
+        if m.simple {
+            &m.sq[2..2 + m.cap_hi as usize]
+        } else {
+            &self.squares[m.path_hi as usize..m.cap_hi as usize]
+        }
     }
 
     /// Copies move `i` of `other` to the end of this list.
     pub fn push_from(&mut self, other: &MoveList, i: usize) {
         let m = other.moves[i];
+        if m.simple {
+            // All in the header.
+            self.moves.push(m);
+            return;
+        }
         let ops_lo = self.ops.len() as u32;
-        self.ops.extend_from_slice(other.ops(&m));
+        self.ops.extend_from_slice(&other.ops(&m));
         self.close_move(ops_lo, other, &m);
     }
 
@@ -178,6 +261,7 @@ impl MoveList {
             path_lo: sq_lo,
             path_hi,
             cap_hi: self.squares.len() as u32,
+            simple: false,
             ..*m
         });
         let n = self.moves.len() - 1;
@@ -298,6 +382,19 @@ pub(super) fn apply_in_frame(
 ) {
     apply_ops(pos, ops, log);
     pos.set_turn(turn, last_from, last_to);
+}
+
+/// [`apply_in_frame`] for a simple move (see [`Move`]): its two cell writes, hashed and
+/// logged as [`apply_ops`] does, without the op interpreter.
+#[inline(always)]
+pub(super) fn apply_simple_in_frame(pos: &mut Position, m: &Move, turn: u32, log: &mut UndoLog) {
+    let [from, to, _] = m.sq;
+    let old_from = std::mem::replace(&mut pos.cells[from as usize], Cell::EMPTY);
+    let old_to = std::mem::replace(&mut pos.cells[to as usize], m.cell);
+    pos.hash ^= change_hash(from, old_from, Cell::EMPTY) ^ change_hash(to, old_to, m.cell);
+    log.cells
+        .extend_from_slice(&[(from, old_from), (to, old_to)]);
+    pos.set_turn(turn, from, to);
 }
 
 /// Applies more ops as part of the move last applied (undone with it).

@@ -704,6 +704,51 @@ impl Special {
     pub(super) fn seq_of(&self, id: u32) -> &Seq {
         &self.blocks[id as usize]
     }
+
+    /// The header of the simple move (`Move::simple`) that block `id` writes once its gate
+    /// has passed on square `q` for player `pl`, when that is all it does: a straight block
+    /// whose gate is followed by one add of a simple move, or by an `if` on a zone of the
+    /// landing square (decided here) with such an add in the branch taken. Generation then
+    /// writes the move from the gate row (`Exec::push_simple`), as the block would.
+    pub(super) fn gate_simple(
+        &self,
+        def: &GameDef,
+        id: u32,
+        pl: usize,
+        q: u16,
+    ) -> Option<&super::Move> {
+        let seq = self.blocks.get(id as usize)?;
+        if !seq.straight || seq.gate.is_none() {
+            return None;
+        }
+        fn only_add(s: &Seq) -> Option<&super::Move> {
+            match s.nodes.as_slice() {
+                [Node::Add(a)] => a.simple(),
+                _ => None,
+            }
+        }
+        match seq.nodes.get(1..)? {
+            [Node::Add(a)] => a.simple(),
+            [Node::If(
+                SCond::Test(
+                    t @ Test {
+                        kind: Kind::Zone(_),
+                        ..
+                    },
+                    Tgt::Here,
+                ),
+                a,
+                b,
+            )] => {
+                if test_code(*t, def, pl, q).is_some() {
+                    only_add(a)
+                } else {
+                    only_add(b)
+                }
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Exec<'_> {

@@ -963,16 +963,22 @@ impl Rules {
         std::mem::swap(out, &mut steps);
         let mut gen = Gen {
             rules: self,
-            ws,
             side,
             work: 0,
             lazy: !self.def.options.complete_captures,
+            may_repeat: ws.scratch.may_repeat,
+            ws,
         };
         gen.ws.chain_keys.clear();
         gen.ws.chain_keys.push(pos.repetition_key());
         let mut prefix = gen.ws.take_buf();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
         let all_plain = gen.lazy;
+        // A chain's path is its start and every step's landing square: when no list of
+        // steps (the first steps, each continuation) holds two with the same start and
+        // landing square, two chains with one path took the same steps, so no two moves
+        // written are equal (the filter skips its duplicate check).
+        let distinct = !gen.may_repeat;
         ws.bufs.push(prefix);
         if all_plain {
             // Every step ended its chain as it stands (`Gen::lazy`): the steps are the output.
@@ -988,6 +994,7 @@ impl Rules {
             out.retain(|_| !k.next().copied().unwrap_or(false));
             ws.dead.clear();
         }
+        ws.distinct = distinct;
     }
 
     /// The filters of whole turns (or huffing's variations on them).
@@ -1143,6 +1150,7 @@ impl Rules {
         if !ws.distinct {
             dedup_moves(ws, out);
         }
+        debug_assert!(!ws.distinct || !has_equal_moves(out), "a list shown distinct");
         let royal = self.royal.iter().any(|&r| r);
         if ws.captures_only {
             let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
@@ -1453,6 +1461,19 @@ pub fn unique_captures(list: &mut MoveList) {
     });
 }
 
+/// Whether two moves of a list are equal as [`dedup_moves`] compares them (a check of the
+/// generator's proofs that a list is distinct, in debug builds).
+fn has_equal_moves(out: &MoveList) -> bool {
+    let m = &out.moves;
+    (1..m.len()).any(|i| {
+        (0..i).any(|j| {
+            out.ops(&m[i]) == out.ops(&m[j])
+                && out.path(&m[i]) == out.path(&m[j])
+                && m[i].promote == m[j].promote
+        })
+    })
+}
+
 /// Keeps the first of moves that do exactly the same thing by the same path (two blocks of a
 /// piece can describe one move, as a step and a slide of one square do).
 fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
@@ -1641,6 +1662,8 @@ struct Gen<'r, 'w> {
     /// written: if all do, the list of first steps is the output, and nothing is copied. The
     /// first step that writes anything else writes those before it first ([`Gen::unlazy`]).
     lazy: bool,
+    /// Some list of steps generated so far may hold two equal moves (`Scratch::may_repeat`).
+    may_repeat: bool,
 }
 
 impl Gen<'_, '_> {
@@ -1689,6 +1712,7 @@ impl Gen<'_, '_> {
             if self.work <= CHAIN_WORK_LIMIT {
                 self.rules
                     .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
+                self.may_repeat |= self.ws.scratch.may_repeat;
                 if let Some(why) = conts.cut {
                     out.note_cut(why);
                 }

@@ -224,6 +224,34 @@ impl GateRows {
         self.list_len.get(i).is_some_and(|&n| n > 0)
     }
 
+    /// Whether the piece `c` on `sq` may add a move with the rows of a base
+    /// ([`GateRows::base`]) on a board whose cells `at` reads: false only when the piece is
+    /// not a live piece of `side`, or every block of its row has a gate decided by masks
+    /// alone and none passes (so `Rules::gen_rows` would add nothing there).
+    pub fn may_move(
+        &self,
+        base: usize,
+        sq: u16,
+        c: Cell,
+        side: u8,
+        at: impl Fn(u16) -> Cell,
+    ) -> bool {
+        if c.is_empty() || c.owner != side || c.marks & DEAD != 0 {
+            return false;
+        }
+        let spans = self.spans(base);
+        let Some(&(a, b)) = spans.get((c.piece as usize - 1) * self.n_pos + sq as usize) else {
+            return false;
+        };
+        let Some(row) = self.gates.get(a as usize..b as usize) else {
+            return false;
+        };
+        row.iter().any(|g| {
+            g.flags & (F_RUN | F_TEST) != 0
+                || passes(g.mask, at(g.q), side) && (g.mask2 == 0xFF || passes(g.mask2, at(g.q2), side))
+        })
+    }
+
     /// The spans of the rows of a base ([`GateRows::base`]), by piece type and square.
     #[inline(always)]
     pub fn spans(&self, base: usize) -> &[(u32, u32)] {

@@ -1687,6 +1687,22 @@ impl Gen<'_, '_> {
             let _ = self.emit(prefix, steps, i, out);
             return false;
         }
+        if let Some(ended) = self.ends_unplayed(pos, steps, &m) {
+            // Decided without playing the step: a loop (dropped), or no continuation.
+            if ended {
+                self.work += 1;
+                if depth == 0 && self.lazy && !m.must_continue && self.plain(&m) {
+                    return false;
+                }
+                self.unlazy(steps, i, depth, out);
+                if !m.must_continue {
+                    let _ = self.emit(prefix, steps, i, out);
+                }
+            } else {
+                self.unlazy(steps, i, depth, out);
+            }
+            return false;
+        }
         // Play the step and look for continuations by the same piece.
         let to = steps.path(&m)[steps.path(&m).len() - 1];
         apply(
@@ -1750,6 +1766,64 @@ impl Gen<'_, '_> {
         self.ws.bufs.push(conts);
         revert(pos, &mut self.ws.log);
         continued
+    }
+
+    /// What [`Gen::expand`] would find for partial step `m` without playing it, when the
+    /// board after it (the position with its cell writes laid over) decides it: `Some(false)`
+    /// when it returns to a position the chain has been through (a loop, dropped), `Some(true)`
+    /// when no continuation can follow (the moved piece's gate rows of the continuation's type,
+    /// `GateRows::may_move`, pass nowhere). `None`: play it (a gate passes or cannot be
+    /// decided by its masks, a store or counter op, many writes, the work limit, no rows).
+    fn ends_unplayed(&self, pos: &Position, steps: &MoveList, m: &Move) -> Option<bool> {
+        const MAX_WRITES: usize = 8;
+        let rules = self.rules;
+        if !rules.special.enabled || self.work >= CHAIN_WORK_LIMIT {
+            return None;
+        }
+        let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
+        let base = rules
+            .gate_rows
+            .base(rules.type_selector(mt), self.side.idx())?;
+        let ops = steps.ops(m);
+        if ops.len() > MAX_WRITES {
+            return None;
+        }
+        // The writes as they leave each square, and what they change in the hash.
+        let mut after = [(NONE, Cell::EMPTY); MAX_WRITES];
+        let mut n = 0;
+        let mut delta = 0;
+        for op in ops {
+            let Op::Set(sq, c) = *op else {
+                return None;
+            };
+            let old = match after[..n].iter_mut().find(|w| w.0 == sq) {
+                Some(w) => std::mem::replace(&mut w.1, c),
+                None => {
+                    after[n] = (sq, c);
+                    n += 1;
+                    *pos.cells.get(sq as usize)?
+                }
+            };
+            delta ^= position::change_hash(sq, old, c);
+        }
+        let written = &after[..n];
+        let at = |sq: u16| match written.iter().find(|w| w.0 == sq) {
+            Some(w) => w.1,
+            None => pos.cells.get(sq as usize).copied().unwrap_or(Cell::EMPTY),
+        };
+        // The position's repetition key (`Position::repetition_key`) changes by the cells
+        // written only: the turn stays, the last move is not part of it.
+        let here = *self.ws.chain_keys.last()?;
+        if self.ws.chain_keys.contains(&(here ^ delta)) {
+            return Some(false);
+        }
+        let path = steps.path(m);
+        let to = *path.last()?;
+        let moved = at(to);
+        let may = rules
+            .gate_rows
+            .may_move(base, to, moved, self.side.0, at);
+        (!may).then_some(true)
     }
 
     /// Expands every step of a list. With `"complete captures"`, a step that ends the chain is

@@ -46,9 +46,6 @@ pub(super) struct Clock {
     /// By type + 1: moving a piece of this type sets the counter to `reset`.
     pieces: Vec<bool>,
     reset: i64,
-    /// `reset` as a counter holds it, and whether it fits one (`Clock::run`'s early exit).
-    reset_i32: i32,
-    reset_fits: bool,
     /// Otherwise the counter becomes `counter op step` (`+` or `-`).
     op: char,
     step: i64,
@@ -56,8 +53,7 @@ pub(super) struct Clock {
 
 impl Clock {
     /// Runs the clock for the move just applied by `mover` (whether it captured, and the
-    /// type + 1 of the piece that moved). A reset of a counter already at its reset value,
-    /// the commonest case (a clock at 0 while men move), is decided here without a call.
+    /// type + 1 of the piece that moved).
     #[inline(always)]
     pub(super) fn run(
         &self,
@@ -67,21 +63,9 @@ impl Clock {
         piece: u16,
         log: &mut UndoLog,
     ) {
-        let reset = (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true);
-        if reset && self.reset_fits {
-            let at = self.slots.get(mover.idx()).map(|&s| pos.counters.get(s as usize));
-            if at == Some(Some(&self.reset_i32)) {
-                return;
-            }
-        }
-        self.change(pos, mover, reset, log);
-    }
-
-    /// [`Clock::run`] when the counter may change.
-    #[inline(never)]
-    fn change(&self, pos: &mut Position, mover: PlayerId, reset: bool, log: &mut UndoLog) {
         let slot = self.slots[mover.idx()];
         let old = pos.counters[slot as usize] as i64;
+        let reset = (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true);
         let value = if reset {
             self.reset
         } else {
@@ -141,8 +125,6 @@ impl Clock {
             on_capture,
             pieces,
             reset: *reset,
-            reset_i32: *reset as i32,
-            reset_fits: i32::try_from(*reset).is_ok(),
             op: *op,
             step: *step,
         })

@@ -967,6 +967,7 @@ impl Rules {
             work: 0,
             lazy: !self.def.options.complete_captures,
             may_repeat: ws.scratch.may_repeat,
+            cont_base: None,
             ws,
         };
         gen.ws.chain_keys.clear();
@@ -1664,6 +1665,9 @@ struct Gen<'r, 'w> {
     lazy: bool,
     /// Some list of steps generated so far may hold two equal moves (`Scratch::may_repeat`).
     may_repeat: bool,
+    /// The gate rows' base (`GateRows::base`) of the continuations of the last move type
+    /// [`Gen::ends_unplayed`] looked at.
+    cont_base: Option<(u16, Option<usize>)>,
 }
 
 impl Gen<'_, '_> {
@@ -1774,16 +1778,21 @@ impl Gen<'_, '_> {
     /// when no continuation can follow (the moved piece's gate rows of the continuation's type,
     /// `GateRows::may_move`, pass nowhere). `None`: play it (a gate passes or cannot be
     /// decided by its masks, a store or counter op, many writes, the work limit, no rows).
-    fn ends_unplayed(&self, pos: &Position, steps: &MoveList, m: &Move) -> Option<bool> {
-        const MAX_WRITES: usize = 8;
+    fn ends_unplayed(&mut self, pos: &Position, steps: &MoveList, m: &Move) -> Option<bool> {
+        const MAX_WRITES: usize = 4;
         let rules = self.rules;
         if !rules.special.enabled || self.work >= CHAIN_WORK_LIMIT {
             return None;
         }
-        let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
-        let base = rules
-            .gate_rows
-            .base(rules.type_selector(mt), self.side.idx())?;
+        let base = match self.cont_base {
+            Some((t, base)) if t == m.cont_type => base,
+            _ => {
+                let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
+                let base = (rules.gate_rows).base(rules.type_selector(mt), self.side.idx());
+                self.cont_base = Some((m.cont_type, base));
+                base
+            }
+        }?;
         let ops = steps.ops(m);
         if ops.len() > MAX_WRITES {
             return None;

@@ -108,6 +108,8 @@ pub(super) struct GateRows {
     pub entries: Vec<GateEntry>,
     /// Per (selector, player, piece type): the length of its list.
     list_len: Vec<u32>,
+    /// Per (selector, player): the index of its rows ([`GateRows::base`]), `usize::MAX` for none.
+    bases: Vec<usize>,
     n_players: usize,
     n_pieces: usize,
     n_pos: usize,
@@ -131,6 +133,7 @@ impl GateRows {
             gates: Vec::new(),
             entries: Vec::new(),
             list_len: Vec::new(),
+            bases: Vec::new(),
             n_players,
             n_pieces,
             n_pos,
@@ -204,16 +207,28 @@ impl GateRows {
                 }
             }
         }
+        rows.bases = (0..lists.len() * n_players)
+            .map(|i| {
+                rows.base_of(i / n_players, i % n_players)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
         rows
     }
 
     /// The index of the rows of selector `sel` and player `pl` (square 0 of piece type 0),
-    /// `None` when there are none.
+    /// `None` when there are none: read from [`GateRows::bases`].
     #[inline(always)]
     pub fn base(&self, sel: usize, pl: usize) -> Option<usize> {
         if pl >= self.n_players {
             return None;
         }
+        let b = *self.bases.get(sel.checked_mul(self.n_players)? + pl)?;
+        (b != usize::MAX).then_some(b)
+    }
+
+    /// [`GateRows::base`] computed, for [`GateRows::bases`].
+    fn base_of(&self, sel: usize, pl: usize) -> Option<usize> {
         let b = (sel.checked_mul(self.n_players)? + pl) * self.n_pieces * self.n_pos;
         (b + self.n_pieces * self.n_pos <= self.span.len() && !self.span.is_empty()).then_some(b)
     }

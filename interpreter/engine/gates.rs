@@ -263,7 +263,8 @@ impl GateRows {
         };
         row.iter().any(|g| {
             g.flags & (F_RUN | F_TEST) != 0
-                || passes(g.mask, at(g.q), side) && (g.mask2 == 0xFF || passes(g.mask2, at(g.q2), side))
+                || passes(g.mask, at(g.q), side)
+                    && (g.mask2 == 0xFF || passes(g.mask2, at(g.q2), side))
         })
     }
 

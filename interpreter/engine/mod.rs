@@ -1151,7 +1151,10 @@ impl Rules {
         if !ws.distinct {
             dedup_moves(ws, out);
         }
-        debug_assert!(!ws.distinct || !has_equal_moves(out), "a list shown distinct");
+        debug_assert!(
+            !ws.distinct || !has_equal_moves(out),
+            "a list shown distinct"
+        );
         let royal = self.royal.iter().any(|&r| r);
         if ws.captures_only {
             let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
@@ -1829,9 +1832,7 @@ impl Gen<'_, '_> {
         let path = steps.path(m);
         let to = *path.last()?;
         let moved = at(to);
-        let may = rules
-            .gate_rows
-            .may_move(base, to, moved, self.side.0, at);
+        let may = rules.gate_rows.may_move(base, to, moved, self.side.0, at);
         (!may).then_some(true)
     }
 

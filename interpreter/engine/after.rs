@@ -41,14 +41,18 @@ pub(super) struct Clock {
     counter: u16,
     /// By mover: the counter's slot in `Position::counters` (`Clock::resolve`).
     slots: Vec<u32>,
-    /// A capture sets the counter to `reset`.
+    /// A capture sets the counter to its reset value (`reset32`).
     on_capture: bool,
-    /// By type + 1: moving a piece of this type sets the counter to `reset`.
+    /// By type + 1: moving a piece of this type sets the counter to its reset value.
     pieces: Vec<bool>,
-    reset: i64,
     /// Otherwise the counter becomes `counter op step` (`+` or `-`).
     op: char,
     step: i64,
+    /// The reset value, saturated to a counter's 32 bits.
+    reset32: i32,
+    /// `op step` as a change that fits 32 bits (`+ step` or `- step`): the saturating
+    /// 32-bit sum is then the 64-bit result saturated.
+    step32: Option<i32>,
 }
 
 impl Clock {
@@ -64,17 +68,25 @@ impl Clock {
         log: &mut UndoLog,
     ) {
         let slot = self.slots[mover.idx()];
-        let old = pos.counters[slot as usize] as i64;
+        let old = pos.counters[slot as usize];
         let reset = (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true);
-        let value = if reset {
-            self.reset
-        } else {
-            arith(self.op, old, self.step)
-        };
         // A setting that leaves the counter as it is writes nothing.
-        let delta = (value.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
+        let delta = self.value(old, reset).wrapping_sub(old);
         if delta != 0 {
             apply_counter(pos, slot, delta, log);
+        }
+    }
+
+    /// The counter's new value from `old`, reset or not; a counter holds 32 bits, so the
+    /// setting saturates there.
+    #[inline(always)]
+    fn value(&self, old: i32, reset: bool) -> i32 {
+        if reset {
+            self.reset32
+        } else if let Some(d) = self.step32 {
+            old.saturating_add(d)
+        } else {
+            arith(self.op, old as i64, self.step).clamp(i32::MIN as i64, i32::MAX as i64) as i32
         }
     }
 
@@ -124,11 +136,27 @@ impl Clock {
             slots: Vec::new(),
             on_capture,
             pieces,
-            reset: *reset,
             op: *op,
             step: *step,
+            reset32: reset32(*reset),
+            step32: step32(*op, *step),
         })
     }
+}
+
+/// [`Clock::reset32`] of a reset value.
+fn reset32(reset: i64) -> i32 {
+    reset.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+/// [`Clock::step32`] of `op step`.
+fn step32(op: char, step: i64) -> Option<i32> {
+    let d = if op == '+' {
+        Some(step)
+    } else {
+        step.checked_neg()
+    };
+    d.and_then(|d| i32::try_from(d).ok())
 }
 
 /// A plain program compiled at load: the same tree, with each `count-pieces` over the whole
@@ -849,5 +877,57 @@ impl Rules {
             log.after_tallies[i].hash = pos.hash;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clock's 32-bit shortcut gives what the 64-bit setting saturated to 32 bits gives,
+    /// at the bounds too.
+    #[test]
+    fn clock_values_saturate_as_the_setting_does() {
+        let big = [
+            i32::MIN as i64,
+            i32::MAX as i64,
+            1 << 40,
+            i64::MIN,
+            i64::MAX,
+        ];
+        let steps = [0, 1, -1, 7, -7, i32::MAX as i64 - 1]
+            .into_iter()
+            .chain(big);
+        let olds = [0, 1, -1, 79, i32::MAX, i32::MAX - 1, i32::MIN, i32::MIN + 1];
+        let mut checked = 0;
+        for step in steps {
+            for op in ['+', '-'] {
+                for reset in [0, -3, 1 << 33, -(1 << 33)] {
+                    let clock = Clock {
+                        counter: 0,
+                        slots: vec![0],
+                        on_capture: true,
+                        pieces: Vec::new(),
+                        op,
+                        step,
+                        reset32: reset32(reset),
+                        step32: step32(op, step),
+                    };
+                    for old in olds {
+                        for r in [false, true] {
+                            let want = if r {
+                                reset
+                            } else {
+                                arith(op, old as i64, step)
+                            };
+                            let want = want.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+                            assert_eq!(clock.value(old, r), want, "{old} {op} {step}, reset {r}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 11 * 2 * 4 * 8 * 2);
     }
 }

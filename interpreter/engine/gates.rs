@@ -116,6 +116,8 @@ pub(super) struct GateRows {
     pub simples: Vec<super::Move>,
     /// Per (selector, player, piece type): the length of its list.
     list_len: Vec<u32>,
+    /// Per (selector, player): the index of its rows ([`GateRows::base`]), `usize::MAX` for none.
+    bases: Vec<usize>,
     n_players: usize,
     n_pieces: usize,
     n_pos: usize,
@@ -140,6 +142,7 @@ impl GateRows {
             entries: Vec::new(),
             simples: Vec::new(),
             list_len: Vec::new(),
+            bases: Vec::new(),
             n_players,
             n_pieces,
             n_pos,
@@ -233,16 +236,28 @@ impl GateRows {
                 }
             }
         }
+        rows.bases = (0..lists.len() * n_players)
+            .map(|i| {
+                rows.base_of(i / n_players, i % n_players)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
         rows
     }
 
     /// The index of the rows of selector `sel` and player `pl` (square 0 of piece type 0),
-    /// `None` when there are none.
+    /// `None` when there are none: read from [`GateRows::bases`].
     #[inline(always)]
     pub fn base(&self, sel: usize, pl: usize) -> Option<usize> {
         if pl >= self.n_players {
             return None;
         }
+        let b = *self.bases.get(sel.checked_mul(self.n_players)? + pl)?;
+        (b != usize::MAX).then_some(b)
+    }
+
+    /// [`GateRows::base`] computed, for [`GateRows::bases`].
+    fn base_of(&self, sel: usize, pl: usize) -> Option<usize> {
         let b = (sel.checked_mul(self.n_players)? + pl) * self.n_pieces * self.n_pos;
         (b + self.n_pieces * self.n_pos <= self.span.len() && !self.span.is_empty()).then_some(b)
     }
@@ -251,6 +266,35 @@ impl GateRows {
     pub fn has_list(&self, base: usize, pi: usize) -> bool {
         let i = base / self.n_pos.max(1) + pi;
         self.list_len.get(i).is_some_and(|&n| n > 0)
+    }
+
+    /// Whether the piece `c` on `sq` may add a move with the rows of a base
+    /// ([`GateRows::base`]) on a board whose cells `at` reads: false only when the piece is
+    /// not a live piece of `side`, or every block of its row has a gate decided by masks
+    /// alone and none passes (so `Rules::gen_rows` would add nothing there).
+    pub fn may_move(
+        &self,
+        base: usize,
+        sq: u16,
+        c: Cell,
+        side: u8,
+        at: impl Fn(u16) -> Cell,
+    ) -> bool {
+        if c.is_empty() || c.owner != side || c.marks & DEAD != 0 {
+            return false;
+        }
+        let spans = self.spans(base);
+        let Some(&(a, b)) = spans.get((c.piece as usize - 1) * self.n_pos + sq as usize) else {
+            return false;
+        };
+        let Some(row) = self.gates.get(a as usize..b as usize) else {
+            return false;
+        };
+        row.iter().any(|g| {
+            g.flags & (F_RUN | F_TEST) != 0
+                || passes(g.mask, at(g.q), side)
+                    && (g.mask2 == 0xFF || passes(g.mask2, at(g.q2), side))
+        })
     }
 
     /// The spans of the rows of a base ([`GateRows::base`]), by piece type and square.

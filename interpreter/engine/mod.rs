@@ -973,16 +973,23 @@ impl Rules {
         std::mem::swap(out, &mut steps);
         let mut gen = Gen {
             rules: self,
-            ws,
             side,
             work: 0,
             lazy: !self.def.options.complete_captures,
+            may_repeat: ws.scratch.may_repeat,
+            cont_base: None,
+            ws,
         };
         gen.ws.chain_keys.clear();
         gen.ws.chain_keys.push(pos.repetition_key());
         let mut prefix = gen.ws.take_buf();
         gen.expand_all(pos, &steps, &mut prefix, 0, out);
         let all_plain = gen.lazy;
+        // A chain's path is its start and every step's landing square: when no list of
+        // steps (the first steps, each continuation) holds two with the same start and
+        // landing square, two chains with one path took the same steps, so no two moves
+        // written are equal (the filter skips its duplicate check).
+        let distinct = !gen.may_repeat;
         ws.bufs.push(prefix);
         if all_plain {
             // Every step ended its chain as it stands (`Gen::lazy`): the steps are the output.
@@ -998,6 +1005,7 @@ impl Rules {
             out.retain(|_| !k.next().copied().unwrap_or(false));
             ws.dead.clear();
         }
+        ws.distinct = distinct;
     }
 
     /// The filters of whole turns (or huffing's variations on them).
@@ -1153,6 +1161,10 @@ impl Rules {
         if !ws.distinct {
             dedup_moves(ws, out);
         }
+        debug_assert!(
+            !ws.distinct || !has_equal_moves(out),
+            "a list shown distinct"
+        );
         let royal = self.royal.iter().any(|&r| r);
         if ws.captures_only {
             let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
@@ -1467,6 +1479,19 @@ pub fn unique_captures(list: &mut MoveList) {
     });
 }
 
+/// Whether two moves of a list are equal as [`dedup_moves`] compares them (a check of the
+/// generator's proofs that a list is distinct, in debug builds).
+fn has_equal_moves(out: &MoveList) -> bool {
+    let m = &out.moves;
+    (1..m.len()).any(|i| {
+        (0..i).any(|j| {
+            out.ops(&m[i]) == out.ops(&m[j])
+                && out.path(&m[i]) == out.path(&m[j])
+                && m[i].promote == m[j].promote
+        })
+    })
+}
+
 /// Keeps the first of moves that do exactly the same thing by the same path (two blocks of a
 /// piece can describe one move, as a step and a slide of one square do).
 fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
@@ -1655,6 +1680,11 @@ struct Gen<'r, 'w> {
     /// written: if all do, the list of first steps is the output, and nothing is copied. The
     /// first step that writes anything else writes those before it first ([`Gen::unlazy`]).
     lazy: bool,
+    /// Some list of steps generated so far may hold two equal moves (`Scratch::may_repeat`).
+    may_repeat: bool,
+    /// The gate rows' base (`GateRows::base`) of the continuations of the last move type
+    /// [`Gen::ends_unplayed`] looked at.
+    cont_base: Option<(u16, Option<usize>)>,
 }
 
 impl Gen<'_, '_> {
@@ -1676,6 +1706,22 @@ impl Gen<'_, '_> {
             }
             self.unlazy(steps, i, depth, out);
             let _ = self.emit(prefix, steps, i, out);
+            return false;
+        }
+        if let Some(ended) = self.ends_unplayed(pos, steps, &m) {
+            // Decided without playing the step: a loop (dropped), or no continuation.
+            if ended {
+                self.work += 1;
+                if depth == 0 && self.lazy && !m.must_continue && self.plain(&m) {
+                    return false;
+                }
+                self.unlazy(steps, i, depth, out);
+                if !m.must_continue {
+                    let _ = self.emit(prefix, steps, i, out);
+                }
+            } else {
+                self.unlazy(steps, i, depth, out);
+            }
             return false;
         }
         // Play the step and look for continuations by the same piece.
@@ -1703,6 +1749,7 @@ impl Gen<'_, '_> {
             if self.work <= CHAIN_WORK_LIMIT {
                 self.rules
                     .gen_steps(pos, self.side, mt, to, &mut self.ws.scratch, &mut conts);
+                self.may_repeat |= self.ws.scratch.may_repeat;
                 if let Some(why) = conts.cut {
                     out.note_cut(why);
                 }
@@ -1740,6 +1787,67 @@ impl Gen<'_, '_> {
         self.ws.bufs.push(conts);
         revert(pos, &mut self.ws.log);
         continued
+    }
+
+    /// What [`Gen::expand`] would find for partial step `m` without playing it, when the
+    /// board after it (the position with its cell writes laid over) decides it: `Some(false)`
+    /// when it returns to a position the chain has been through (a loop, dropped), `Some(true)`
+    /// when no continuation can follow (the moved piece's gate rows of the continuation's type,
+    /// `GateRows::may_move`, pass nowhere). `None`: play it (a gate passes or cannot be
+    /// decided by its masks, a store or counter op, many writes, the work limit, no rows).
+    fn ends_unplayed(&mut self, pos: &Position, steps: &MoveList, m: &Move) -> Option<bool> {
+        const MAX_WRITES: usize = 4;
+        let rules = self.rules;
+        if !rules.special.enabled || self.work >= CHAIN_WORK_LIMIT {
+            return None;
+        }
+        let base = match self.cont_base {
+            Some((t, base)) if t == m.cont_type => base,
+            _ => {
+                let mt = (m.cont_type != u16::MAX).then_some(MoveTypeId(m.cont_type));
+                let base = (rules.gate_rows).base(rules.type_selector(mt), self.side.idx());
+                self.cont_base = Some((m.cont_type, base));
+                base
+            }
+        }?;
+        let ops = steps.ops(m);
+        if ops.len() > MAX_WRITES {
+            return None;
+        }
+        // The writes as they leave each square, and what they change in the hash.
+        let mut after = [(NONE, Cell::EMPTY); MAX_WRITES];
+        let mut n = 0;
+        let mut delta = 0;
+        for op in ops {
+            let Op::Set(sq, c) = *op else {
+                return None;
+            };
+            let old = match after[..n].iter_mut().find(|w| w.0 == sq) {
+                Some(w) => std::mem::replace(&mut w.1, c),
+                None => {
+                    after[n] = (sq, c);
+                    n += 1;
+                    *pos.cells.get(sq as usize)?
+                }
+            };
+            delta ^= position::change_hash(sq, old, c);
+        }
+        let written = &after[..n];
+        let at = |sq: u16| match written.iter().find(|w| w.0 == sq) {
+            Some(w) => w.1,
+            None => pos.cells.get(sq as usize).copied().unwrap_or(Cell::EMPTY),
+        };
+        // The position's repetition key (`Position::repetition_key`) changes by the cells
+        // written only: the turn stays, the last move is not part of it.
+        let here = *self.ws.chain_keys.last()?;
+        if self.ws.chain_keys.contains(&(here ^ delta)) {
+            return Some(false);
+        }
+        let path = steps.path(m);
+        let to = *path.last()?;
+        let moved = at(to);
+        let may = rules.gate_rows.may_move(base, to, moved, self.side.0, at);
+        (!may).then_some(true)
     }
 
     /// Expands every step of a list. With `"complete captures"`, a step that ends the chain is

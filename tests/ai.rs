@@ -501,6 +501,28 @@ fn lines_of_a_relative_config_goal_count_for_a_win_and_against_a_loss() {
     }
 }
 
+/// Where captures are compulsory, a man more counts for more as the board empties: the man on
+/// 24 adds more to three men against two than to eleven against ten (eight more men a side).
+/// Chess, without compulsory captures, is left as it was.
+#[test]
+fn a_material_lead_counts_more_on_an_emptier_draughts_board() {
+    let eval = |setup: &str| {
+        let g = game("games/checkers.zrf", Some(setup), "");
+        // Player 1 is White (checkers lists Black first).
+        zrf::ai::eval::Evaluator::new(&g.rules).eval(&g.pos, zrf::def::PlayerId(1))
+    };
+    let few = eval("W:W22,23,24:B9,10") - eval("W:W22,23:B9,10");
+    let more = "25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10";
+    let many = eval(&format!("W:W22,23,24,{more}")) - eval(&format!("W:W22,23,{more}"));
+    assert!(many >= 70 && 5 * few >= 6 * many, "few {few}, many {many}");
+    let chess = |fen: &str| {
+        let g = game("games/chess.zrf", Some(fen), "");
+        zrf::ai::eval::Evaluator::new(&g.rules).eval(&g.pos, zrf::def::PlayerId(0))
+    };
+    let lead = chess("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    assert!((450..=650).contains(&lead), "a rook up: {lead}");
+}
+
 #[test]
 fn a_random_players_turn_is_the_average_of_its_moves() {
     // A moves its man two squares west or east; the random player R then drops a token on a

@@ -121,6 +121,9 @@ pub struct Evaluator {
     /// Royal squares by the game's phase (`None` for coarse tables, games without royal
     /// pieces and games with drops).
     phased: Option<Box<Phased>>,
+    /// The material on the board at the start, where captures are compulsory (0 elsewhere):
+    /// the material difference counts more as the board empties ([`Evaluator::eval`]).
+    trade_base: i64,
 }
 
 impl Evaluator {
@@ -416,7 +419,13 @@ impl Evaluator {
             }
         }
         let (lines, line_cells, line_worth) = goal_lines(def, &active);
+        let trade_base = if trades_count(rules, &players) && phased.is_none() && lines.is_empty() {
+            start_material(rules, &pst, n_pieces, n_pos)
+        } else {
+            0
+        };
         Evaluator {
+            trade_base,
             n_pieces,
             stride: n_pos,
             sq_mask: usize::MAX,
@@ -555,6 +564,7 @@ impl Evaluator {
             line_cells,
             line_worth,
             phased: None,
+            trade_base: 0,
         }
     }
 
@@ -614,8 +624,39 @@ impl Evaluator {
             }
         }
         let others = (self.n_active.max(2) - 1) as i64;
+        if self.trade_base > 0 {
+            // Captures are compulsory: the side ahead wants the board emptier. The difference
+            // counts up to half as much again as the material left falls to nothing (with
+            // `left` the worth on the board and `S` the start's: d (3S - left) / 2S).
+            let left = (mine.abs() + theirs.abs()).min(self.trade_base);
+            let d = mine - theirs;
+            let v = d * (3 * self.trade_base - left) / (2 * self.trade_base);
+            return v.clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32;
+        }
         (mine - theirs / others).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
     }
+}
+
+/// Whether the material difference counts more as the board empties: captures are
+/// compulsory (move priorities or maximal captures), two sides, no royal pieces and no drops
+/// (draughts-like games, where the side ahead simplifies to win; international draughts
+/// against the search without it in docs/strength.md).
+fn trades_count(rules: &Rules, players: &[PlayerId]) -> bool {
+    let def = &rules.def;
+    (!def.move_priorities.is_empty() || def.options.maximal_captures > 0)
+        && players.len() == 2
+        && !rules.royal.iter().any(|&r| r)
+        && def.pieces.iter().all(|p| p.drops.is_empty())
+}
+
+/// The worth of the pieces of the initial position, both sides together, by the square tables.
+fn start_material(rules: &Rules, pst: &[i32], n_pieces: usize, n_pos: usize) -> i64 {
+    let start = rules.initial();
+    (start.cells.iter().enumerate())
+        .filter(|(_, c)| !c.is_empty())
+        .map(|(sq, &c)| pst[(c.owner as usize * n_pieces + c.piece as usize - 1) * n_pos + sq])
+        .map(|v| v.abs() as i64)
+        .sum()
 }
 
 /// The types that fill the random boards: the setup's pieces, as many of each as it has.

@@ -1818,7 +1818,7 @@ impl Gen<'_, '_> {
         let mut after = [(NONE, Cell::EMPTY); MAX_WRITES];
         let mut n = 0;
         let mut delta = 0;
-        for op in ops {
+        for op in ops.iter() {
             let Op::Set(sq, c) = *op else {
                 return None;
             };

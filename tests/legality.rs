@@ -212,3 +212,61 @@ fn plain_after_move_agrees() {
     assert!(changed > 1000, "the counters changed only {changed} times");
     assert_eq!(endings, 1);
 }
+
+/// `Rules::legal_captures_in` leaves out drops that can neither capture nor promote: it must
+/// still return exactly the legal captures and promotions, and say whether another legal move
+/// exists, also where only drops are left (a check that only a drop can block). Seeded random
+/// games of the shipped games with drops.
+#[test]
+fn captures_without_quiet_drops_agree() {
+    let wanted = |m: &zrf::engine::Move| m.n_captures() > 0 || m.promote != 0;
+    let (mut positions, mut drops_only) = (0, 0);
+    for file in [
+        "games/chess.zrf",
+        "games/halfgi.zrf",
+        "games/tic-tac-toe.zrf",
+    ] {
+        for (name, rules) in all_rules(file) {
+            if rules.def.pieces.iter().all(|p| p.drops.is_empty()) {
+                continue;
+            }
+            let (mut ws, mut all, mut caps) =
+                (Workspace::default(), MoveList::new(), MoveList::new());
+            for seed in 0..8 {
+                let mut rng = Rng(seed * 31 + 5);
+                let mut pos = rules.initial();
+                let mut log = UndoLog::new();
+                for ply in 0..120 {
+                    rules.legal_moves_in(&mut ws, &mut pos, &mut all);
+                    let other = rules.legal_captures_in(&mut ws, &mut pos, &mut caps);
+                    let expect: Vec<_> = all.moves.iter().filter(|m| wanted(m)).collect();
+                    let paths = |l: &MoveList, ms: &[&zrf::engine::Move]| -> Vec<Vec<u16>> {
+                        ms.iter().map(|m| l.path(m).to_vec()).collect()
+                    };
+                    let got: Vec<_> = caps.moves.iter().collect();
+                    assert_eq!(
+                        paths(&caps, &got),
+                        paths(&all, &expect),
+                        "{name}, game {seed}, ply {ply}"
+                    );
+                    let quiet: Vec<_> = all.moves.iter().filter(|m| !wanted(m)).collect();
+                    assert_eq!(other, !quiet.is_empty(), "{name}, game {seed}, ply {ply}");
+                    positions += 1;
+                    if !quiet.is_empty() && quiet.iter().all(|m| m.drop != 0) {
+                        drops_only += 1;
+                    }
+                    if all.is_empty() {
+                        break;
+                    }
+                    let m = all.moves[rng.below(all.len())];
+                    rules.make(&mut pos, &all, &m, &mut log);
+                }
+            }
+        }
+    }
+    assert!(positions > 1000, "only {positions} positions");
+    assert!(
+        drops_only > 5,
+        "only {drops_only} positions where only drops are quiet"
+    );
+}

@@ -46,6 +46,10 @@ pub struct Scratch {
     /// By square: `stamp` when a move of the current group ends there.
     dest_stamp: Vec<u32>,
     stamp: u32,
+    /// Leave out drops that cannot capture or promote (`Rules::legal_captures_in`).
+    pub(super) skip_quiet_drops: bool,
+    /// Set when drops were left out that the side had pieces in hand for.
+    pub(super) drops_skipped: bool,
 }
 
 impl Scratch {

@@ -86,6 +86,10 @@ pub struct Rules {
     pub special: special::Special,
     /// Some piece type has drop blocks.
     has_drops: bool,
+    /// Every drop block lands on an empty square and neither captures nor promotes
+    /// ([`quiet_drop`]) and no move priorities rank drops against other moves: a search for
+    /// captures may leave the drops out ([`Rules::legal_captures_in`]).
+    quiet_drops: bool,
 }
 
 /// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
@@ -241,6 +245,9 @@ impl Rules {
             after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
             special,
             has_drops: def.pieces.iter().any(|p| !p.drops.is_empty()),
+            quiet_drops: def.pieces.iter().any(|p| !p.drops.is_empty())
+                && def.move_priorities.is_empty()
+                && (def.pieces.iter()).all(|p| p.drops.iter().all(|b| quiet_drop(&b.body))),
             def,
         };
         if let Some(mut clock) = rules.clock.take() {
@@ -470,6 +477,14 @@ impl Rules {
             return;
         }
         if self.has_drops {
+            if scratch.skip_quiet_drops && self.quiet_drops {
+                // A search for captures: the drops are noted as left out when the side has
+                // something to drop.
+                let n_pieces = self.def.pieces.len();
+                scratch.drops_skipped |= (self.def.pieces.iter().enumerate())
+                    .any(|(t, p)| !p.drops.is_empty() && pos.store[side.idx() * n_pieces + t] > 0);
+                return;
+            }
             self.gen_drops(&mut ex, sel, scratch, out);
         }
     }
@@ -930,7 +945,16 @@ impl Rules {
         }
         ws.captures_only = true;
         ws.other_legal = false;
+        // Drops that can neither capture nor promote are not generated; when no other quiet
+        // move is legal, one of them might be, so then the drops are generated after all.
+        ws.scratch.skip_quiet_drops = self.quiet_drops;
+        ws.scratch.drops_skipped = false;
         self.legal_moves_in(ws, pos, out);
+        ws.scratch.skip_quiet_drops = false;
+        if ws.scratch.drops_skipped && !ws.other_legal {
+            ws.other_legal = false;
+            self.legal_moves_in(ws, pos, out);
+        }
         ws.captures_only = false;
         ws.other_legal
     }
@@ -2017,4 +2041,26 @@ impl Gen<'_, '_> {
             ..Move::default()
         });
     }
+}
+
+/// A drop block that lands only on an empty square and neither captures nor promotes: it
+/// begins by verifying that its square is empty, and then only tests conditions, sets
+/// attributes of the dropped piece, flags, variables and counters, and adds the piece (no
+/// steps, captures, creations or promotions).
+fn quiet_drop(body: &[Instr]) -> bool {
+    fn quiet(i: &Instr) -> bool {
+        match i {
+            Instr::Verify(_) | Instr::SetFlag(..) | Instr::SetVar(..) | Instr::SetCounter(..) => {
+                true
+            }
+            Instr::SetAttribute(_, _, None) => true,
+            Instr::Add(a) => !a.copy && !a.partial && a.promote.is_empty() && a.finally.is_none(),
+            Instr::If(_, yes, no) => yes.iter().all(quiet) && no.iter().all(quiet),
+            _ => false,
+        }
+    }
+    matches!(
+        body.first(),
+        Some(Instr::Verify(crate::def::Cond::Empty(None)))
+    ) && body[1..].iter().all(quiet)
 }

@@ -103,7 +103,14 @@ impl Search<'_> {
             if !forced && m.promote == 0 && best > -MATE_BOUND {
                 // Delta pruning: even winning the captured pieces outright leaves the side
                 // below alpha.
-                if best + self.capture_gain(ply, &m) + DELTA_MARGIN <= alpha {
+                // Where captured pieces join the capturer's hand (Crazyhouse), a capture
+                // gains the piece twice: once off the board, once in hand (matches at equal
+                // nodes in docs/strength.md).
+                let mut gain = self.capture_gain(ply, &m);
+                if self.rules.def.options.recycle_to_capturer {
+                    gain *= 2;
+                }
+                if best + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
             }

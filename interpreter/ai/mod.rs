@@ -13,6 +13,7 @@
 pub mod eval;
 mod exploit;
 mod mcts;
+mod mobility;
 mod search;
 mod see;
 mod swindle;

@@ -13,7 +13,6 @@
 pub mod eval;
 mod exploit;
 mod mcts;
-mod mobility;
 mod search;
 mod see;
 mod swindle;

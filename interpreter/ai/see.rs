@@ -23,6 +23,9 @@ pub fn exchange(
     side: u8,
     victim: i32,
 ) -> i32 {
+    let a = &rules.attacks;
+    let n_pos = pos.cells.len();
+    let n_dirs = rules.def.board.directions.len();
     let value = |t: usize| {
         if rules.royal[t] {
             ROYAL_WORTH
@@ -43,7 +46,35 @@ pub fn exchange(
     let mut d = 0;
     while d < MAX_SWAPS {
         // The least valuable piece of `stm` that attacks `to`.
-        let best = least_attacker(rules, pos, to, stm, &value, &gone[..n_gone]);
+        let is_gone = |q: u16, n: usize| gone[..n].contains(&q);
+        let pl = stm as usize;
+        let mut best: Option<(i32, u16)> = None;
+        for &(src, t) in &a.leap_to[pl * n_pos + to as usize] {
+            let c = pos.cells[src as usize];
+            if !c.is_empty() && c.owner == stm && c.piece == t + 1 && !is_gone(src, n_gone) {
+                let v = value(t as usize);
+                if best.is_none_or(|(b, _)| v < b) {
+                    best = Some((v, src));
+                }
+            }
+        }
+        for (dir, pieces) in &a.slides[pl] {
+            let base = (pl * n_dirs + dir.idx()) * n_pos;
+            let mut q = a.rev[base + to as usize];
+            while q != NONE {
+                let c = pos.cells[q as usize];
+                if !c.is_empty() && !is_gone(q, n_gone) {
+                    if c.owner == stm && pieces[c.piece as usize - 1] {
+                        let v = value(c.piece as usize - 1);
+                        if best.is_none_or(|(b, _)| v < b) {
+                            best = Some((v, q));
+                        }
+                    }
+                    break;
+                }
+                q = a.rev[base + q as usize];
+            }
+        }
         let Some((v, sq)) = best else {
             break;
         };
@@ -62,92 +93,6 @@ pub fn exchange(
         d -= 1;
     }
     gains[0]
-}
-
-/// The least valuable piece of `side` that attacks `to` through the attack tables, leaving out
-/// the pieces on `gone` (a slide sees through them): its worth by `value` and its square.
-pub fn least_attacker(
-    rules: &Rules,
-    pos: &Position,
-    to: u16,
-    side: u8,
-    value: &impl Fn(usize) -> i32,
-    gone: &[u16],
-) -> Option<(i32, u16)> {
-    let a = &rules.attacks;
-    let n_pos = pos.cells.len();
-    let n_dirs = rules.def.board.directions.len();
-    let pl = side as usize;
-    let mut best: Option<(i32, u16)> = None;
-    for &(src, t) in &a.leap_to[pl * n_pos + to as usize] {
-        let c = pos.cells[src as usize];
-        if !c.is_empty() && c.owner == side && c.piece == t + 1 && !gone.contains(&src) {
-            let v = value(t as usize);
-            if best.is_none_or(|(b, _)| v < b) {
-                best = Some((v, src));
-            }
-        }
-    }
-    for (dir, pieces) in &a.slides[pl] {
-        let base = (pl * n_dirs + dir.idx()) * n_pos;
-        let mut q = a.rev[base + to as usize];
-        while q != NONE {
-            let c = pos.cells[q as usize];
-            if !c.is_empty() && !gone.contains(&q) {
-                if c.owner == side && pieces[c.piece as usize - 1] {
-                    let v = value(c.piece as usize - 1);
-                    if best.is_none_or(|(b, _)| v < b) {
-                        best = Some((v, q));
-                    }
-                }
-                break;
-            }
-            q = a.rev[base + q as usize];
-        }
-    }
-    best
-}
-
-/// Threats against `side`, the side to move: for each of its pieces that are not royal, what
-/// it stands to lose (the piece less its least valuable attacker, or the whole piece when
-/// nothing defends it). Returns the largest and the second largest: a side to move saves one
-/// threatened piece, not two.
-pub fn threats(rules: &Rules, worth: &[i32], pos: &Position, side: u8) -> (i32, i32) {
-    let value = |t: usize| {
-        if rules.royal[t] {
-            ROYAL_WORTH
-        } else {
-            worth[t].abs()
-        }
-    };
-    let other = 1 - side.min(1);
-    let (mut t1, mut t2) = (0, 0);
-    for (sq, &c) in pos.cells.iter().enumerate() {
-        if c.is_empty() || c.owner != side || rules.royal[c.piece as usize - 1] {
-            continue;
-        }
-        let v = worth[c.piece as usize - 1].abs();
-        if v <= t2 {
-            continue;
-        }
-        let Some((a, _)) = least_attacker(rules, pos, sq as u16, other, &value, &[]) else {
-            continue;
-        };
-        let t = if a < v {
-            v - a
-        } else if least_attacker(rules, pos, sq as u16, side, &value, &[]).is_none() {
-            v
-        } else {
-            0
-        };
-        if t > t1 {
-            t2 = t1;
-            t1 = t;
-        } else if t > t2 {
-            t2 = t;
-        }
-    }
-    (t1, t2)
 }
 
 #[cfg(test)]

@@ -50,9 +50,6 @@ pub fn run(
     progress: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
     let mut s = Search::new(engine, rules, pos, history, cfg, stop);
-    if s.see_ok && s.has_royal && std::env::var("ZRF_MOB").is_ok() {
-        s.mobility = Some(super::mobility::Mobility::new(rules, &s.ev.base));
-    }
     s.iterate(progress)
 }
 
@@ -120,12 +117,6 @@ struct Search<'a> {
     ops_only: bool,
     /// The depth of the current iteration (single-reply extensions stop at twice it).
     root_depth: i32,
-    /// EXPERIMENT: threats against the side to move in the evaluation (0: off).
-    threat: u8,
-    /// EXPERIMENT: slider mobility.
-    mobility: Option<super::mobility::Mobility>,
-    /// EXPERIMENT: checks in the first quiescence ply.
-    qchecks: bool,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -223,12 +214,6 @@ impl<'a> Search<'a> {
             kings: vec![Kings::default(); MAX_PLY + 1],
             ops_only: def.after_move.is_empty() || rules.after_move_plain,
             root_depth: 1,
-            threat: std::env::var("ZRF_THREAT")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
-            mobility: None,
-            qchecks: std::env::var("ZRF_QCHECKS").is_ok(),
         }
     }
 
@@ -259,21 +244,10 @@ impl<'a> Search<'a> {
     /// The static evaluation for the side to move.
     fn evaluate(&self) -> i32 {
         let v = self.ev.eval(&self.pos, self.root);
-        let v = if self.team() { v } else { -v };
-        let side = self.rules.entry(self.pos.turn).owner.0;
-        let v = match &self.mobility {
-            Some(m) => v + m.eval(self.rules, &self.pos, side),
-            None => v,
-        };
-        if self.threat == 0 || !self.see_ok || !self.has_royal {
-            return v;
-        }
-        let (t1, t2) = super::see::threats(self.rules, &self.ev.base, &self.pos, side);
-        v - match self.threat {
-            1 => t2 / 2,
-            2 => t2,
-            3 => t2 + t1 / 8,
-            _ => t2 * 3 / 4 + t1 / 16,
+        if self.team() {
+            v
+        } else {
+            -v
         }
     }
 

@@ -15,14 +15,7 @@ impl Search<'_> {
         }
         // Games with drops keep searching evasions deeper: a piece in hand gives checks
         // without end (Crazyhouse at equal nodes lost with one ply).
-        let qchecks = self.qchecks && self.prune && self.has_royal;
-        let qcheck = if !self.prune {
-            QCHECK_DROPS
-        } else if qchecks {
-            QCHECK + 1
-        } else {
-            QCHECK
-        };
+        let qcheck = if self.prune { QCHECK } else { QCHECK_DROPS };
         let in_check = qply < qcheck && self.in_check();
         let reps = self.repetitions(ply);
         // The transposition table serves quiescence too: any stored result whose bound
@@ -151,50 +144,13 @@ impl Search<'_> {
                 }
             }
         }
-        let mut fp = if best_idx == u16::MAX {
-            0
-        } else {
-            let list = &self.lists[ply];
-            fingerprint(list, &list.moves[best_idx as usize])
-        };
-        // EXPERIMENT: quiet moves that give check, in the first quiescence ply.
-        if qchecks && captures_only && qply == 0 && best < beta && !self.aborted {
-            let mut list = std::mem::take(&mut self.lists[ply]);
-            (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
-            self.lists[ply] = list;
-            self.note_kings(ply);
-            for idx in 0..self.lists[ply].len() {
-                let m = self.lists[ply].moves[idx];
-                if m.n_captures() > 0 || m.promote != 0 {
-                    continue;
-                }
-                self.rules
-                    .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
-                if !self.gives_check(ply, &m) {
-                    revert(&mut self.pos, &mut self.log);
-                    continue;
-                }
-                let v = self.qchild(alpha, beta, ply, qply, me);
-                revert(&mut self.pos, &mut self.log);
-                if self.aborted {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        self.set_pv(ply, idx as u16);
-                        let list = &self.lists[ply];
-                        fp = fingerprint(list, &list.moves[idx]);
-                        best_idx = idx as u16;
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
         if qtt && best > -INF {
+            let fp = if best_idx == u16::MAX {
+                0
+            } else {
+                let list = &self.lists[ply];
+                fingerprint(list, &list.moves[best_idx as usize])
+            };
             let bound = tt::bound(best, alpha0, beta);
             self.tt
                 .store(hash, fp, best_idx, to_tt(best, ply), 0, bound);

@@ -117,8 +117,6 @@ struct Search<'a> {
     ops_only: bool,
     /// The depth of the current iteration (single-reply extensions stop at twice it).
     root_depth: i32,
-    /// Check extensions made on the path, by ply (the node's own included).
-    exts: Vec<u8>,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -216,7 +214,6 @@ impl<'a> Search<'a> {
             kings: vec![Kings::default(); MAX_PLY + 1],
             ops_only: def.after_move.is_empty() || rules.after_move_plain,
             root_depth: 1,
-            exts: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -426,19 +423,8 @@ impl<'a> Search<'a> {
         let best_possible = MATE - ply as i32 - 1;
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
-        // Check extension: one a path (a second check on the same path gets none, except
-        // that a check at the horizon is searched at depth 1, its evasions in full, instead
-        // of by quiescence). Extending every check made rook endings, where one side checks
-        // again and again, several plies deeper than asked (docs/strength.md).
-        let before = if ply > 0 { self.exts[ply - 1] } else { 0 };
-        self.exts[ply] = before;
         if in_check && ply < MAX_PLY / 2 {
-            if before < MAX_CHECK_EXT {
-                depth += 1;
-                self.exts[ply] = before + 1;
-            } else {
-                depth = depth.max(1);
-            }
+            depth += 1;
         }
         // At the horizon the position is the quiescence search's node, counted there once
         // (counted here too, horizon positions were two nodes each).
@@ -693,8 +679,6 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Check extensions on one path at most.
-const MAX_CHECK_EXT: u8 = 1;
 /// Reverse futility pruning: up to this depth, by this margin a ply.
 const RFP_DEPTH: i32 = 6;
 const RFP_MARGIN: i32 = 70;

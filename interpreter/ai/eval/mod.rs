@@ -126,6 +126,41 @@ pub struct Evaluator {
     trade_base: i64,
 }
 
+/// The sizes and players every derivation starts from.
+struct Shape {
+    n_pieces: usize,
+    n_players: usize,
+    n_pos: usize,
+    /// Whether each player takes turns.
+    active: Vec<bool>,
+    n_active: usize,
+    /// The players that take turns.
+    players: Vec<PlayerId>,
+    /// The piece types that are not dummies.
+    live_types: Vec<usize>,
+}
+
+impl Shape {
+    fn of(rules: &Rules) -> Shape {
+        let def = &rules.def;
+        let n_pieces = def.pieces.len();
+        let n_players = def.players.len();
+        let active: Vec<bool> = (0..n_players).map(|p| rules.in_turn_order[p]).collect();
+        Shape {
+            n_pieces,
+            n_players,
+            n_pos: def.board.n_pos(),
+            n_active: active.iter().filter(|&&a| a).count().max(1),
+            players: (0..n_players)
+                .filter(|&p| active[p])
+                .map(|p| PlayerId(p as u8))
+                .collect(),
+            active,
+            live_types: (0..n_pieces).filter(|&t| !def.pieces[t].dummy).collect(),
+        }
+    }
+}
+
 impl Evaluator {
     /// Measures every piece type of the game and builds the tables.
     pub fn new(rules: &Rules) -> Evaluator {
@@ -145,16 +180,15 @@ impl Evaluator {
 
     fn limited(rules: &Rules, fine_cells: usize, fine_edges: usize, fine_work: u64) -> Evaluator {
         let def = &rules.def;
-        let n_pieces = def.pieces.len();
-        let n_players = def.players.len();
-        let n_pos = def.board.n_pos();
-        let active: Vec<bool> = (0..n_players).map(|p| rules.in_turn_order[p]).collect();
-        let n_active = active.iter().filter(|&&a| a).count().max(1);
-        let players: Vec<PlayerId> = (0..n_players)
-            .filter(|&p| active[p])
-            .map(|p| PlayerId(p as u8))
-            .collect();
-        let live_types: Vec<usize> = (0..n_pieces).filter(|&t| !def.pieces[t].dummy).collect();
+        let Shape {
+            n_pieces,
+            n_players,
+            n_pos,
+            active,
+            n_active,
+            players,
+            live_types,
+        } = Shape::of(rules);
         if n_players * n_pieces * n_pos > fine_cells {
             return Evaluator::coarse(rules);
         }
@@ -384,14 +418,7 @@ impl Evaluator {
                 None => means[t] * scale,
             };
             base[t] = mean_cp.round() as i32;
-            if !def.pieces[t].dummy {
-                values.push(PieceValue {
-                    piece: PieceId(t as u16),
-                    name: def.pieces[t].name.clone(),
-                    value: (mean_cp / UNIT as f64 * 100.0).round() / 100.0,
-                    given: given.is_some(),
-                });
-            }
+            values.extend(listed_value(def, t, mean_cp));
             let sign = if liability[t] { -1.0 } else { 1.0 };
             for p in &players {
                 for sq in 0..n_pos {
@@ -450,16 +477,15 @@ impl Evaluator {
     /// Memory: one board and one entry per player and type.
     pub fn coarse(rules: &Rules) -> Evaluator {
         let def = &rules.def;
-        let n_pieces = def.pieces.len();
-        let n_players = def.players.len();
-        let n_pos = def.board.n_pos();
-        let active: Vec<bool> = (0..n_players).map(|p| rules.in_turn_order[p]).collect();
-        let n_active = active.iter().filter(|&&a| a).count().max(1);
-        let players: Vec<PlayerId> = (0..n_players)
-            .filter(|&p| active[p])
-            .map(|p| PlayerId(p as u8))
-            .collect();
-        let live_types: Vec<usize> = (0..n_pieces).filter(|&t| !def.pieces[t].dummy).collect();
+        let Shape {
+            n_pieces,
+            n_players,
+            n_pos,
+            active,
+            n_active,
+            players,
+            live_types,
+        } = Shape::of(rules);
         let squares: Vec<usize> = (0..n_pos)
             .filter(|&sq| !def.board.positions[sq].dummy)
             .collect();
@@ -531,14 +557,7 @@ impl Evaluator {
             let given = def.pieces[t].value;
             let mean_cp = given.map_or(raw[t] * scale, |v| v as f64);
             base[t] = mean_cp.round() as i32;
-            if !def.pieces[t].dummy {
-                values.push(PieceValue {
-                    piece: PieceId(t as u16),
-                    name: def.pieces[t].name.clone(),
-                    value: (mean_cp / UNIT as f64 * 100.0).round() / 100.0,
-                    given: given.is_some(),
-                });
-            }
+            values.extend(listed_value(def, t, mean_cp));
             let sign = if liability[t] { -1 } else { 1 };
             for p in &players {
                 pst[p.idx() * n_pieces + t] = sign * base[t];
@@ -712,4 +731,16 @@ fn unit_value(def: &GameDef, rules: &Rules, live_types: &[usize], values: &[f64]
         .into_iter()
         .find(|u| u.is_finite())
         .unwrap_or(1.0)
+}
+
+/// The worth of type `t` as `piece_values` lists it (none for dummies): `mean_cp` in units,
+/// and whether the rules gave it.
+fn listed_value(def: &GameDef, t: usize, mean_cp: f64) -> Option<PieceValue> {
+    let piece = &def.pieces[t];
+    (!piece.dummy).then(|| PieceValue {
+        piece: PieceId(t as u16),
+        name: piece.name.clone(),
+        value: (mean_cp / UNIT as f64 * 100.0).round() / 100.0,
+        given: piece.value.is_some(),
+    })
 }

@@ -13,6 +13,12 @@
 //! the royal piece and an enemy slider (a pin). The proof needs a position that is not in check,
 //! no enemy piece standing where one of its irregular blocks (run as programs, which may read
 //! anything) could reach a royal square, and direction links that can be reversed.
+//!
+//! In check, with the same proviso (no irregular attacker in reach), a move that only puts one
+//! of the mover's non-royal pieces on an empty square (a drop) can neither expose a royal piece
+//! nor take a checking piece: it is legal exactly when its square stands between a royal piece
+//! and every enemy slider checking it, and never when a leap checks. A side in check in a drop
+//! game has a hundred such moves, which no longer need a trial move each.
 
 use super::moves::{MoveList, Op};
 use super::position::{Position, DEAD};
@@ -28,6 +34,14 @@ pub struct Safety {
     pinned: Vec<u16>,
     /// The tables can judge moves here (not in check, no irregular attacker in reach).
     proven: bool,
+    /// In check from leaps and slides only, no irregular attacker in reach: a move that only
+    /// puts one piece of the mover on an empty square (a drop) is safe exactly when that
+    /// square is marked [`BLOCK`] (between a royal piece and every slider checking it; none
+    /// when a leap checks).
+    blockable: bool,
+    /// Squares of [`BLOCK`]; while examining, the empty squares of the ray being walked.
+    blocks: Vec<u16>,
+    ray: Vec<u16>,
     /// Royal squares after a trial move.
     after: Vec<u16>,
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
@@ -37,6 +51,7 @@ pub struct Safety {
 
 const KING: u8 = 1;
 const PINNED: u8 = 2;
+const BLOCK: u8 = 4;
 
 impl Rules {
     /// How royal safety is decided in this game, for `zrf check`: `None` without royal pieces.
@@ -86,7 +101,7 @@ impl Rules {
 
     /// Examines a position for `side` before its moves are judged.
     pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
-        for &q in s.kings.iter().chain(&s.pinned) {
+        for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
             if let Some(m) = s.marks.get_mut(q as usize) {
                 *m = 0;
             }
@@ -94,7 +109,9 @@ impl Rules {
         s.marks.resize(pos.cells.len(), 0);
         s.kings.clear();
         s.pinned.clear();
+        s.blocks.clear();
         s.proven = false;
+        s.blockable = false;
         for (sq, c) in pos.cells.iter().enumerate() {
             if self.royal_of(*c, side) {
                 s.kings.push(sq as u16);
@@ -106,6 +123,10 @@ impl Rules {
         }
         let n_pos = pos.cells.len();
         let n_dirs = self.def.board.directions.len();
+        // Checks seen: by a leap (no square blocks it), and by slides (the squares that block
+        // every one of them so far are `blocks`).
+        let mut leap_check = false;
+        let mut slide_checks = 0;
         for &k in &s.kings {
             let k = k as usize;
             for pl in 0..self.def.players.len() {
@@ -117,7 +138,7 @@ impl Rules {
                 for &(src, piece) in &a.leap_to[pl * n_pos + k] {
                     let c = pos.cells[src as usize];
                     if enemy(c) && c.piece == piece + 1 {
-                        return;
+                        leap_check = true;
                     }
                 }
                 for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
@@ -130,6 +151,7 @@ impl Rules {
                     let base = (pl * n_dirs + d.idx()) * n_pos;
                     let mut q = a.rev[base + k];
                     let mut first = NONE;
+                    s.ray.clear();
                     while q != NONE {
                         let c = pos.cells[q as usize];
                         if !c.is_empty() {
@@ -141,9 +163,19 @@ impl Rules {
                                 break;
                             }
                             if slider {
-                                return; // in check
+                                // In check: only a square of this ray can block it.
+                                if slide_checks == 0 {
+                                    s.blocks.extend_from_slice(&s.ray);
+                                } else {
+                                    let ray = &s.ray;
+                                    s.blocks.retain(|b| ray.contains(b));
+                                }
+                                slide_checks += 1;
+                                break;
                             }
                             first = q;
+                        } else if first == NONE {
+                            s.ray.push(q);
                         }
                         q = a.rev[base + q as usize];
                     }
@@ -153,10 +185,42 @@ impl Rules {
         for &k in &s.kings {
             s.marks[k as usize] |= KING;
         }
+        if leap_check || slide_checks > 0 {
+            if leap_check {
+                s.blocks.clear();
+            }
+            for &q in &s.blocks {
+                s.marks[q as usize] |= BLOCK;
+            }
+            s.blockable = true;
+            return;
+        }
         for &q in &s.pinned {
             s.marks[q as usize] |= PINNED;
         }
         s.proven = true;
+    }
+
+    /// In check ([`Safety::blockable`]): whether a move that only puts a piece of `side` on
+    /// one empty square blocks every check (`None` for other moves, which are played).
+    #[inline]
+    fn drop_blocks(&self, s: &Safety, pos: &Position, side: PlayerId, ops: &[Op]) -> Option<bool> {
+        let mut written = None;
+        for op in ops {
+            if let Op::Set(sq, c) = *op {
+                if written.is_some()
+                    || !pos.cells[sq as usize].is_empty()
+                    || c.is_empty()
+                    || c.owner != side.0
+                    || c.marks & DEAD != 0
+                    || self.royal[c.piece as usize - 1]
+                {
+                    return None;
+                }
+                written = Some(sq);
+            }
+        }
+        written.map(|sq| s.marks[sq as usize] & BLOCK != 0)
     }
 
     /// Whether the examined position proves a move safe without playing it.
@@ -253,6 +317,11 @@ impl Rules {
         let ops = out.ops(m);
         if s.proven && self.proven_safe(s, pos, side, &ops) {
             return true;
+        }
+        if s.blockable {
+            if let Some(safe) = self.drop_blocks(s, pos, side, &ops) {
+                return safe;
+            }
         }
         if !self.fast_legality {
             // The reference: play the move and look for royal pieces over the whole board.

@@ -495,11 +495,13 @@ impl Rules {
         let pos = ex.pos;
         let side = ex.side;
         let n_pieces = self.def.pieces.len();
-        let first = out.moves.len();
         for (pi, piece) in self.def.pieces.iter().enumerate() {
             if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
                 continue;
             }
+            // One group per dropped type: every drop takes its own type from the store (an
+            // op of the move), so drops of two types are never equal moves.
+            let first = out.moves.len();
             for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
                 for sq in 0..pos.cells.len() {
                     if out.moves.len() >= GEN_MOVE_LIMIT {
@@ -510,10 +512,10 @@ impl Rules {
                     ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
                 }
             }
-        }
-        if out.moves.len() > first {
-            scratch.new_group(pos.cells.len());
-            scratch.note_group(out, first, NONE);
+            if out.moves.len() > first {
+                scratch.new_group(pos.cells.len());
+                scratch.note_group(out, first, NONE);
+            }
         }
     }
 

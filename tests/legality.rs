@@ -270,3 +270,61 @@ fn captures_without_quiet_drops_agree() {
         "only {drops_only} positions where only drops are quiet"
     );
 }
+
+/// With `Workspace::set_checking_drops`, `Rules::legal_captures_in` also returns the legal
+/// drops that attack a royal piece of the other side, found from the attack tables: exactly
+/// those drops of the full list after which the other side is in check, besides the same
+/// captures and promotions. Seeded random games of the shipped chess variants with drops,
+/// positions not in check (where quiescence asks for them).
+#[test]
+fn checking_drops_agree() {
+    let wanted = |m: &zrf::engine::Move| m.n_captures() > 0 || m.promote != 0;
+    let (mut positions, mut checks) = (0, 0);
+    for (name, rules) in all_rules("games/chess.zrf") {
+        if rules.def.pieces.iter().all(|p| p.drops.is_empty()) {
+            continue;
+        }
+        let (mut ws, mut all, mut caps) = (Workspace::default(), MoveList::new(), MoveList::new());
+        for seed in 0..8 {
+            let mut rng = Rng(seed * 17 + 3);
+            let mut pos = rules.initial();
+            let mut log = UndoLog::new();
+            for ply in 0..120 {
+                rules.legal_moves_in(&mut ws, &mut pos, &mut all);
+                if all.is_empty() {
+                    break;
+                }
+                let side = rules.entry(pos.turn).owner;
+                if !rules.royal_attacked(&pos, side) {
+                    ws.set_checking_drops(true);
+                    rules.legal_captures_in(&mut ws, &mut pos, &mut caps);
+                    ws.set_checking_drops(false);
+                    let mut expect = Vec::new();
+                    for m in &all.moves {
+                        let keep = wanted(m)
+                            || m.drop != 0 && {
+                                rules.make(&mut pos, &all, m, &mut log);
+                                let them = rules.entry(pos.turn).owner;
+                                let check = rules.royal_attacked(&pos, them);
+                                zrf::engine::revert(&mut pos, &mut log);
+                                check
+                            };
+                        if keep {
+                            checks += (m.drop != 0) as usize;
+                            expect.push((all.path(m).to_vec(), m.drop));
+                        }
+                    }
+                    let got: Vec<_> = (caps.moves.iter())
+                        .map(|m| (caps.path(m).to_vec(), m.drop))
+                        .collect();
+                    assert_eq!(got, expect, "{name}, game {seed}, ply {ply}");
+                    positions += 1;
+                }
+                let m = all.moves[rng.below(all.len())];
+                rules.make(&mut pos, &all, &m, &mut log);
+            }
+        }
+    }
+    assert!(positions > 500, "only {positions} positions");
+    assert!(checks > 100, "only {checks} checking drops");
+}

@@ -50,6 +50,12 @@ pub struct Scratch {
     pub(super) skip_quiet_drops: bool,
     /// Set when drops were left out that the side had pieces in hand for.
     pub(super) drops_skipped: bool,
+    /// With `skip_quiet_drops`: the drops generated all the same, by type and square
+    /// (`check_mask[type * n_pos + square]`, `Rules::mark_checking_drops`), when set.
+    pub(super) check_drops: bool,
+    pub(super) check_mask: Vec<bool>,
+    /// The entries of `check_mask` set.
+    pub(super) check_marked: Vec<u32>,
 }
 
 impl Scratch {

@@ -276,8 +276,9 @@ impl Rules {
         out.retain(|_| k.next().copied().unwrap_or(false));
     }
 
-    /// [`Rules::royal_filter`] keeping only the moves that capture or promote; the others are
-    /// judged only until one is safe. Returns whether one of them is.
+    /// [`Rules::royal_filter`] keeping only the moves that capture or promote (and, with
+    /// `drops`, the drops: only the checking ones were generated); the others are judged only
+    /// until one is safe. Returns whether one of them is.
     pub(super) fn royal_filter_captures(
         &self,
         s: &mut Safety,
@@ -285,13 +286,14 @@ impl Rules {
         log: &mut super::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
+        drops: bool,
     ) -> bool {
         let side = self.entry(pos.turn).owner;
         self.examine_safety(pos, side, s);
         keep.clear();
         let mut other = false;
         for m in &out.moves {
-            if m.n_captures() > 0 || m.promote != 0 {
+            if m.n_captures() > 0 || m.promote != 0 || drops && m.drop != 0 {
                 keep.push(self.move_safe(s, log, pos, out, m, side));
             } else {
                 other = other || self.move_safe(s, log, pos, out, m, side);
@@ -301,6 +303,59 @@ impl Rules {
         let mut k = keep.iter();
         out.retain(|_| k.next().copied().unwrap_or(false));
         other
+    }
+
+    /// Marks in `scratch.check_mask` the drops of `side` (type and square) whose piece would
+    /// attack a royal piece of another side by a leap or a slide of the attack tables.
+    /// Returns whether any is marked (false without usable tables).
+    pub(super) fn mark_checking_drops(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        scratch: &mut super::exec::Scratch,
+    ) -> bool {
+        let a = &self.attacks;
+        let n_pos = pos.cells.len();
+        let n_pieces = self.def.pieces.len();
+        let mask = &mut scratch.check_mask;
+        for &i in &scratch.check_marked {
+            mask[i as usize] = false;
+        }
+        scratch.check_marked.clear();
+        if !a.usable {
+            return false;
+        }
+        mask.resize(n_pieces * n_pos, false);
+        let n_dirs = self.def.board.directions.len();
+        let pl = side.idx();
+        let mut mark = |piece: usize, sq: u16| {
+            let i = piece * n_pos + sq as usize;
+            if !mask[i] {
+                mask[i] = true;
+                scratch.check_marked.push(i as u32);
+            }
+        };
+        for (k, c) in pos.cells.iter().enumerate() {
+            if c.is_empty() || c.owner == side.0 || !self.royal[c.piece as usize - 1] {
+                continue;
+            }
+            for &(src, piece) in &a.leap_to[pl * n_pos + k] {
+                if pos.cells[src as usize].is_empty() {
+                    mark(piece as usize, src);
+                }
+            }
+            for (d, pieces) in &a.slides[pl] {
+                let base = (pl * n_dirs + d.idx()) * n_pos;
+                let mut q = a.rev[base + k];
+                while q != NONE && pos.cells[q as usize].is_empty() {
+                    for (t, _) in pieces.iter().enumerate().filter(|(_, on)| **on) {
+                        mark(t, q);
+                    }
+                    q = a.rev[base + q as usize];
+                }
+            }
+        }
+        !scratch.check_marked.is_empty()
     }
 
     /// Whether a move of `out` leaves the royal pieces of `side` (examined in `s`) safe.

@@ -483,15 +483,28 @@ impl Rules {
                 let n_pieces = self.def.pieces.len();
                 scratch.drops_skipped |= (self.def.pieces.iter().enumerate())
                     .any(|(t, p)| !p.drops.is_empty() && pos.store[side.idx() * n_pieces + t] > 0);
+                if scratch.check_drops {
+                    let mask = std::mem::take(&mut scratch.check_mask);
+                    self.gen_drops(&mut ex, sel, Some(&mask), scratch, out);
+                    scratch.check_mask = mask;
+                }
                 return;
             }
-            self.gen_drops(&mut ex, sel, scratch, out);
+            self.gen_drops(&mut ex, sel, None, scratch, out);
         }
     }
 
-    /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`).
+    /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`); with
+    /// `only`, those of the types and squares it marks (`only[type * n_pos + square]`).
     #[inline(never)]
-    fn gen_drops(&self, ex: &mut Exec, sel: usize, scratch: &mut Scratch, out: &mut MoveList) {
+    fn gen_drops(
+        &self,
+        ex: &mut Exec,
+        sel: usize,
+        only: Option<&[bool]>,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
         let pos = ex.pos;
         let side = ex.side;
         let n_pieces = self.def.pieces.len();
@@ -503,7 +516,11 @@ impl Rules {
             // op of the move), so drops of two types are never equal moves.
             let first = out.moves.len();
             for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
-                for sq in 0..pos.cells.len() {
+                let n_pos = pos.cells.len();
+                for sq in 0..n_pos {
+                    if only.is_some_and(|o| !o[pi * n_pos + sq]) {
+                        continue;
+                    }
                     if out.moves.len() >= GEN_MOVE_LIMIT {
                         out.note_cut(Cut::TotalMoves);
                         scratch.may_repeat = true;
@@ -951,12 +968,17 @@ impl Rules {
         // move is legal, one of them might be, so then the drops are generated after all.
         ws.scratch.skip_quiet_drops = self.quiet_drops;
         ws.scratch.drops_skipped = false;
+        ws.scratch.check_drops = self.quiet_drops
+            && ws.checking_drops
+            && self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch);
         self.legal_moves_in(ws, pos, out);
         ws.scratch.skip_quiet_drops = false;
         if ws.scratch.drops_skipped && !ws.other_legal {
             ws.other_legal = false;
+            ws.scratch.check_drops = false;
             self.legal_moves_in(ws, pos, out);
         }
+        ws.scratch.check_drops = false;
         ws.captures_only = false;
         ws.other_legal
     }
@@ -1193,9 +1215,11 @@ impl Rules {
         );
         let royal = self.royal.iter().any(|&r| r);
         if ws.captures_only {
-            let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0;
+            let drops = ws.scratch.check_drops;
+            let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0 || drops && m.drop != 0;
             ws.other_legal = if royal {
-                self.royal_filter_captures(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out)
+                let (s, keep, log) = (&mut ws.safety, &mut ws.keep, &mut ws.log);
+                self.royal_filter_captures(s, keep, log, pos, out, drops)
             } else {
                 let other = out.moves.iter().any(|m| !wanted(m));
                 out.retain(wanted);
@@ -1681,6 +1705,9 @@ pub struct Workspace {
     captures_only: bool,
     /// With `captures_only`: a legal move was left out.
     other_legal: bool,
+    /// [`Rules::legal_captures_in`] keeps the drops that attack another side's royal piece
+    /// ([`Workspace::set_checking_drops`]).
+    checking_drops: bool,
     safety: legal::Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.
@@ -1688,6 +1715,12 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// Whether [`Rules::legal_captures_in`] also keeps the drops that would attack a royal
+    /// piece of another side (found from the attack tables: leaps and slides).
+    pub fn set_checking_drops(&mut self, on: bool) {
+        self.checking_drops = on;
+    }
+
     fn take_buf(&mut self) -> MoveList {
         let mut b = self.bufs.pop().unwrap_or_default();
         b.clear();

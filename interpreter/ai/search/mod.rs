@@ -30,6 +30,9 @@ const QNARROW: usize = 3;
 /// docs/strength.md).
 const QCHECK: usize = 1;
 const QCHECK_DROPS: usize = 4;
+/// Quiescence plies in which drops that give check are searched with the captures (games
+/// with drops and royal pieces; matches at equal nodes in docs/strength.md).
+const QCHECK_DROP_PLIES: usize = 1;
 /// Larger than any score.
 const INF: i32 = MATE + 1;
 const HIST: usize = 1 << 14;
@@ -94,6 +97,9 @@ struct Search<'a> {
     /// change the evaluation at once (matches in Crazyhouse lost with it: 6 wins and 10 losses
     /// against the search without); those prune late quiet moves by their count alone.
     prune: bool,
+    /// Quiescence plies in which drops that give check are searched besides captures (games
+    /// with drops and royal pieces).
+    qcheck_drops: usize,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
     /// Captures are ordered by static exchange ([`super::see`]): two sides, no drops,
@@ -197,6 +203,7 @@ impl<'a> Search<'a> {
                 && !def.players.iter().any(|p| p.random),
             last_null: usize::MAX,
             prune: def.pieces.iter().all(|p| p.drops.is_empty()),
+            qcheck_drops: QCHECK_DROP_PLIES,
             see_ok: def.pieces.iter().all(|p| p.drops.is_empty())
                 && engine.eval.n_active == 2
                 && def.players.len() == 2

@@ -53,8 +53,12 @@ impl Search<'_> {
         let captures_only = stand.is_some() && !self.in_check();
         let mut list = std::mem::take(&mut self.lists[ply]);
         let mut other = false;
+        // Drops that give check, searched with the captures in the first plies.
+        let checks = captures_only && qply < self.qcheck_drops && !self.prune && self.has_royal;
         if captures_only {
+            self.ws.set_checking_drops(checks);
             other = (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);
+            self.ws.set_checking_drops(false);
         } else {
             (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut list);
         }
@@ -89,7 +93,7 @@ impl Search<'_> {
         }
         let me = self.team();
         // Only captures and promotions unless forced.
-        self.score_moves(ply, tt_fp, !forced);
+        self.score_moves(ply, tt_fp, !forced && !checks);
         // Past the first plies, only the most promising captures of a side that may stand pat:
         // in games where captures never run out, the capture tree would grow without bound.
         let mut n = self.keys[ply].len();

@@ -260,12 +260,23 @@ def draughts_match(args, b_options):
                 l += 1
                 res = "B wins"
             print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({plies} plies)", flush=True)
+            if args.pdn:
+                save_draughts(args, board, g, a_white, res, plies)
         return w, d, l
     finally:
         a.quit()
         b.quit()
         a.kill_process()
         b.kill_process()
+
+
+def save_draughts(args, board, g, a_white, res, plies):
+    """Appends one draughts game to the `--pdn` file: its moves and the final position."""
+    moves = " ".join(m.pdn_move for m in board.move_stack)
+    white, black = (args.a, args.b) if a_white else (args.b, args.a)
+    with open(args.pdn, "a") as f:
+        print(f'[Event "game {g + 1}"]\n[White "{white}"]\n[Black "{black}"]', file=f)
+        print(f'[Result "{res}, {plies} plies"]\n[FEN "{board.fen}"]\n{moves}\n', file=f)
 
 
 NODE_POSITIONS = [
@@ -362,6 +373,7 @@ def main():
     p.add_argument("--games", type=int, default=20, help="games per match (even: both colours)")
     p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
     p.add_argument("--pgn", help="append every chess game to this PGN file")
+    p.add_argument("--pdn", help="append every draughts game (moves and final position) to this file")
     args = p.parse_args()
     run = draughts_match if args.game == "draughts" else chess_match
     started = time.time()

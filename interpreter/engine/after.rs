@@ -6,7 +6,7 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_counter, UndoLog};
+use super::moves::{apply_counter, Move, SimpleUndo, UndoLog};
 use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
@@ -74,6 +74,28 @@ impl Clock {
         let delta = self.value(old, reset).wrapping_sub(old);
         if delta != 0 {
             apply_counter(pos, slot, delta, log);
+        }
+    }
+
+    /// [`Clock::run`] after [`super::moves::make_simple`]: the change is noted in its record
+    /// instead of the log.
+    #[inline(always)]
+    pub(super) fn run_simple(
+        &self,
+        pos: &mut Position,
+        mover: PlayerId,
+        m: &Move,
+        undo: &mut SimpleUndo,
+    ) {
+        let slot = self.slots[mover.idx()];
+        let old = pos.counters[slot as usize];
+        let captured = m.cap_hi > m.path_hi || m.huff != 0;
+        let reset =
+            (captured && self.on_capture) || self.pieces.get(m.piece as usize) == Some(&true);
+        let delta = self.value(old, reset).wrapping_sub(old);
+        if delta != 0 {
+            pos.add_counter(slot, delta);
+            undo.note_counter(slot, old);
         }
     }
 

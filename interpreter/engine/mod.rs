@@ -1425,8 +1425,23 @@ impl Rules {
         if depth == 1 {
             // The leaves: each is made and taken back, all in one undo frame (the position
             // before each is the same).
+            // A simple move is played and taken back without the log when `after-move` is
+            // nothing or a clock.
+            let clock = match (&self.clock, self.after_move_plain) {
+                (Some(c), true) => Some(c),
+                _ => None,
+            };
+            let simple_ok = clock.is_some() || self.def.after_move.is_empty();
             moves::push_frame(pos, log);
             for m in &list.moves {
+                if m.simple && simple_ok {
+                    let mut undo = moves::make_simple(pos, m, turns.1);
+                    if let Some(c) = clock {
+                        c.run_simple(pos, turns.0, m, &mut undo);
+                    }
+                    moves::unmake_simple(pos, &undo);
+                    continue;
+                }
                 self.make_in_frame(pos, list, m, log, turns);
                 moves::undo_in_frame(pos, log);
             }

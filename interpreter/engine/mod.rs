@@ -1427,8 +1427,8 @@ impl Rules {
             // before each is the same).
             // A simple move is played and taken back without the log when `after-move` is
             // nothing or a clock.
-            let clock = match (&self.clock, self.after_move_plain) {
-                (Some(c), true) => Some(c),
+            let mut clock = match (&self.clock, self.after_move_plain) {
+                (Some(c), true) => Some(c.leaves(pos, turns.0)),
                 _ => None,
             };
             let simple_ok = clock.is_some() || self.def.after_move.is_empty();
@@ -1436,8 +1436,8 @@ impl Rules {
             for m in &list.moves {
                 if m.simple && simple_ok {
                     let mut undo = moves::make_simple(pos, m, turns.1);
-                    if let Some(c) = clock {
-                        c.run_simple(pos, turns.0, m, &mut undo);
+                    if let Some(c) = &mut clock {
+                        c.run_simple(pos, m, &mut undo);
                     }
                     moves::unmake_simple(pos, &undo);
                     continue;

@@ -1069,6 +1069,20 @@ impl Exec<'_> {
 }
 
 impl Exec<'_> {
+    /// [`Exec::push_simple`] out of line (the generation loop's rows: its registers stay
+    /// on the loop).
+    #[inline(never)]
+    pub(super) fn push_simple_call(
+        &self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dest: u16,
+        out: &mut MoveList,
+    ) -> bool {
+        self.push_simple(head, move_type, from, dest, out)
+    }
+
     /// Writes the simple move (`Move::simple`) of the piece on `from` to `dest`, from the
     /// header `head` an [`Adder`] made at load, as [`Exec::emit_simple`] writes it with no
     /// pending captures; false (nothing written) when it captures on `dest` and captures are

@@ -662,10 +662,9 @@ impl Rules {
                 };
                 let flags = g.flags & !F_SIMPLE;
                 if g.flags & F_SIMPLE != 0
-                    && rows
-                        .simples
-                        .get(g.simple as usize)
-                        .is_some_and(|head| ex.push_simple(head, e.move_type, sq as u16, g.q, out))
+                    && rows.simples.get(g.simple as usize).is_some_and(|head| {
+                        ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
+                    })
                 {
                     // The block's one move, written from the row (its run would count
                     // no step).

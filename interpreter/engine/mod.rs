@@ -1421,16 +1421,16 @@ impl Rules {
         }
         // Every move of this position has the same mover and next turn.
         let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
+        // A simple move is played and taken back without the log when `after-move` is
+        // nothing or a clock (whose outcomes are the same for every move of the position).
+        let mut clock = match (&self.clock, self.after_move_plain) {
+            (Some(c), true) => Some(c.leaves(pos, turns.0)),
+            _ => None,
+        };
+        let simple_ok = clock.is_some() || self.def.after_move.is_empty();
         if depth == 1 {
             // The leaves: each is made and taken back, all in one undo frame (the position
             // before each is the same).
-            // A simple move is played and taken back without the log when `after-move` is
-            // nothing or a clock.
-            let mut clock = match (&self.clock, self.after_move_plain) {
-                (Some(c), true) => Some(c.leaves(pos, turns.0)),
-                _ => None,
-            };
-            let simple_ok = clock.is_some() || self.def.after_move.is_empty();
             moves::push_frame(pos, log);
             for m in &list.moves {
                 if m.simple && simple_ok {
@@ -1450,6 +1450,15 @@ impl Rules {
         let mut n = 0;
         for i in 0..list.moves.len() {
             let m = list.moves[i];
+            if m.simple && simple_ok {
+                let mut undo = moves::make_simple(pos, &m, turns.1);
+                if let Some(c) = &mut clock {
+                    c.run_simple(pos, &m, &mut undo);
+                }
+                n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
+                moves::unmake_simple(pos, &undo);
+                continue;
+            }
             self.make_from(pos, list, &m, log, turns);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
             moves::revert_inline(pos, log);

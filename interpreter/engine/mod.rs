@@ -645,7 +645,9 @@ impl Rules {
             let Some(row) = rows.gates.get(a as usize..b as usize) else {
                 continue;
             };
-            let first = out.moves.len();
+            // The moves written from this square begin at `first`, read once a gate is
+            // open (most rows have none).
+            let mut first = usize::MAX;
             for g in row {
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
                 if !passes(g.mask, c, side) {
@@ -656,6 +658,9 @@ impl Rules {
                     if !passes(g.mask2, c2, side) {
                         continue;
                     }
+                }
+                if first == usize::MAX {
+                    first = out.moves.len();
                 }
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
@@ -685,7 +690,9 @@ impl Rules {
                     return false;
                 }
             }
-            scratch.note_square(out, first, sq as u16, n_pos);
+            if first != usize::MAX {
+                scratch.note_square(out, first, sq as u16, n_pos);
+            }
         }
         true
     }

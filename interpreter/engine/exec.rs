@@ -1105,7 +1105,11 @@ impl Exec<'_> {
         if taken && self.rules.deferred {
             return false;
         }
-        let mut m = *head;
+        // The header is copied whole, then its move's fields are written in place.
+        out.moves.push(*head);
+        let Some(m) = out.moves.last_mut() else {
+            return false;
+        };
         m.sq = [from, dest, dest];
         m.cell = original;
         if head.promote != 0 {
@@ -1114,7 +1118,6 @@ impl Exec<'_> {
         m.cap_hi = taken as u32;
         m.piece = original.piece;
         m.move_type = move_type;
-        out.moves.push(m);
         true
     }
 }

@@ -1455,18 +1455,17 @@ impl Rules {
             return list.len() as u64;
         }
         let mut n = 0;
-        for i in 0..list.moves.len() {
-            let m = list.moves[i];
+        for m in &list.moves {
             if m.simple && simple_ok {
-                let mut undo = moves::make_simple(pos, &m, turns.1);
+                let mut undo = moves::make_simple(pos, m, turns.1);
                 if let Some(c) = &mut clock {
-                    c.run_simple(pos, &m, &mut undo);
+                    c.run_simple(pos, m, &mut undo);
                 }
                 n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
                 moves::unmake_simple(pos, &undo);
                 continue;
             }
-            self.make_from(pos, list, &m, log, turns);
+            self.make_from(pos, list, m, log, turns);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
             moves::revert_inline(pos, log);
         }

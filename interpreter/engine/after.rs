@@ -6,7 +6,7 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_counter, UndoLog};
+use super::moves::{apply_counter, Move, SimpleUndo, UndoLog};
 use super::position::{Cell, Position, DEAD};
 use super::{arith, Rules};
 use crate::def::*;
@@ -55,6 +55,39 @@ pub(super) struct Clock {
     step32: Option<i32>,
 }
 
+/// [`Clock::leaves`]: the clock's outcomes for the moves of one position.
+pub(super) struct ClockLeaves<'a> {
+    clock: &'a Clock,
+    slot: u32,
+    old: i32,
+    /// The counter's value when the move resets it, and its hash change once computed.
+    reset: (i32, Option<u64>),
+    /// The same when it does not.
+    step: (i32, Option<u64>),
+}
+
+impl ClockLeaves<'_> {
+    /// [`Clock::run`] after [`super::moves::make_simple`] of `m`: the change is noted in its
+    /// record instead of the log.
+    #[inline(always)]
+    pub(super) fn run_simple(&mut self, pos: &mut Position, m: &Move, undo: &mut SimpleUndo) {
+        let c = self.clock;
+        let captured = m.cap_hi > m.path_hi || m.huff != 0;
+        let reset = (captured && c.on_capture) || c.pieces.get(m.piece as usize) == Some(&true);
+        let (slot, old) = (self.slot, self.old);
+        let (new, change) = if reset {
+            &mut self.reset
+        } else {
+            &mut self.step
+        };
+        if *new != old {
+            let change = *change.get_or_insert_with(|| Position::counter_change(slot, old, *new));
+            pos.set_counter_changed(slot, *new, change);
+            undo.note_counter(slot, old);
+        }
+    }
+}
+
 impl Clock {
     /// Runs the clock for the move just applied by `mover` (whether it captured, and the
     /// type + 1 of the piece that moved).
@@ -74,6 +107,22 @@ impl Clock {
         let delta = self.value(old, reset).wrapping_sub(old);
         if delta != 0 {
             apply_counter(pos, slot, delta, log);
+        }
+    }
+
+    /// The clock's two possible outcomes for the moves of `mover` from `pos` (perft's
+    /// leaves, all made from one position): the counter reset or stepped, each with its hash
+    /// change, so that each leaf only chooses.
+    #[inline]
+    pub(super) fn leaves<'a>(&'a self, pos: &Position, mover: PlayerId) -> ClockLeaves<'a> {
+        let slot = self.slots[mover.idx()];
+        let old = pos.counters[slot as usize];
+        ClockLeaves {
+            clock: self,
+            slot,
+            old,
+            reset: (self.value(old, true), None),
+            step: (self.value(old, false), None),
         }
     }
 

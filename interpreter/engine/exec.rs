@@ -1075,6 +1075,20 @@ impl Exec<'_> {
 }
 
 impl Exec<'_> {
+    /// [`Exec::push_simple`] out of line (the generation loop's rows: its registers stay
+    /// on the loop).
+    #[inline(never)]
+    pub(super) fn push_simple_call(
+        &self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dest: u16,
+        out: &mut MoveList,
+    ) -> bool {
+        self.push_simple(head, move_type, from, dest, out)
+    }
+
     /// Writes the simple move (`Move::simple`) of the piece on `from` to `dest`, from the
     /// header `head` an [`Adder`] made at load, as [`Exec::emit_simple`] writes it with no
     /// pending captures; false (nothing written) when it captures on `dest` and captures are
@@ -1097,7 +1111,11 @@ impl Exec<'_> {
         if taken && self.rules.deferred {
             return false;
         }
-        let mut m = *head;
+        // The header is copied whole, then its move's fields are written in place.
+        out.moves.push(*head);
+        let Some(m) = out.moves.last_mut() else {
+            return false;
+        };
         m.sq = [from, dest, dest];
         m.cell = original;
         if head.promote != 0 {
@@ -1106,7 +1124,6 @@ impl Exec<'_> {
         m.cap_hi = taken as u32;
         m.piece = original.piece;
         m.move_type = move_type;
-        out.moves.push(m);
         true
     }
 }

@@ -664,7 +664,9 @@ impl Rules {
             let Some(row) = rows.gates.get(a as usize..b as usize) else {
                 continue;
             };
-            let first = out.moves.len();
+            // The moves written from this square begin at `first`, read once a gate is
+            // open (most rows have none).
+            let mut first = usize::MAX;
             for g in row {
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
                 if !passes(g.mask, c, side) {
@@ -676,15 +678,17 @@ impl Rules {
                         continue;
                     }
                 }
+                if first == usize::MAX {
+                    first = out.moves.len();
+                }
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
                 let flags = g.flags & !F_SIMPLE;
                 if g.flags & F_SIMPLE != 0
-                    && rows
-                        .simples
-                        .get(g.simple as usize)
-                        .is_some_and(|head| ex.push_simple(head, e.move_type, sq as u16, g.q, out))
+                    && rows.simples.get(g.simple as usize).is_some_and(|head| {
+                        ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
+                    })
                 {
                     // The block's one move, written from the row (its run would count
                     // no step).
@@ -705,7 +709,9 @@ impl Rules {
                     return false;
                 }
             }
-            scratch.note_square(out, first, sq as u16, n_pos);
+            if first != usize::MAX {
+                scratch.note_square(out, first, sq as u16, n_pos);
+            }
         }
         true
     }
@@ -1448,11 +1454,26 @@ impl Rules {
         }
         // Every move of this position has the same mover and next turn.
         let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
+        // A simple move is played and taken back without the log when `after-move` is
+        // nothing or a clock (whose outcomes are the same for every move of the position).
+        let mut clock = match (&self.clock, self.after_move_plain) {
+            (Some(c), true) => Some(c.leaves(pos, turns.0)),
+            _ => None,
+        };
+        let simple_ok = clock.is_some() || self.def.after_move.is_empty();
         if depth == 1 {
             // The leaves: each is made and taken back, all in one undo frame (the position
             // before each is the same).
             moves::push_frame(pos, log);
             for m in &list.moves {
+                if m.simple && simple_ok {
+                    let mut undo = moves::make_simple(pos, m, turns.1);
+                    if let Some(c) = &mut clock {
+                        c.run_simple(pos, m, &mut undo);
+                    }
+                    moves::unmake_simple(pos, &undo);
+                    continue;
+                }
                 self.make_in_frame(pos, list, m, log, turns);
                 moves::undo_in_frame(pos, log);
             }
@@ -1460,9 +1481,17 @@ impl Rules {
             return list.len() as u64;
         }
         let mut n = 0;
-        for i in 0..list.moves.len() {
-            let m = list.moves[i];
-            self.make_from(pos, list, &m, log, turns);
+        for m in &list.moves {
+            if m.simple && simple_ok {
+                let mut undo = moves::make_simple(pos, m, turns.1);
+                if let Some(c) = &mut clock {
+                    c.run_simple(pos, m, &mut undo);
+                }
+                n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
+                moves::unmake_simple(pos, &undo);
+                continue;
+            }
+            self.make_from(pos, list, m, log, turns);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
             moves::revert_inline(pos, log);
         }

@@ -397,6 +397,74 @@ pub(super) fn apply_simple_in_frame(pos: &mut Position, m: &Move, turn: u32, log
     pos.set_turn(turn, from, to);
 }
 
+/// What [`make_simple`] overwrote: a simple move played outside the undo log and taken back
+/// by [`unmake_simple`] (perft's leaves, where nothing is played on top of it).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SimpleUndo {
+    from: u16,
+    to: u16,
+    old_from: Cell,
+    old_to: Cell,
+    turn: u32,
+    last_from: u16,
+    last_to: u16,
+    hash: u64,
+    counters_hash: u64,
+    turn_key: u64,
+    /// The counter slot the `after-move` clock changed and its value before (`u32::MAX`: none).
+    counter: (u32, i32),
+}
+
+/// Plays a simple move (see [`Move`]) as [`apply_simple_in_frame`] does (the same cell writes,
+/// hash and turn), keeping what it overwrote in the returned record instead of the log.
+#[inline(always)]
+pub(super) fn make_simple(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo {
+    let [from, to, _] = m.sq;
+    let undo = SimpleUndo {
+        from,
+        to,
+        old_from: pos.cells[from as usize],
+        old_to: pos.cells[to as usize],
+        turn: pos.turn,
+        last_from: pos.last_from,
+        last_to: pos.last_to,
+        hash: pos.hash,
+        counters_hash: pos.counters_hash,
+        turn_key: pos.turn_key,
+        counter: (u32::MAX, 0),
+    };
+    pos.cells[from as usize] = Cell::EMPTY;
+    pos.cells[to as usize] = m.cell;
+    pos.hash ^=
+        change_hash(from, undo.old_from, Cell::EMPTY) ^ change_hash(to, undo.old_to, m.cell);
+    pos.set_turn(turn, from, to);
+    undo
+}
+
+/// Takes back a move played by [`make_simple`] (and the clock run after it).
+#[inline(always)]
+pub(super) fn unmake_simple(pos: &mut Position, u: &SimpleUndo) {
+    pos.cells[u.to as usize] = u.old_to;
+    pos.cells[u.from as usize] = u.old_from;
+    if let Some(c) = pos.counters.get_mut(u.counter.0 as usize) {
+        *c = u.counter.1;
+    }
+    pos.turn = u.turn;
+    pos.last_from = u.last_from;
+    pos.last_to = u.last_to;
+    pos.hash = u.hash;
+    pos.counters_hash = u.counters_hash;
+    pos.turn_key = u.turn_key;
+}
+
+impl SimpleUndo {
+    /// Notes that the counter in `slot` held `old` before the move changed it.
+    #[inline(always)]
+    pub(super) fn note_counter(&mut self, slot: u32, old: i32) {
+        self.counter = (slot, old);
+    }
+}
+
 /// Applies more ops as part of the move last applied (undone with it).
 pub fn apply_more(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
     apply_ops(pos, ops, log);

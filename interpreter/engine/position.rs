@@ -237,6 +237,22 @@ impl Position {
         self.counters_hash ^= change;
     }
 
+    /// What setting counter `idx` from `old` to `new` changes in the hash.
+    #[inline]
+    pub(super) fn counter_change(idx: u32, old: i32, new: i32) -> u64 {
+        counter_hash(idx, old) ^ counter_hash(idx, new)
+    }
+
+    /// Sets a counter whose hash change ([`Position::counter_change`]) is known.
+    #[inline(always)]
+    pub(super) fn set_counter_changed(&mut self, idx: u32, new: i32, change: u64) {
+        if let Some(c) = self.counters.get_mut(idx as usize) {
+            *c = new;
+            self.hash ^= change;
+            self.counters_hash ^= change;
+        }
+    }
+
     /// What threefold repetition compares: the board, the stores and the turn, but not the
     /// counters or the last move.
     pub fn repetition_key(&self) -> u64 {

@@ -1,0 +1,397 @@
+//! Move generation: running the blocks of the side to move (gate rows, drops, the plain
+//! walk) into single steps, before chains, priorities and legality.
+
+use super::*;
+
+impl Rules {
+    /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
+    ///
+    /// `only` restricts to the piece on one square; `move_type` to blocks of that type.
+    pub fn gen_steps(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        move_type: Option<MoveTypeId>,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let sel = self.type_selector(move_type);
+        self.gen_steps_where(pos, side, sel, only, scratch, out);
+    }
+
+    /// The selector of `Rules::gen_lists` for the blocks of a move type (all blocks: `None`).
+    pub(super) fn type_selector(&self, move_type: Option<MoveTypeId>) -> usize {
+        let p = self.rank_passes.len();
+        match move_type {
+            Some(t) if t.idx() < self.def.move_types.len() => p + 1 + t.idx(),
+            // An unknown type has no blocks: past the lists.
+            Some(_) => usize::MAX,
+            None => p,
+        }
+    }
+
+    /// Whether the selector `sel` of `Rules::gen_lists` takes a block (for drops).
+    pub(super) fn selects(&self, sel: usize, b: &Block) -> bool {
+        let p = self.rank_passes.len();
+        match sel {
+            k if k < p => self.block_rank(b) == self.rank_passes[k],
+            k if k == p => true,
+            k => b.move_type.is_some_and(|t| t.idx() + p + 1 == k),
+        }
+    }
+
+    /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes.
+    #[inline]
+    pub(super) fn gen_steps_where(
+        &self,
+        pos: &Position,
+        side: PlayerId,
+        sel: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let mut ex = Exec::new(self, pos, side);
+        scratch.may_repeat = false;
+        let rows = match self.gate_rows.base(sel, side.idx()) {
+            Some(base) if self.special.enabled => Some(base),
+            _ => None,
+        };
+        let go = match rows {
+            Some(base) => self.gen_rows(&mut ex, base, only, scratch, out),
+            None => self.gen_lists_of(&mut ex, sel, only, scratch, out),
+        };
+        if !go {
+            return;
+        }
+        if only != NONE {
+            return;
+        }
+        if self.has_drops {
+            if scratch.skip_quiet_drops && self.quiet_drops {
+                // A search for captures: the drops are noted as left out when the side has
+                // something to drop.
+                let n_pieces = self.def.pieces.len();
+                scratch.drops_skipped |= (self.def.pieces.iter().enumerate())
+                    .any(|(t, p)| !p.drops.is_empty() && pos.store[side.idx() * n_pieces + t] > 0);
+                if scratch.check_drops {
+                    let mask = std::mem::take(&mut scratch.check_mask);
+                    self.gen_drops(&mut ex, sel, Some(&mask), scratch, out);
+                    scratch.check_mask = mask;
+                }
+                return;
+            }
+            self.gen_drops(&mut ex, sel, None, scratch, out);
+        }
+    }
+
+    /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`); with
+    /// `only`, those of the types and squares it marks (`only[type * n_pos + square]`).
+    #[inline(never)]
+    pub(super) fn gen_drops(
+        &self,
+        ex: &mut Exec,
+        sel: usize,
+        only: Option<&[bool]>,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let pos = ex.pos;
+        let side = ex.side;
+        let n_pieces = self.def.pieces.len();
+        for (pi, piece) in self.def.pieces.iter().enumerate() {
+            if piece.drops.is_empty() || pos.store[side.idx() * n_pieces + pi] == 0 {
+                continue;
+            }
+            // One group per dropped type: every drop takes its own type from the store (an
+            // op of the move), so drops of two types are never equal moves.
+            let first = out.moves.len();
+            for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
+                let n_pos = pos.cells.len();
+                for sq in 0..n_pos {
+                    if only.is_some_and(|o| !o[pi * n_pos + sq]) {
+                        continue;
+                    }
+                    if out.moves.len() >= GEN_MOVE_LIMIT {
+                        out.note_cut(Cut::TotalMoves);
+                        scratch.may_repeat = true;
+                        return;
+                    }
+                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                }
+            }
+            if out.moves.len() > first {
+                scratch.new_group(pos.cells.len());
+                scratch.note_group(out, first, NONE);
+            }
+        }
+    }
+
+    /// The moves of the mover's pieces from `Rules::gen_lists` (specialisation off, or no
+    /// rows); false once generation is cut.
+    #[inline(never)]
+    pub(super) fn gen_lists_of(
+        &self,
+        ex: &mut Exec,
+        sel: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        let pos = ex.pos;
+        let side = ex.side;
+        let (lo, hi) = if only != NONE {
+            (only as usize, only as usize + 1)
+        } else {
+            (0, pos.cells.len())
+        };
+        let n_pos = pos.cells.len();
+        let lists: &[Vec<special::GateEntry>] = match self.gen_lists.get(sel) {
+            Some(l) => l,
+            None => &[],
+        };
+        // The mover's part of the direction table (`Exec::base`).
+        let next = self.def.board.next.get(ex.base..).unwrap_or(&[]);
+        // The mover's part of the fused leaps (`Exec::leap`).
+        let leaps = (self.special.leaps)
+            .get(side.idx() * n_pos..)
+            .unwrap_or(&[]);
+        let special = self.special.enabled;
+        // Straight blocks skip the run's set-up when no add can need more than
+        // `Exec::emit_simple` (recycled captures go to a store).
+        let straight_ok = special && !self.def.options.recycle_captures;
+        for sq in lo..hi.min(n_pos) {
+            let cell = pos.cells[sq];
+            if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
+                continue;
+            }
+            let pi = cell.piece as usize - 1;
+            let Some(list) = lists.get(pi) else { continue };
+            // The piece's blocks, read only once one passes its gate.
+            let moves = || &self.def.pieces[pi].moves;
+            let first = out.moves.len();
+            for e in list {
+                if out.moves.len() >= GEN_MOVE_LIMIT {
+                    out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
+                    return false;
+                }
+                // Most blocks end at their gate (off the board, or a square that fails its
+                // test): tested here, from the mover's direction table.
+                let q = match e.table {
+                    special::GATE_STEP if special => next.get(e.off as usize + sq),
+                    special::GATE_LEAP if special => leaps.get(e.off as usize + sq),
+                    _ => {
+                        ex.run(&moves()[e.block as usize], sq as u16, None, scratch, out);
+                        continue;
+                    }
+                };
+                let q = match q {
+                    Some(&q) if q != NONE => q,
+                    _ => continue,
+                };
+                let Some(&c) = pos.cells.get(q as usize) else {
+                    continue;
+                };
+                ex.cp = q;
+                if !e.passes(c, side.0, ex) {
+                    continue;
+                }
+                let block = &moves()[e.block as usize];
+                let seq = self.special.seq_of(e.id);
+                if straight_ok && e.straight {
+                    ex.run_straight(e, seq, sq as u16, scratch, out);
+                } else {
+                    ex.run_gated(block, seq, sq as u16, scratch, out);
+                }
+            }
+            scratch.note_square(out, first, sq as u16, n_pos);
+        }
+        true
+    }
+
+    /// The moves of the mover's pieces from the gate rows of one selector and player (`base`,
+    /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
+    /// gates' squares read at load. False once generation is cut.
+    #[inline]
+    pub(super) fn gen_rows(
+        &self,
+        ex: &mut Exec,
+        base: usize,
+        only: u16,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        use gates::*;
+        let pos = ex.pos;
+        let cells = &pos.cells[..];
+        let side = ex.side.0;
+        let n_pos = cells.len();
+        let (lo, hi) = if only != NONE {
+            (only as usize, (only as usize + 1).min(n_pos))
+        } else {
+            (0, n_pos)
+        };
+        if out.moves.len() >= GEN_MOVE_LIMIT {
+            // Full already: the lists' loop notes the cut as they do.
+            let sel = base / (rows_per_sel(self).max(1));
+            return self.gen_lists_of(ex, sel, only, scratch, out);
+        }
+        let rows = &self.gate_rows;
+        let spans = rows.spans(base);
+        let squares = cells.get(lo..hi).unwrap_or(&[]);
+        for (i, cell) in squares.iter().enumerate() {
+            if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
+                continue;
+            }
+            let sq = lo + i;
+            let pi = cell.piece as usize - 1;
+            let Some(&(a, b)) = spans.get(pi * n_pos + sq) else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
+            let Some(row) = rows.gates.get(a as usize..b as usize) else {
+                continue;
+            };
+            // The moves written from this square begin at `first`, read once a gate is
+            // open (most rows have none).
+            let mut first = usize::MAX;
+            for g in row {
+                let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
+                if !passes(g.mask, c, side) {
+                    continue;
+                }
+                if g.mask2 != 0xFF {
+                    let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
+                    if !passes(g.mask2, c2, side) {
+                        continue;
+                    }
+                }
+                if first == usize::MAX {
+                    first = out.moves.len();
+                }
+                let Some(e) = rows.entries.get(g.entry as usize) else {
+                    continue;
+                };
+                let flags = g.flags & !F_SIMPLE;
+                if g.flags & F_SIMPLE != 0
+                    && rows.simples.get(g.simple as usize).is_some_and(|head| {
+                        ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
+                    })
+                {
+                    // The block's one move, written from the row (its run would count
+                    // no step).
+                    scratch.work = scratch.work.saturating_add(e.weight as u64);
+                } else if flags == F_STRAIGHT {
+                    ex.cp = g.q;
+                    ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
+                } else if flags == 0 {
+                    // A gated block that is not straight (recycled captures, marks, flags).
+                    ex.cp = g.q;
+                    self.run_gated_row(ex, e, pi, sq, scratch, out);
+                } else {
+                    self.run_row_gate(ex, *g, e, pi, sq, scratch, out);
+                }
+                if out.moves.len() >= GEN_MOVE_LIMIT && self.more_blocks(ex, base, g, sq, hi) {
+                    out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
+                    return false;
+                }
+            }
+            if first != usize::MAX {
+                scratch.note_square(out, first, sq as u16, n_pos);
+            }
+        }
+        true
+    }
+
+    /// Whether the lists' loop (`Rules::gen_lists_of`) would look at another block after the
+    /// block of gate `g` on `sq` (squares below `hi`): it checks the move limit before each
+    /// block, so that is where it notes a cut once `out` is full.
+    #[cold]
+    pub(super) fn more_blocks(
+        &self,
+        ex: &Exec,
+        base: usize,
+        g: &gates::SqGate,
+        sq: usize,
+        hi: usize,
+    ) -> bool {
+        if !g.last {
+            return true;
+        }
+        let side = ex.side.0;
+        (sq + 1..hi).any(|s| {
+            let c = ex.pos.cells[s];
+            !c.is_empty()
+                && c.owner == side
+                && c.marks & DEAD == 0
+                && self.gate_rows.has_list(base, c.piece as usize - 1)
+        })
+    }
+
+    /// Runs the gated block of entry `e` of piece type `pi` on `sq` (not straight), whose
+    /// gate has passed, landing on `ex.cp` (`Rules::gen_rows`).
+    #[inline(never)]
+    pub(super) fn run_gated_row(
+        &self,
+        ex: &mut Exec,
+        e: &special::GateEntry,
+        pi: usize,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        if let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) {
+            ex.run_gated(block, self.special.seq_of(e.id), sq as u16, scratch, out);
+        }
+    }
+
+    /// Runs the block of gate `g` (entry `e`) of the row of piece type `pi` on `sq`, whose
+    /// gates have passed (`Rules::gen_rows`), when it is not simply straight.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run_row_gate(
+        &self,
+        ex: &mut Exec,
+        g: gates::SqGate,
+        e: &special::GateEntry,
+        pi: usize,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        use gates::*;
+        let seq = self.special.seq_of(e.id);
+        let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) else {
+            return;
+        };
+        if g.flags & F_RUN != 0 {
+            ex.run(block, sq as u16, None, scratch, out);
+            return;
+        }
+        ex.cp = g.q;
+        let c = ex
+            .pos
+            .cells
+            .get(g.q as usize)
+            .copied()
+            .unwrap_or(Cell::EMPTY);
+        if g.flags & F_TEST != 0 && !e.passes(c, ex.side.0, ex) {
+            return;
+        }
+        if g.flags & F_STRAIGHT != 0 {
+            ex.run_straight(e, seq, sq as u16, scratch, out);
+        } else {
+            ex.run_gated(block, seq, sq as u16, scratch, out);
+        }
+    }
+}
+
+/// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
+pub(super) fn rows_per_sel(rules: &Rules) -> usize {
+    rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
+}

@@ -1,0 +1,224 @@
+//! Playing moves on a position (make, with the turn advanced and `after-move` run) and perft.
+
+use super::*;
+
+impl Rules {
+    /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
+    /// on the new position for the player who moved.
+    pub fn make(&self, pos: &mut Position, list: &MoveList, m: &Move, log: &mut UndoLog) {
+        let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
+        self.make_from(pos, list, m, log, turns);
+    }
+
+    /// [`Rules::make`] given the mover and the next turn index (the same for every
+    /// move of a position, so perft's loops find them once).
+    #[inline(always)]
+    pub(super) fn make_from(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        (mover, next): (PlayerId, u32),
+    ) {
+        moves::push_frame(pos, log);
+        self.make_in_frame(pos, list, m, log, (mover, next));
+    }
+
+    /// [`Rules::make_from`] into the undo frame last opened, which must be empty
+    /// (`moves::apply_in_frame`).
+    #[inline(always)]
+    pub(super) fn make_in_frame(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        (mover, next): (PlayerId, u32),
+    ) {
+        self.ops_in_frame(pos, list, m, log, next);
+        if let (Some(c), true) = (&self.clock, self.after_move_plain) {
+            let captured = m.cap_hi > m.path_hi || m.huff != 0;
+            c.run(pos, mover, captured, m.piece, log);
+        } else if !self.def.after_move.is_empty() {
+            self.after_move(pos, list, m, mover, log);
+        }
+    }
+
+    /// The `after-move` program of [`Rules::make`] when it is not a clock.
+    #[inline(never)]
+    pub(super) fn after_move(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        mover: PlayerId,
+        log: &mut UndoLog,
+    ) {
+        let path = list.path(m);
+        let ends = (path[0], path[path.len() - 1]);
+        let captured = m.cap_hi > m.path_hi || m.huff != 0;
+        if self.after_move_plain
+            && self.after_move_plain_run(pos, mover, (captured, m.piece), ends, log)
+        {
+            return;
+        }
+        let mut extra = std::mem::take(&mut log.after_ops);
+        let mut scratch = std::mem::take(&mut log.after_scratch);
+        extra.clear();
+        let mut ex = Exec::new(self, pos, mover);
+        ex.run_after_move(captured, m.piece, ends, &mut scratch, &mut extra);
+        apply_more(pos, &extra, log);
+        log.after_ops = extra;
+        log.after_scratch = scratch;
+    }
+
+    /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
+    #[inline(always)]
+    pub(super) fn make_ops(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+    ) {
+        moves::push_frame(pos, log);
+        self.ops_in_frame(pos, list, m, log, self.next_turn(pos.turn));
+    }
+
+    /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
+    #[inline(always)]
+    pub(super) fn ops_in_frame(
+        &self,
+        pos: &mut Position,
+        list: &MoveList,
+        m: &Move,
+        log: &mut UndoLog,
+        next: u32,
+    ) {
+        if m.simple {
+            moves::apply_simple_in_frame(pos, m, next, log);
+            return;
+        }
+        let path = list.path(m);
+        let (from, to) = if m.pass || path.len() < 2 {
+            (NONE, NONE)
+        } else {
+            (path[path.len() - 2], path[path.len() - 1])
+        };
+        moves::apply_in_frame(pos, &list.ops(m), next, from, to, log);
+    }
+
+    /// Counts leaf move sequences of length `depth` (every leaf move is made).
+    pub fn perft(&self, pos: &mut Position, depth: u32) -> u64 {
+        self.perft_with(pos, depth, PerftOptions::default())
+    }
+
+    /// Perft with options: merge equal draughts captures, or count the last level in bulk.
+    pub fn perft_with(&self, pos: &mut Position, depth: u32, opts: PerftOptions) -> u64 {
+        let mut bufs: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
+        let mut log = UndoLog::new();
+        let mut ws = Workspace::default();
+        self.perft_rec(&mut ws, pos, depth, &mut bufs, &mut log, opts)
+    }
+
+    pub(super) fn perft_rec(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        depth: u32,
+        bufs: &mut [MoveList],
+        log: &mut UndoLog,
+        opts: PerftOptions,
+    ) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (list, rest) = bufs.split_first_mut().expect("a buffer per depth");
+        self.legal_moves_in(ws, pos, list);
+        if opts.unique {
+            unique_captures(list);
+        }
+        if opts.bulk && depth == 1 {
+            return list.len() as u64;
+        }
+        // Every move of this position has the same mover and next turn.
+        let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
+        // A simple move is played and taken back without the log when `after-move` is
+        // nothing or a clock (whose outcomes are the same for every move of the position).
+        let mut clock = match (&self.clock, self.after_move_plain) {
+            (Some(c), true) => Some(c.leaves(pos, turns.0)),
+            _ => None,
+        };
+        let simple_ok = clock.is_some() || self.def.after_move.is_empty();
+        if depth == 1 {
+            // The leaves: each is made and taken back, all in one undo frame (the position
+            // before each is the same).
+            moves::push_frame(pos, log);
+            for m in &list.moves {
+                if m.simple && simple_ok {
+                    let mut undo = moves::make_simple(pos, m, turns.1);
+                    if let Some(c) = &mut clock {
+                        c.run_simple(pos, m, &mut undo);
+                    }
+                    moves::unmake_simple(pos, &undo);
+                    continue;
+                }
+                self.make_in_frame(pos, list, m, log, turns);
+                moves::undo_in_frame(pos, log);
+            }
+            moves::pop_frame(log);
+            return list.len() as u64;
+        }
+        let mut n = 0;
+        for m in &list.moves {
+            if m.simple && simple_ok {
+                let mut undo = moves::make_simple(pos, m, turns.1);
+                if let Some(c) = &mut clock {
+                    c.run_simple(pos, m, &mut undo);
+                }
+                n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
+                moves::unmake_simple(pos, &undo);
+                continue;
+            }
+            self.make_from(pos, list, m, log, turns);
+            n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
+            moves::revert_inline(pos, log);
+        }
+        n
+    }
+}
+
+/// Perft counting conventions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PerftOptions {
+    /// Count capture chains with the same start, end and set of captured pieces once.
+    pub unique: bool,
+    /// Count the moves of the last level without making them.
+    pub bulk: bool,
+}
+
+/// Keeps one move per (start, end, set of captured squares): the D convention of draughts perft.
+pub fn unique_captures(list: &mut MoveList) {
+    let mut seen: Vec<(u16, u16, Vec<u16>)> = Vec::new();
+    let keys: Vec<(u16, u16, Vec<u16>)> = list
+        .moves
+        .iter()
+        .map(|m| {
+            let p = list.path(m);
+            let mut caps = list.captured(m).to_vec();
+            caps.sort_unstable();
+            (p[0], p[p.len() - 1], caps)
+        })
+        .collect();
+    let mut k = keys.into_iter();
+    list.retain(|_| {
+        let key = k.next().expect("a key per move");
+        if key.2.is_empty() || !seen.contains(&key) {
+            seen.push(key);
+            true
+        } else {
+            false
+        }
+    });
+}

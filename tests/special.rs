@@ -1,4 +1,4 @@
-//! The specialised trees (`engine/special.rs`) must not change a single move: every shipped
+//! The specialised trees (`engine/special/`) must not change a single move: every shipped
 //! game (all variants) and a sample of the Dagaz corpus play seeded random games, and at every
 //! ply the legal moves with specialisation on and off must be identical, op for op.
 

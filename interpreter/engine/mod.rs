@@ -89,7 +89,7 @@ pub struct Rules {
     clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
     after_prog: Option<after::Prog>,
-    /// The specialised trees of the blocks (`special.rs`).
+    /// The specialised trees of the blocks (`special/`).
     pub special: special::Special,
     /// Some piece type has drop blocks.
     has_drops: bool,
@@ -222,7 +222,7 @@ impl Rules {
     }
 
     /// Turns the specialised trees on (the default) or off: with them off, every block runs
-    /// through the plain interpreter. The moves are the same either way (`special.rs`).
+    /// through the plain interpreter. The moves are the same either way (`special/`).
     pub fn set_specialised(&mut self, on: bool) {
         self.special.enabled = on;
     }

@@ -1,0 +1,564 @@
+//! Emitting moves: what an `add` writes (one move per promotion choice, the pending effects
+//! turned into board writes, simple moves whole in their header) into the move list.
+
+use super::*;
+
+impl Exec<'_> {
+    /// Emits the move (one per promotion choice) that the block describes at this point.
+    pub(in crate::engine) fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
+            out.note_cut(Cut::BlockMoves);
+            self.stop = true;
+            return;
+        }
+        let dest = if self.to == NONE { self.cp } else { self.to };
+        if spec.promote.is_empty() {
+            self.emit(spec, None, dest, s, out);
+        } else {
+            for &t in &spec.promote {
+                self.emit(spec, Some(t), dest, s, out);
+            }
+        }
+        // A `create` belongs to the move it was added with: the moves the block adds later
+        // do not repeat it (a Zillions Focus record: a piece sent to the reserve while one
+        // drop target was tried does not appear with the drops tried after it).
+        s.pending.retain(|p| !matches!(p, Pending::Create(..)));
+    }
+
+    fn emit(
+        &mut self,
+        spec: &AddSpec,
+        promote: Option<PieceId>,
+        dest: u16,
+        s: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let rules = self.rules;
+        if s.subs.is_empty()
+            && self.drop.is_none()
+            && !spec.copy
+            && self.target == NONE
+            && (!rules.def.options.recycle_captures
+                // Recycling changes nothing when nothing is captured.
+                || (s.pending.is_empty() && (dest == self.from || self.cell(dest).is_empty())))
+            && self.from != NONE
+            && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
+            && !self.cell(self.from).is_empty()
+        {
+            let caps = s.pending.iter().map(|p| match *p {
+                Pending::Capture(q) => q,
+                _ => NONE,
+            });
+            self.emit_simple_call(&head_of(spec), promote, dest, caps, out);
+            return;
+        }
+        let n_pieces = rules.def.pieces.len() as u32;
+        // With deferred captures the victims stay, marked, until the whole turn is assembled.
+        let deferred = rules.deferred;
+        s.captured.clear();
+        s.replaced.clear();
+        let op_lo = out.ops.len();
+        // 1. Every sub-move lifts its piece from the snapshot, then all are placed.
+        let main = (self.from, dest);
+        let n_subs = s.subs.len();
+        if n_subs == 0 {
+            // One piece moves (the usual case): the same writes, without searching the ops.
+            let (f, t) = main;
+            if f != NONE && !spec.copy {
+                out.ops.push(Op::Set(f, Cell::EMPTY));
+            }
+            let cell = if f == NONE {
+                self.drop
+                    .map(|p| Cell::new(p, self.side, rules.attr_defaults[p.idx()]))
+            } else {
+                Some(self.cell(f))
+            };
+            if let Some(mut cell) = cell.filter(|c| !c.is_empty()) {
+                if let Some(p) = promote {
+                    cell.piece = p.0 + 1;
+                }
+                // A piece moving onto its own square captures nothing.
+                if t != f {
+                    let occupant = self.cell(t);
+                    if !occupant.is_empty() {
+                        s.captured.push((t, occupant));
+                    }
+                }
+                out.ops.push(Op::Set(t, cell));
+            }
+        } else {
+            let moving = |i: usize| if i < n_subs { s.subs[i] } else { main };
+            for i in 0..=n_subs {
+                let (f, _) = moving(i);
+                if f != NONE && !(spec.copy && i == n_subs) {
+                    out.ops.push(Op::Set(f, Cell::EMPTY));
+                }
+            }
+            for i in 0..=n_subs {
+                let (f, t) = moving(i);
+                let mut cell = if f == NONE {
+                    match self.drop {
+                        Some(p) if i == n_subs => {
+                            Cell::new(p, self.side, rules.attr_defaults[p.idx()])
+                        }
+                        _ => continue,
+                    }
+                } else {
+                    self.cell(f)
+                };
+                if cell.is_empty() {
+                    continue;
+                }
+                if i == n_subs {
+                    if let Some(p) = promote {
+                        cell.piece = p.0 + 1;
+                    }
+                }
+                let occupant = match current_op(&out.ops[op_lo..], t) {
+                    Some(c) => c,
+                    None => self.cell(t),
+                };
+                let lifted = (0..=n_subs).any(|j| moving(j).0 == t);
+                if !occupant.is_empty() && !lifted {
+                    s.captured.push((t, occupant));
+                }
+                out.ops.push(Op::Set(t, cell));
+            }
+        }
+        // 2. Pending effects in program order, each on the cell as it is by then.
+        for k in 0..s.pending.len() {
+            match s.pending[k] {
+                Pending::Capture(p) => {
+                    let c = current_op(&out.ops[op_lo..], p).unwrap_or_else(|| self.cell(p));
+                    if !c.is_empty() {
+                        s.captured.push((p, c));
+                        if deferred {
+                            out.ops.push(Op::Set(
+                                p,
+                                Cell {
+                                    marks: c.marks | DEAD,
+                                    ..c
+                                },
+                            ));
+                        } else {
+                            out.ops.push(Op::Set(p, Cell::EMPTY));
+                        }
+                    }
+                }
+                Pending::ChangeType(p, t) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        out.ops.push(Op::Set(
+                            p,
+                            Cell {
+                                piece: t.0 + 1,
+                                ..c
+                            },
+                        ));
+                    }
+                }
+                Pending::Owner(p, o) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        out.ops.push(Op::Set(p, Cell { owner: o, ..c }));
+                    }
+                }
+                Pending::Flip(p) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        let n = rules.def.players.len().max(1) as u8;
+                        out.ops.push(Op::Set(
+                            p,
+                            Cell {
+                                owner: (c.owner + 1) % n,
+                                ..c
+                            },
+                        ));
+                    }
+                }
+                Pending::Attr(p, a, v) => {
+                    let c = current(&out.ops[op_lo..], p, self.pos);
+                    if !c.is_empty() {
+                        let bit = 1u32 << (a.0 % 32);
+                        let attrs = if v { c.attrs | bit } else { c.attrs & !bit };
+                        out.ops.push(Op::Set(p, Cell { attrs, ..c }));
+                    }
+                }
+                Pending::Create(p, owner, piece) => {
+                    let kind = piece.or_else(|| {
+                        let (f, _) = main;
+                        if f == NONE {
+                            self.drop
+                        } else {
+                            self.cell(f).piece_id()
+                        }
+                    });
+                    if let Some(kind) = kind {
+                        if rules.def.options.recycle_captures {
+                            // The piece a creation replaces leaves the board as a capture
+                            // does: a Zillions record of MarGo drops its one marker every
+                            // turn, and each drop's `create` covers it.
+                            let c = current(&out.ops[op_lo..], p, self.pos);
+                            if !c.is_empty() {
+                                s.replaced.push(c);
+                            }
+                        }
+                        out.ops.push(Op::Set(
+                            p,
+                            Cell::new(kind, PlayerId(owner), rules.attr_defaults[kind.idx()]),
+                        ));
+                    }
+                }
+                Pending::Counter(slot, value) => {
+                    let old = self.pos.counters[slot as usize] as i64;
+                    let delta = value.clamp(i32::MIN as i64, i32::MAX as i64) - old;
+                    out.ops.push(Op::Counter(slot, delta as i32));
+                }
+            }
+        }
+        // 3. Stores: a drop takes a piece from the store; recycled captures go back to their owner's.
+        if let Some(p) = self.drop {
+            out.ops
+                .push(Op::Store(self.side.0 as u32 * n_pieces + p.0 as u32, -1));
+        }
+        if rules.def.options.recycle_captures {
+            for c in s
+                .captured
+                .iter()
+                .map(|&(_, c)| c)
+                .chain(s.replaced.iter().copied())
+            {
+                if c.piece == u16::MAX {
+                    continue; // the imagined defender of an attack test
+                }
+                let (owner, piece) = rules.recycled(c, self.side);
+                out.ops
+                    .push(Op::Store(owner as u32 * n_pieces + piece as u32, 1));
+            }
+        }
+        if self.target != NONE {
+            // Attack test: only whether the target is captured matters.
+            if s.captured.iter().any(|&(p, _)| p == self.target) {
+                self.hit = true;
+            }
+            out.ops.truncate(op_lo);
+            return;
+        }
+        // The path follows the piece that started the move: with cascades (castling, pushes)
+        // that is the first sub-move's piece.
+        let (pf, pt) = if n_subs > 0 {
+            s.subs[0]
+        } else {
+            (self.from, dest)
+        };
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(pf);
+        out.squares.push(pt);
+        let path_hi = out.squares.len() as u32;
+        for &(p, _) in &s.captured {
+            out.squares.push(p);
+        }
+        let piece = match self.drop {
+            Some(p) => p.0 + 1,
+            None if pf != NONE => self.cell(pf).piece,
+            None => 0,
+        };
+        let drop = self.drop.map_or(0, |p| p.0 + 1);
+        self.push_move(spec, promote, (op_lo, path_lo, path_hi), drop, piece, out);
+    }
+
+    /// Closes the move whose ops start at `op_lo` and whose path is `path_lo..path_hi` (the
+    /// captured squares follow up to the end of `out.squares`).
+    #[inline(always)]
+    fn push_move(
+        &self,
+        spec: &AddSpec,
+        promote: Option<PieceId>,
+        span: (usize, u32, u32),
+        drop: u16,
+        piece: u16,
+        out: &mut MoveList,
+    ) {
+        let head = head_of(spec);
+        self.push_head(&head, promote, span, drop, piece, out);
+    }
+
+    /// [`Exec::push_move`] given the header fields the add fixes ([`head_of`]).
+    #[inline(always)]
+    fn push_head(
+        &self,
+        head: &Move,
+        promote: Option<PieceId>,
+        (op_lo, path_lo, path_hi): (usize, u32, u32),
+        drop: u16,
+        piece: u16,
+        out: &mut MoveList,
+    ) {
+        out.moves.push(Move {
+            op_lo: op_lo as u32,
+            op_hi: out.ops.len() as u32,
+            path_lo,
+            path_hi,
+            cap_hi: out.squares.len() as u32,
+            drop,
+            piece,
+            promote: promote.map_or(0, |p| p.0 + 1),
+            move_type: self.move_type,
+            ..*head
+        });
+    }
+}
+
+/// The header fields that an add fixes for every move it writes: promotion offered, the
+/// continuation's type, `finally`, `must-continue`, `add-partial` (the rest are zero).
+pub(in crate::engine) fn head_of(spec: &AddSpec) -> Move {
+    Move {
+        promote_choice: spec.promote.len() > 1,
+        cont_type: spec.move_type.map_or(u16::MAX, |t| t.0),
+        finally: spec.finally.map_or(0, |p| p.0 + 1),
+        must_continue: spec.must_continue,
+        partial: spec.partial,
+        ..Move::default()
+    }
+}
+
+/// An `add` of the specialised tree: the spec, with its [`head_of`] made at load, so that
+/// generation copies the header instead of assembling it from the spec at every move.
+#[derive(Clone, Debug)]
+pub(in crate::engine) struct Adder {
+    spec: AddSpec,
+    head: Move,
+    /// The header of the simple moves it writes (`Move::simple`), when it can write them
+    /// (at most one promotion type, no chain, `finally` or `must-continue`); the squares,
+    /// cell, captures, piece and move type are filled in per move ([`Exec::push_simple`]).
+    simple: Option<Move>,
+}
+
+impl Adder {
+    pub(in crate::engine) fn new(spec: AddSpec) -> Adder {
+        let head = head_of(&spec);
+        let simple =
+            (spec.promote.len() <= 1 && !head.partial && !head.must_continue && head.finally == 0)
+                .then_some(Move {
+                    simple: true,
+                    promote: spec.promote.first().map_or(0, |p| p.0 + 1),
+                    ..head
+                });
+        Adder { head, simple, spec }
+    }
+
+    /// The header of the simple moves this add writes, if it writes them.
+    pub(in crate::engine) fn simple(&self) -> Option<&Move> {
+        self.simple.as_ref()
+    }
+}
+
+impl std::ops::Deref for Adder {
+    type Target = AddSpec;
+    fn deref(&self) -> &AddSpec {
+        &self.spec
+    }
+}
+
+impl Exec<'_> {
+    /// [`Exec::emit`] for the common move: one piece (standing on `from`) goes to `dest`,
+    /// capturing what stands there and the pending captures; no cascade, drop, copy, store or
+    /// attack test. The same ops, path and captured squares, in the same order, written
+    /// straight into `out`. Inlined into [`Exec::add_straight`], generation's hot path.
+    #[inline(always)]
+    fn emit_simple(
+        &mut self,
+        head: &Move,
+        promote: Option<PieceId>,
+        dest: u16,
+        caps: impl Iterator<Item = u16>,
+        out: &mut MoveList,
+    ) {
+        // Both callers run outside attack tests, so `Exec::cell` is the board's cell.
+        debug_assert_eq!(self.target, NONE);
+        let from = self.from;
+        let cells = &self.pos.cells;
+        let original = cells[from as usize];
+        let mut cell = original;
+        if let Some(p) = promote {
+            cell.piece = p.0 + 1;
+        }
+        // The destination's occupant is captured (unless it is the mover itself).
+        let taken = dest != from && !cells[dest as usize].is_empty();
+        let mut caps = caps.peekable();
+        if caps.peek().is_none()
+            && !head.partial
+            && !head.must_continue
+            && head.finally == 0
+            && !(taken && self.rules.deferred)
+        {
+            // A simple move: all in its header (chains never continue it, and it leaves no
+            // deferred capture to remove).
+            out.moves.push(Move {
+                simple: true,
+                sq: [from, dest, dest],
+                cell,
+                cap_hi: taken as u32,
+                piece: original.piece,
+                promote: promote.map_or(0, |p| p.0 + 1),
+                move_type: self.move_type,
+                ..*head
+            });
+            return;
+        }
+        let op_lo = out.ops.len();
+        let path_lo = out.squares.len() as u32;
+        let path_hi = path_lo + 2;
+        // The path, then the captured destination, written at once.
+        out.squares.extend_from_slice(&[from, dest, dest]);
+        if !taken {
+            out.squares.pop();
+        }
+        out.ops
+            .extend_from_slice(&[Op::Set(from, Cell::EMPTY), Op::Set(dest, cell)]);
+        for p in caps {
+            if p == NONE {
+                continue;
+            }
+            let c = current_op(&out.ops[op_lo..], p).unwrap_or_else(|| self.cell(p));
+            if !c.is_empty() {
+                out.squares.push(p);
+                let after = if self.rules.deferred {
+                    Cell {
+                        marks: c.marks | DEAD,
+                        ..c
+                    }
+                } else {
+                    Cell::EMPTY
+                };
+                out.ops.push(Op::Set(p, after));
+            }
+        }
+        self.push_head(
+            head,
+            promote,
+            (op_lo, path_lo, path_hi),
+            0,
+            original.piece,
+            out,
+        );
+    }
+}
+
+impl Exec<'_> {
+    /// [`Exec::emit_simple`], not inlined (the general `add`).
+    #[inline(never)]
+    fn emit_simple_call(
+        &mut self,
+        head: &Move,
+        promote: Option<PieceId>,
+        dest: u16,
+        caps: impl Iterator<Item = u16>,
+        out: &mut MoveList,
+    ) {
+        self.emit_simple(head, promote, dest, caps, out);
+    }
+
+    /// `add` in a straight block run by generation (`Exec::run_straight`): the piece on
+    /// `self.from` goes to the current square, capturing `caps`, as [`Exec::emit_simple`]
+    /// writes it (the caller has checked what `emit` checks before choosing it). False when
+    /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
+    #[inline]
+    pub(in crate::engine) fn add_straight(
+        &mut self,
+        add: &Adder,
+        caps: &[u16],
+        out: &mut MoveList,
+    ) -> bool {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
+            out.note_cut(Cut::BlockMoves);
+            return false;
+        }
+        let dest = self.cp;
+        if let (Some(head), true) = (&add.simple, caps.is_empty()) {
+            // The usual move: one piece to an empty square or onto an enemy, all in its
+            // header (as `emit_simple` writes it).
+            if self.push_simple(head, self.move_type, self.from, dest, out) {
+                return true;
+            }
+        }
+        if add.promote.is_empty() {
+            self.emit_simple_call(&add.head, None, dest, caps.iter().copied(), out);
+        } else {
+            // One move per promotion choice (rarer: not inlined).
+            for &t in &add.promote {
+                self.emit_simple_call(&add.head, Some(t), dest, caps.iter().copied(), out);
+            }
+        }
+        true
+    }
+}
+
+impl Exec<'_> {
+    /// [`Exec::push_simple`] out of line (the generation loop's rows: its registers stay
+    /// on the loop).
+    #[inline(never)]
+    pub(in crate::engine) fn push_simple_call(
+        &self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dest: u16,
+        out: &mut MoveList,
+    ) -> bool {
+        self.push_simple(head, move_type, from, dest, out)
+    }
+
+    /// Writes the simple move (`Move::simple`) of the piece on `from` to `dest`, from the
+    /// header `head` an [`Adder`] made at load, as [`Exec::emit_simple`] writes it with no
+    /// pending captures; false (nothing written) when it captures on `dest` and captures are
+    /// deferred, which `emit_simple` writes in full.
+    #[inline(always)]
+    pub(in crate::engine) fn push_simple(
+        &self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dest: u16,
+        out: &mut MoveList,
+    ) -> bool {
+        let cells = &self.pos.cells;
+        let (Some(&original), Some(&there)) = (cells.get(from as usize), cells.get(dest as usize))
+        else {
+            return false;
+        };
+        let taken = dest != from && !there.is_empty();
+        if taken && self.rules.deferred {
+            return false;
+        }
+        // The header is copied whole, then its move's fields are written in place.
+        out.moves.push(*head);
+        let Some(m) = out.moves.last_mut() else {
+            return false;
+        };
+        m.sq = [from, dest, dest];
+        m.cell = original;
+        if head.promote != 0 {
+            m.cell.piece = head.promote;
+        }
+        m.cap_hi = taken as u32;
+        m.piece = original.piece;
+        m.move_type = move_type;
+        true
+    }
+}
+
+/// The cell at `p` after the ops written so far for this move.
+#[inline]
+fn current(ops: &[Op], p: u16, pos: &Position) -> Cell {
+    current_op(ops, p).unwrap_or(pos.cells[p as usize])
+}
+
+/// The last write to `p` among the ops, if any.
+#[inline]
+fn current_op(ops: &[Op], p: u16) -> Option<Cell> {
+    ops.iter().rev().find_map(|op| match op {
+        Op::Set(q, c) if *q == p => Some(*c),
+        _ => None,
+    })
+}

@@ -147,7 +147,7 @@ fn corpus_royal_games_agree() {
     }
 }
 
-/// `after-move` programs run without the interpreter (`engine/after.rs`) must change the
+/// `after-move` programs run without the interpreter (`engine/after/`) must change the
 /// counters exactly as the interpreter does: every shipped game with one, along random games
 /// long enough to reach the endings the draughts draw rules count.
 #[test]

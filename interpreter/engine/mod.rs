@@ -87,7 +87,7 @@ pub struct Rules {
     gate_rows: gates::GateRows,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
-    /// The plain `after-move` program, compiled (`after.rs`), when it is plain.
+    /// The plain `after-move` program, compiled (`after/`), when it is plain.
     after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special/`).
     pub special: special::Special,

@@ -285,11 +285,11 @@ pub struct UndoLog {
     pub(super) after_ops: Vec<Op>,
     pub(super) after_scratch: Scratch,
     /// The `after-move` program's piece tallies by depth, each with the hash of the position
-    /// it counts (`after.rs`).
+    /// it counts (`after/`).
     pub(super) after_tallies: Vec<super::after::Tally>,
-    /// The plain `after-move` program's settings, remembered by their inputs (`after.rs`).
+    /// The plain `after-move` program's settings, remembered by their inputs (`after/`).
     pub(super) after_memo: Vec<super::after::Memo>,
-    /// The plain program's tally-only conditions, remembered by the tally (`after.rs`).
+    /// The plain program's tally-only conditions, remembered by the tally (`after/`).
     pub(super) after_bits: Vec<([u32; 8], [u64; 4])>,
     /// The program the three above were kept for (`after::Prog::id`; 0: none).
     pub(super) after_prog: u64,

@@ -458,12 +458,18 @@ pub(super) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
 /// Whether two moves of a list are equal as [`dedup_moves`] compares them (a check of the
 /// generator's proofs that a list is distinct, in debug builds).
 pub(super) fn has_equal_moves(out: &MoveList) -> bool {
+    // Grouped by path first: a pairwise scan is quadratic, and chain games write tens of
+    // thousands of moves in one list (debug builds run this on every list).
     let m = &out.moves;
-    (1..m.len()).any(|i| {
-        (0..i).any(|j| {
-            out.ops(&m[i]) == out.ops(&m[j])
-                && out.path(&m[i]) == out.path(&m[j])
-                && m[i].promote == m[j].promote
+    let mut by_path: std::collections::HashMap<&[u16], Vec<usize>> = Default::default();
+    for (i, mv) in m.iter().enumerate() {
+        by_path.entry(out.path(mv)).or_default().push(i);
+    }
+    by_path.values().any(|group| {
+        group.iter().enumerate().any(|(k, &i)| {
+            group[..k]
+                .iter()
+                .any(|&j| out.ops(&m[i]) == out.ops(&m[j]) && m[i].promote == m[j].promote)
         })
     })
 }

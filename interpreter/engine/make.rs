@@ -38,8 +38,7 @@ impl Rules {
     ) {
         self.ops_in_frame(pos, list, m, log, next);
         if let (Some(c), true) = (&self.clock, self.after_move_plain) {
-            let captured = m.cap_hi > m.path_hi || m.huff != 0;
-            c.run(pos, mover, captured, m.piece, log);
+            c.run(pos, mover, m.capture_made(), m.piece, log);
         } else if !self.def.after_move.is_empty() {
             self.after_move(pos, list, m, mover, log);
         }
@@ -57,7 +56,7 @@ impl Rules {
     ) {
         let path = list.path(m);
         let ends = (path[0], path[path.len() - 1]);
-        let captured = m.cap_hi > m.path_hi || m.huff != 0;
+        let captured = m.capture_made();
         if self.after_move_plain
             && self.after_move_plain_run(pos, mover, (captured, m.piece), ends, log)
         {
@@ -157,10 +156,7 @@ impl Rules {
             moves::push_frame(pos, log);
             for m in &list.moves {
                 if m.simple && simple_ok {
-                    let mut undo = moves::make_simple(pos, m, turns.1);
-                    if let Some(c) = &mut clock {
-                        c.run_simple(pos, m, &mut undo);
-                    }
+                    let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
                     moves::unmake_simple(pos, &undo);
                     continue;
                 }
@@ -173,10 +169,7 @@ impl Rules {
         let mut n = 0;
         for m in &list.moves {
             if m.simple && simple_ok {
-                let mut undo = moves::make_simple(pos, m, turns.1);
-                if let Some(c) = &mut clock {
-                    c.run_simple(pos, m, &mut undo);
-                }
+                let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
                 n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
                 moves::unmake_simple(pos, &undo);
                 continue;
@@ -187,6 +180,21 @@ impl Rules {
         }
         n
     }
+}
+
+/// [`moves::make_simple`], then the `after-move` clock if there is one (perft's simple moves).
+#[inline(always)]
+fn make_simple_clocked(
+    pos: &mut Position,
+    m: &Move,
+    next: u32,
+    clock: &mut Option<after::ClockLeaves>,
+) -> moves::SimpleUndo {
+    let mut undo = moves::make_simple(pos, m, next);
+    if let Some(c) = clock {
+        c.run_simple(pos, m, &mut undo);
+    }
+    undo
 }
 
 /// Perft counting conventions.

@@ -99,6 +99,13 @@ impl Move {
     pub fn n_captures(&self) -> usize {
         (self.cap_hi - self.path_hi) as usize
     }
+
+    /// Whether the move took a piece, as `after-move`'s `capture-made?` reads it (a huffed
+    /// piece counts).
+    #[inline(always)]
+    pub fn capture_made(&self) -> bool {
+        self.cap_hi > self.path_hi || self.huff != 0
+    }
 }
 
 /// Why a generation left moves out: the first limit it reached (docs/semantics.md, "Limits").
@@ -301,12 +308,43 @@ struct Frame {
     cells: u32,
     stores: u32,
     counters: u32,
+    saved: Saved,
+}
+
+/// The position's turn, last move and hash parts as a move found them: what both an undo
+/// frame and a [`SimpleUndo`] put back.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Saved {
     turn: u32,
     last_from: u16,
     last_to: u16,
     hash: u64,
     counters_hash: u64,
     turn_key: u64,
+}
+
+impl Saved {
+    #[inline(always)]
+    fn of(pos: &Position) -> Saved {
+        Saved {
+            turn: pos.turn,
+            last_from: pos.last_from,
+            last_to: pos.last_to,
+            hash: pos.hash,
+            counters_hash: pos.counters_hash,
+            turn_key: pos.turn_key,
+        }
+    }
+
+    #[inline(always)]
+    fn restore(&self, pos: &mut Position) {
+        pos.turn = self.turn;
+        pos.last_from = self.last_from;
+        pos.last_to = self.last_to;
+        pos.hash = self.hash;
+        pos.counters_hash = self.counters_hash;
+        pos.turn_key = self.turn_key;
+    }
 }
 
 impl UndoLog {
@@ -324,7 +362,7 @@ impl UndoLog {
     /// overwrote (square, old cell), in the order written.
     pub(super) fn last_cells(&self) -> Option<(u64, &[(u16, Cell)])> {
         let f = self.frames.last()?;
-        Some((f.hash, &self.cells[f.cells as usize..]))
+        Some((f.saved.hash, &self.cells[f.cells as usize..]))
     }
 
     /// The cells overwritten since move `d` (0 = the first that can be taken back) was
@@ -359,12 +397,7 @@ pub(super) fn push_frame(pos: &Position, log: &mut UndoLog) {
         cells: log.cells.len() as u32,
         stores: log.stores.len() as u32,
         counters: log.counters.len() as u32,
-        turn: pos.turn,
-        last_from: pos.last_from,
-        last_to: pos.last_to,
-        hash: pos.hash,
-        counters_hash: pos.counters_hash,
-        turn_key: pos.turn_key,
+        saved: Saved::of(pos),
     });
 }
 
@@ -389,12 +422,20 @@ pub(super) fn apply_in_frame(
 #[inline(always)]
 pub(super) fn apply_simple_in_frame(pos: &mut Position, m: &Move, turn: u32, log: &mut UndoLog) {
     let [from, to, _] = m.sq;
+    let (old_from, old_to) = write_simple(pos, m, turn);
+    log.cells
+        .extend_from_slice(&[(from, old_from), (to, old_to)]);
+}
+
+/// A simple move's two cell writes, hashed, and the turn set: the cells it overwrote.
+#[inline(always)]
+fn write_simple(pos: &mut Position, m: &Move, turn: u32) -> (Cell, Cell) {
+    let [from, to, _] = m.sq;
     let old_from = std::mem::replace(&mut pos.cells[from as usize], Cell::EMPTY);
     let old_to = std::mem::replace(&mut pos.cells[to as usize], m.cell);
     pos.hash ^= change_hash(from, old_from, Cell::EMPTY) ^ change_hash(to, old_to, m.cell);
-    log.cells
-        .extend_from_slice(&[(from, old_from), (to, old_to)]);
     pos.set_turn(turn, from, to);
+    (old_from, old_to)
 }
 
 /// What [`make_simple`] overwrote: a simple move played outside the undo log and taken back
@@ -405,12 +446,7 @@ pub(super) struct SimpleUndo {
     to: u16,
     old_from: Cell,
     old_to: Cell,
-    turn: u32,
-    last_from: u16,
-    last_to: u16,
-    hash: u64,
-    counters_hash: u64,
-    turn_key: u64,
+    saved: Saved,
     /// The counter slot the `after-move` clock changed and its value before (`u32::MAX`: none).
     counter: (u32, i32),
 }
@@ -420,25 +456,16 @@ pub(super) struct SimpleUndo {
 #[inline(always)]
 pub(super) fn make_simple(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo {
     let [from, to, _] = m.sq;
-    let undo = SimpleUndo {
+    let saved = Saved::of(pos);
+    let (old_from, old_to) = write_simple(pos, m, turn);
+    SimpleUndo {
         from,
         to,
-        old_from: pos.cells[from as usize],
-        old_to: pos.cells[to as usize],
-        turn: pos.turn,
-        last_from: pos.last_from,
-        last_to: pos.last_to,
-        hash: pos.hash,
-        counters_hash: pos.counters_hash,
-        turn_key: pos.turn_key,
+        old_from,
+        old_to,
+        saved,
         counter: (u32::MAX, 0),
-    };
-    pos.cells[from as usize] = Cell::EMPTY;
-    pos.cells[to as usize] = m.cell;
-    pos.hash ^=
-        change_hash(from, undo.old_from, Cell::EMPTY) ^ change_hash(to, undo.old_to, m.cell);
-    pos.set_turn(turn, from, to);
-    undo
+    }
 }
 
 /// Takes back a move played by [`make_simple`] (and the clock run after it).
@@ -449,12 +476,7 @@ pub(super) fn unmake_simple(pos: &mut Position, u: &SimpleUndo) {
     if let Some(c) = pos.counters.get_mut(u.counter.0 as usize) {
         *c = u.counter.1;
     }
-    pos.turn = u.turn;
-    pos.last_from = u.last_from;
-    pos.last_to = u.last_to;
-    pos.hash = u.hash;
-    pos.counters_hash = u.counters_hash;
-    pos.turn_key = u.turn_key;
+    u.saved.restore(pos);
 }
 
 impl SimpleUndo {
@@ -553,12 +575,7 @@ pub(super) fn undo_in_frame(pos: &mut Position, log: &mut UndoLog) -> bool {
         }
         log.stores.truncate(f.stores as usize);
     }
-    pos.turn = f.turn;
-    pos.last_from = f.last_from;
-    pos.last_to = f.last_to;
-    pos.hash = f.hash;
-    pos.counters_hash = f.counters_hash;
-    pos.turn_key = f.turn_key;
+    f.saved.restore(pos);
     true
 }
 

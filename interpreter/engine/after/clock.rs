@@ -45,9 +45,7 @@ impl ClockLeaves<'_> {
         m: &Move,
         undo: &mut SimpleUndo,
     ) {
-        let c = self.clock;
-        let captured = m.cap_hi > m.path_hi || m.huff != 0;
-        let reset = (captured && c.on_capture) || c.pieces.get(m.piece as usize) == Some(&true);
+        let reset = self.clock.resets(m.capture_made(), m.piece);
         let (slot, old) = (self.slot, self.old);
         let (new, change) = if reset {
             &mut self.reset
@@ -76,7 +74,7 @@ impl Clock {
     ) {
         let slot = self.slots[mover.idx()];
         let old = pos.counters[slot as usize];
-        let reset = (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true);
+        let reset = self.resets(captured, piece);
         // A setting that leaves the counter as it is writes nothing.
         let delta = self.value(old, reset).wrapping_sub(old);
         if delta != 0 {
@@ -102,6 +100,13 @@ impl Clock {
             reset: (self.value(old, true), None),
             step: (self.value(old, false), None),
         }
+    }
+
+    /// Whether a move (whether it captured, and the type + 1 of the piece that moved) resets
+    /// the counter rather than stepping it.
+    #[inline(always)]
+    fn resets(&self, captured: bool, piece: u16) -> bool {
+        (captured && self.on_capture) || self.pieces.get(piece as usize) == Some(&true)
     }
 
     /// The counter's new value from `old`, reset or not; a counter holds 32 bits, so the

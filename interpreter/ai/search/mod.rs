@@ -97,9 +97,6 @@ struct Search<'a> {
     /// change the evaluation at once (matches in Crazyhouse lost with it: 6 wins and 10 losses
     /// against the search without); those prune late quiet moves by their count alone.
     prune: bool,
-    /// Quiescence plies in which drops that give check are searched besides captures (games
-    /// with drops and royal pieces).
-    qcheck_drops: usize,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,
     /// Captures are ordered by static exchange ([`super::see`]): two sides, no drops,
@@ -203,7 +200,6 @@ impl<'a> Search<'a> {
                 && !def.players.iter().any(|p| p.random),
             last_null: usize::MAX,
             prune: def.pieces.iter().all(|p| p.drops.is_empty()),
-            qcheck_drops: QCHECK_DROP_PLIES,
             see_ok: def.pieces.iter().all(|p| p.drops.is_empty())
                 && engine.eval.n_active == 2
                 && def.players.len() == 2

@@ -53,8 +53,9 @@ impl Search<'_> {
         let captures_only = stand.is_some() && !self.in_check();
         let mut list = std::mem::take(&mut self.lists[ply]);
         let mut other = false;
-        // Drops that give check, searched with the captures in the first plies.
-        let checks = captures_only && qply < self.qcheck_drops && !self.prune && self.has_royal;
+        // Drops that give check, searched with the captures in the first plies (`prune` is off
+        // exactly in games with drops).
+        let checks = captures_only && qply < QCHECK_DROP_PLIES && !self.prune && self.has_royal;
         if captures_only {
             self.ws.set_checking_drops(checks);
             other = (self.rules).legal_captures_in(&mut self.ws, &mut self.pos, &mut list);

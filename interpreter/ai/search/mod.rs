@@ -349,6 +349,13 @@ impl<'a> Search<'a> {
         })
     }
 
+    /// The transposition table's key for the current position: its hash, salted by the
+    /// search's own salt.
+    #[inline]
+    fn tt_key(&self) -> u64 {
+        self.pos.hash ^ self.salt
+    }
+
     fn in_check(&self) -> bool {
         if !self.has_royal {
             return false;
@@ -440,7 +447,7 @@ impl<'a> Search<'a> {
         if best_possible <= alpha {
             return best_possible;
         }
-        let hash = self.pos.hash ^ self.salt;
+        let hash = self.tt_key();
         let mut tt_fp = 0;
         if let Some(e) = self.tt.probe(hash) {
             tt_fp = e.fp;

@@ -22,7 +22,7 @@ impl Search<'_> {
         // decides the window ends the node, and its move is tried first (matches at equal
         // nodes in docs/strength.md).
         let qtt = !in_check;
-        let hash = self.pos.hash ^ self.salt;
+        let hash = self.tt_key();
         let mut tt_fp = 0;
         if qtt {
             if let Some(e) = self.tt.probe(hash) {

@@ -22,7 +22,7 @@ impl Search<'_> {
         let texts = notation::move_texts(&self.rules.def, &root_list);
         let n = root_list.len();
         // Root order: the stored best move first, then captures, then the rest.
-        let tt_fp = self.tt.probe(self.pos.hash ^ self.salt).map_or(0, |e| e.fp);
+        let tt_fp = self.tt.probe(self.tt_key()).map_or(0, |e| e.fp);
         self.lists[0] = root_list.clone();
         self.score_moves(0, tt_fp, false);
         let mut order: Vec<(i32, u16)> = self.keys[0].clone();
@@ -211,14 +211,8 @@ impl Search<'_> {
         if let (Some(idx), true) = (best_idx, store) {
             let fp = fingerprint(&self.lists[0], &self.lists[0].moves[idx]);
             let bound = tt::bound(best, alpha0, beta);
-            self.tt.store(
-                self.pos.hash ^ self.salt,
-                fp,
-                idx as u16,
-                best,
-                depth,
-                bound,
-            );
+            self.tt
+                .store(self.tt_key(), fp, idx as u16, best, depth, bound);
         }
         (best, best_idx, true)
     }

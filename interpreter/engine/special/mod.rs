@@ -751,6 +751,52 @@ impl Special {
             _ => None,
         }
     }
+
+    /// The add that block `id` runs once both its gates have passed (the gate on `q`, the
+    /// second gate on `q2`, for player `pl`), when that is all it does besides capturing the
+    /// gate's square: a straight block of the draughts jump's shape (gate, `capture` of the
+    /// gate's square, the second gate's step and test, then one add, or an `if` on a zone of
+    /// the landing square, decided here, with one add in the branch taken). Generation then
+    /// writes the add's move from the gate row (`Exec::add_straight` with that one capture),
+    /// as the block's run would, without walking its tree.
+    pub(super) fn gate_jump(&self, def: &GameDef, id: u32, pl: usize, q2: u16) -> Option<&Adder> {
+        let seq = self.blocks.get(id as usize)?;
+        if !seq.straight || seq.gate.is_none() {
+            return None;
+        }
+        fn only_add(s: &Seq) -> Option<&Adder> {
+            match s.nodes.as_slice() {
+                [Node::Add(a)] => Some(a),
+                _ => None,
+            }
+        }
+        let [Node::Capture(Tgt::Here), Node::StepTest(..) | Node::Leap(..), tail] =
+            seq.nodes.get(1..)?
+        else {
+            return None;
+        };
+        match tail {
+            Node::Add(a) => Some(a),
+            Node::If(
+                SCond::Test(
+                    t @ Test {
+                        kind: Kind::Zone(_),
+                        ..
+                    },
+                    Tgt::Here,
+                ),
+                a,
+                b,
+            ) => {
+                if test_code(*t, def, pl, q2).is_some() {
+                    only_add(a)
+                } else {
+                    only_add(b)
+                }
+            }
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

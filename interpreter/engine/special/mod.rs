@@ -864,6 +864,33 @@ mod tests {
     }
 
     #[test]
+    fn draughts_jumps_are_written_from_the_rows() {
+        // The jump shape (gate, capture of its square, second gate, one add or an `if` on a
+        // zone of the landing square, decided per row), which the rows write without the
+        // tree: from c3 over c4 to c5, or over d3 to e3.
+        for text in [
+            "(n (verify enemy?) capture n (verify empty?) (if (in-zone? far) (add K) else add))",
+            "(e (verify enemy?) capture e (verify empty?) add)",
+            "(n (verify enemy?) capture n (verify empty?) (if (not-in-zone? far) add))",
+        ] {
+            let mut r = rules(text);
+            assert!(!r.gate_rows.jumps.is_empty(), "{text}");
+            let moves = both(&mut r);
+            assert_eq!(moves.len(), 1, "{text}");
+            assert_eq!(moves.captured(&moves.moves[0]).len(), 1, "{text}");
+        }
+        // Two captures, or a second step after the landing, keep the straight run.
+        for text in [
+            "(n (verify enemy?) capture capture n (verify empty?) add)",
+            "(n (verify enemy?) capture n (verify empty?) n add)",
+        ] {
+            let mut r = rules(text);
+            assert!(r.gate_rows.jumps.is_empty(), "{text}");
+            both(&mut r);
+        }
+    }
+
+    #[test]
     fn straight_loops_keep_the_limits() {
         // Adds without end: cut at the block's move limit, as the plain tree cuts it.
         let mut r = rules("(w (while true add))");

@@ -46,6 +46,11 @@ pub(super) const F_TEST: u8 = 4;
 /// simple move once its gate passes, whose header is [`GateRows::simples`]`[SqGate::simple]`
 /// (`Special::gate_simple`).
 pub(super) const F_SIMPLE: u8 = 8;
+/// [`SqGate::flags`] (beside `F_STRAIGHT`): a straight block of the draughts jump's shape
+/// that, once both gates pass, only captures the gate's square and adds one move landing on
+/// the second gate's square, with the add [`GateRows::jumps`]`[SqGate::simple]`
+/// (`Special::gate_jump`).
+pub(super) const F_JUMP: u8 = 16;
 
 /// The class of a cell for the mover `side`, an index into a gate's mask: bit 0 occupied,
 /// bit 1 owned by the mover, bit 2 captured (deferred).
@@ -99,7 +104,8 @@ pub(super) struct SqGate {
     pub last: bool,
     /// The block's entry in [`GateRows::entries`].
     pub entry: u32,
-    /// With [`F_SIMPLE`]: the move's header in [`GateRows::simples`].
+    /// With [`F_SIMPLE`]: the move's header in [`GateRows::simples`]; with [`F_JUMP`]: the
+    /// add in [`GateRows::jumps`].
     pub simple: u32,
 }
 
@@ -114,6 +120,8 @@ pub(super) struct GateRows {
     pub entries: Vec<GateEntry>,
     /// The headers of the simple moves of [`F_SIMPLE`] gates.
     pub simples: Vec<super::Move>,
+    /// The adds of [`F_JUMP`] gates.
+    pub jumps: Vec<super::exec::Adder>,
     /// Per (selector, player, piece type): the length of its list.
     list_len: Vec<u32>,
     /// Per (selector, player): the index of its rows ([`GateRows::base`]), `usize::MAX` for none.
@@ -141,6 +149,7 @@ impl GateRows {
             gates: Vec::new(),
             entries: Vec::new(),
             simples: Vec::new(),
+            jumps: Vec::new(),
             list_len: Vec::new(),
             bases: Vec::new(),
             n_players,
@@ -148,6 +157,7 @@ impl GateRows {
             n_pos,
         };
         let mut simple_ids: rustc_hash::FxHashMap<usize, u32> = Default::default();
+        let mut jump_ids: rustc_hash::FxHashMap<usize, u32> = Default::default();
         for sel in lists {
             for pl in 0..n_players {
                 for pi in 0..n_pieces {
@@ -193,11 +203,12 @@ impl GateRows {
                                 let Some(code) = e.gate_code(def, pl, q) else {
                                     continue;
                                 };
-                                let (q2, mask2) = match e.second_gate(def, &special.leaps, pl, q) {
-                                    None => (q, 0xFF),
-                                    Some(None) => continue,
-                                    Some(Some((q2, code2))) => (q2, mask(code2)),
-                                };
+                                let (q2, mask2, gate2) =
+                                    match e.second_gate(def, &special.leaps, pl, q) {
+                                        None => (q, 0xFF, false),
+                                        Some(None) => continue,
+                                        Some(Some((q2, code2))) => (q2, mask(code2), true),
+                                    };
                                 let mut flags = straight | if code == G_TEST { F_TEST } else { 0 };
                                 let mut simple = 0;
                                 // Under recycled captures a block is not run straight,
@@ -213,6 +224,17 @@ impl GateRows {
                                             rows.simples.push(*m);
                                         }
                                         flags |= F_SIMPLE;
+                                    }
+                                } else if flags == F_STRAIGHT && gate2 {
+                                    if let Some(a) = special.gate_jump(def, e.id, pl, q2) {
+                                        // One copy per add (by its address).
+                                        let n = rows.jumps.len() as u32;
+                                        let key = a as *const super::exec::Adder as usize;
+                                        simple = *jump_ids.entry(key).or_insert(n);
+                                        if simple == n {
+                                            rows.jumps.push(a.clone());
+                                        }
+                                        flags |= F_JUMP;
                                     }
                                 }
                                 SqGate {

@@ -288,6 +288,8 @@ impl Rules {
                 } else if flags == F_STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
+                } else if flags == F_STRAIGHT | F_JUMP {
+                    self.run_jump_row(ex, g, e, sq, scratch, out);
                 } else if flags == 0 {
                     // A gated block that is not straight (recycled captures, marks, flags).
                     ex.cp = g.q;
@@ -347,6 +349,23 @@ impl Rules {
     ) {
         if let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) {
             ex.run_gated(block, self.special.seq_of(e.id), sq as u16, scratch, out);
+        }
+    }
+
+    /// Runs the draughts jump of gate `g` (entry `e`, `F_JUMP`) on `sq`, whose gates have
+    /// passed: the gate's square is its one capture (`Rules::gen_rows`).
+    #[inline(never)]
+    pub(super) fn run_jump_row(
+        &self,
+        ex: &mut Exec,
+        g: &gates::SqGate,
+        e: &special::GateEntry,
+        sq: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        if let Some(add) = self.gate_rows.jumps.get(g.simple as usize) {
+            ex.run_jump(e, add, (sq as u16, g.q, g.q2), scratch, out);
         }
     }
 

@@ -492,6 +492,89 @@ impl Exec<'_> {
         }
         true
     }
+
+    /// [`Exec::add_straight`] with one capture, `cap` (on the board), as a draughts jump
+    /// writes it (`Exec::run_jump`): the same move as `emit_simple` writes, assembled
+    /// without its loop over captures.
+    #[inline(never)]
+    pub(in crate::engine) fn add_jump(&mut self, add: &Adder, cap: u16, out: &mut MoveList) {
+        if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
+            out.note_cut(Cut::BlockMoves);
+            return;
+        }
+        match add.promote.as_slice() {
+            [] => self.emit_jump(&add.head, None, cap, out),
+            [t] => self.emit_jump(&add.head, Some(*t), cap, out),
+            more => {
+                for &t in more {
+                    self.emit_jump(&add.head, Some(t), cap, out);
+                }
+            }
+        }
+    }
+
+    /// [`Exec::emit_simple`] of the piece on `self.from` to the current square with the one
+    /// capture `cap` (its ops, path and captured squares, in the same order).
+    #[inline(always)]
+    fn emit_jump(&mut self, head: &Move, promote: Option<PieceId>, cap: u16, out: &mut MoveList) {
+        debug_assert_eq!(self.target, NONE);
+        let (from, dest) = (self.from, self.cp);
+        let cells = &self.pos.cells;
+        let original = cells[from as usize];
+        let mut cell = original;
+        if let Some(p) = promote {
+            cell.piece = p.0 + 1;
+        }
+        let taken = dest != from && !cells[dest as usize].is_empty();
+        // The captured square as the move's first two writes leave it.
+        let c = if cap == dest {
+            cell
+        } else if cap == from {
+            Cell::EMPTY
+        } else {
+            cells[cap as usize]
+        };
+        let op_lo = out.ops.len();
+        let path_lo = out.squares.len() as u32;
+        let mut squares = [from, dest, dest, cap];
+        let mut n_sq = 3;
+        if !taken {
+            squares[2] = cap;
+            n_sq = 2;
+        }
+        let mut ops = [
+            Op::Set(from, Cell::EMPTY),
+            Op::Set(dest, cell),
+            Op::Set(cap, Cell::EMPTY),
+        ];
+        let mut n_ops = 2;
+        if !c.is_empty() {
+            if self.rules.deferred {
+                ops[2] = Op::Set(
+                    cap,
+                    Cell {
+                        marks: c.marks | DEAD,
+                        ..c
+                    },
+                );
+            }
+            n_sq += 1;
+            n_ops = 3;
+        }
+        // Written whole (a copy of fixed size), then cut to length.
+        out.squares.extend_from_slice(&squares);
+        out.squares.truncate(path_lo as usize + n_sq);
+        out.ops.extend_from_slice(&ops);
+        out.ops.truncate(op_lo + n_ops);
+        self.push_head(
+            head,
+            promote,
+            (op_lo, path_lo, path_lo + 2),
+            0,
+            original.piece,
+            out,
+        );
+    }
 }
 
 impl Exec<'_> {

@@ -751,6 +751,52 @@ impl Special {
             _ => None,
         }
     }
+
+    /// The add that block `id` runs once both its gates have passed (the gate on `q`, the
+    /// second gate on `q2`, for player `pl`), when that is all it does besides capturing the
+    /// gate's square: a straight block of the draughts jump's shape (gate, `capture` of the
+    /// gate's square, the second gate's step and test, then one add, or an `if` on a zone of
+    /// the landing square, decided here, with one add in the branch taken). Generation then
+    /// writes the add's move from the gate row (`Exec::add_straight` with that one capture),
+    /// as the block's run would, without walking its tree.
+    pub(super) fn gate_jump(&self, def: &GameDef, id: u32, pl: usize, q2: u16) -> Option<&Adder> {
+        let seq = self.blocks.get(id as usize)?;
+        if !seq.straight || seq.gate.is_none() {
+            return None;
+        }
+        fn only_add(s: &Seq) -> Option<&Adder> {
+            match s.nodes.as_slice() {
+                [Node::Add(a)] => Some(a),
+                _ => None,
+            }
+        }
+        let [Node::Capture(Tgt::Here), Node::StepTest(..) | Node::Leap(..), tail] =
+            seq.nodes.get(1..)?
+        else {
+            return None;
+        };
+        match tail {
+            Node::Add(a) => Some(a),
+            Node::If(
+                SCond::Test(
+                    t @ Test {
+                        kind: Kind::Zone(_),
+                        ..
+                    },
+                    Tgt::Here,
+                ),
+                a,
+                b,
+            ) => {
+                if test_code(*t, def, pl, q2).is_some() {
+                    only_add(a)
+                } else {
+                    only_add(b)
+                }
+            }
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -815,6 +861,33 @@ mod tests {
         // or find d3 occupied.
         let moves = both(&mut r);
         assert_eq!(moves.len(), 3);
+    }
+
+    #[test]
+    fn draughts_jumps_are_written_from_the_rows() {
+        // The jump shape (gate, capture of its square, second gate, one add or an `if` on a
+        // zone of the landing square, decided per row), which the rows write without the
+        // tree: from c3 over c4 to c5, or over d3 to e3.
+        for text in [
+            "(n (verify enemy?) capture n (verify empty?) (if (in-zone? far) (add K) else add))",
+            "(e (verify enemy?) capture e (verify empty?) add)",
+            "(n (verify enemy?) capture n (verify empty?) (if (not-in-zone? far) add))",
+        ] {
+            let mut r = rules(text);
+            assert!(!r.gate_rows.jumps.is_empty(), "{text}");
+            let moves = both(&mut r);
+            assert_eq!(moves.len(), 1, "{text}");
+            assert_eq!(moves.captured(&moves.moves[0]).len(), 1, "{text}");
+        }
+        // Two captures, or a second step after the landing, keep the straight run.
+        for text in [
+            "(n (verify enemy?) capture capture n (verify empty?) add)",
+            "(n (verify enemy?) capture n (verify empty?) n add)",
+        ] {
+            let mut r = rules(text);
+            assert!(r.gate_rows.jumps.is_empty(), "{text}");
+            both(&mut r);
+        }
     }
 
     #[test]

@@ -102,6 +102,26 @@ impl Exec<'_> {
         }
     }
 
+    /// Runs a straight block of the draughts jump's shape (`Special::gate_jump`) whose gates
+    /// have passed, from `start` over `cap` to `dest`: its one add, as [`Exec::run_straight`]
+    /// reaches it (the gate's square captured, the landing square current).
+    pub(in crate::engine) fn run_jump(
+        &mut self,
+        e: &GateEntry,
+        add: &Adder,
+        (start, cap, dest): (u16, u16, u16),
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        self.move_type = e.move_type;
+        self.from = start;
+        self.steps = 0;
+        self.first_move = out.moves.len();
+        self.cp = dest;
+        self.add_jump(add, cap, out);
+        scratch.work = scratch.work.saturating_add(e.weight as u64);
+    }
+
     /// The nodes of a straight sequence from `first` on; false once the block ends.
     fn straight_from(
         &mut self,

@@ -57,6 +57,7 @@ impl Contestant {
             seed: 0,
             opponent: opponent.unwrap_or(assumed),
             multi_pv: 1,
+            contempt: crate::ai::DEFAULT_CONTEMPT,
         }))
     }
 

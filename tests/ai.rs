@@ -25,6 +25,8 @@ fn config(kind: EngineKind, depth: Option<u32>, nodes: Option<u64>) -> SearchCon
             time: None,
         },
         seed: 7,
+        // The game values below are the games' own: a draw is worth 0.
+        contempt: 0,
         ..SearchConfig::default()
     }
 }
@@ -276,6 +278,32 @@ fn tic_tac_toe_is_a_draw_with_best_play() {
 }
 
 #[test]
+fn contempt_prices_a_draw_for_the_searching_side() {
+    // Tic-tac-toe is a draw: with contempt the searching side scores it below zero (above
+    // with a negative contempt), by the given percent of its least piece, and still draws.
+    for (contempt, score) in [(20, -20), (-35, 35), (0, 0)] {
+        let mut g = game("games/tic-tac-toe.zrf", None, "");
+        let cfg = SearchConfig {
+            contempt,
+            ..config(EngineKind::AlphaBeta, Some(9), None)
+        };
+        let r = think(&mut g, &cfg);
+        assert_eq!(r.info.score, Score::Cp(score), "contempt {contempt}");
+        // O to move after X's corner: only the centre draws, whatever the contempt.
+        let mut g = game("games/tic-tac-toe.zrf", None, "M@a1");
+        let r = think(
+            &mut g,
+            &SearchConfig {
+                contempt,
+                ..config(EngineKind::AlphaBeta, Some(8), None)
+            },
+        );
+        assert_eq!(r.best_text, "M@b2", "contempt {contempt}");
+        assert_eq!(r.info.score, Score::Cp(score), "contempt {contempt}");
+    }
+}
+
+#[test]
 fn tic_tac_toe_threats_are_taken_and_blocked() {
     // X to move with two in a row: take the line.
     let mut g = game("games/tic-tac-toe.zrf", None, "M@a1 M@a2 M@b1 M@b2");
@@ -467,9 +495,12 @@ fn between_drawing_moves_the_one_with_most_losing_replies_is_chosen() {
     let plain = think(&mut g, &config(EngineKind::AlphaBeta, Some(9), None));
     assert_eq!(plain.best_text, "M@a3");
     assert_eq!(plain.info.score, Score::Cp(0));
+    // The timed search keeps the default contempt: the draw it finds reads as that much
+    // below zero (tic-tac-toe's one piece is worth 100), and the pass still runs.
     let r = think(&mut g, &timed);
+    let draw = Score::Cp(-zrf::ai::DEFAULT_CONTEMPT);
     assert!(
-        ["M@a1", "M@c1"].contains(&r.best_text.as_str()) && r.info.score == Score::Cp(0),
+        ["M@a1", "M@c1"].contains(&r.best_text.as_str()) && r.info.score == draw,
         "{r:?}"
     );
     let mut g = game("games/tic-tac-toe.zrf", None, "M@c2 M@b2");

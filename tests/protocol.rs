@@ -687,3 +687,43 @@ fn hub_numbers_draughts_boards_that_name_their_squares() {
         "{out:?}"
     );
 }
+
+#[test]
+fn contempt_is_an_option_of_both_protocols_and_a_bad_value_changes_nothing() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    let got = uci_script(
+        &mut uci,
+        &lines,
+        &[
+            "setoption name Contempt value 0",
+            "setoption name Contempt value 101",
+            "setoption name Contempt value -100",
+            "setoption name Contempt value lots",
+        ],
+    );
+    let told: Vec<&String> = got.iter().filter(|l| !l.starts_with("> ")).collect();
+    assert_eq!(told.len(), 2, "{got:?}");
+    assert!(
+        told.iter()
+            .all(|l| l.starts_with("info string Contempt takes a number from -100 to 100")),
+        "{got:?}"
+    );
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    hub.handle("hub");
+    let params = lines.take();
+    assert!(
+        params.contains(&"param name=contempt value=20 type=int min=-100 max=100".to_string()),
+        "{params:?}"
+    );
+    hub.handle("set-param name=contempt value=-20");
+    assert!(lines.take().is_empty());
+    hub.handle("set-param name=contempt value=200");
+    let got = lines.take();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with("error message=\"contempt takes a number from -100 to 100"),
+        "{got:?}"
+    );
+}

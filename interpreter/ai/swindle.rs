@@ -53,6 +53,7 @@ pub(super) fn better_draw(
             seed: 0,
             opponent: Opponent::Best,
             multi_pv: 1,
+            contempt: 0,
         },
     };
     let mut log = UndoLog::new();

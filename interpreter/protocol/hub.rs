@@ -35,6 +35,9 @@ pub struct Hub {
     limits: Limits,
     /// `level time=` and `inc=`: a clock for the whole game, not a time per move.
     clock: Option<(Duration, Duration, Option<u32>)>,
+    /// `contempt`: what a draw costs, in percent of the least piece
+    /// ([`SearchConfig::contempt`]).
+    contempt: i32,
     runner: Runner,
 }
 
@@ -301,6 +304,7 @@ impl Hub {
             game: None,
             limits: Limits::default(),
             clock: None,
+            contempt: crate::ai::DEFAULT_CONTEMPT,
             runner: Runner::default(),
         };
         match file {
@@ -477,6 +481,12 @@ impl Hub {
             "param name=hash value={} type=int min=1 max=4096",
             self.runner.tt_mb
         ));
+        self.say(&format!(
+            "param name=contempt value={} type=int min={} max={}",
+            self.contempt,
+            crate::ai::CONTEMPT_RANGE.start(),
+            crate::ai::CONTEMPT_RANGE.end()
+        ));
         self.say("param name=file value=\"\" type=string");
         self.say("wait");
     }
@@ -512,6 +522,14 @@ impl Hub {
                     self.runner.reset();
                 }
                 _ => self.error("hash takes megabytes from 1 to 4096"),
+            },
+            "contempt" => match value.parse::<i32>() {
+                Ok(c) if crate::ai::CONTEMPT_RANGE.contains(&c) => self.contempt = c,
+                _ => self.error(&format!(
+                    "contempt takes a number from {} to {} (percent of the least piece)",
+                    crate::ai::CONTEMPT_RANGE.start(),
+                    crate::ai::CONTEMPT_RANGE.end()
+                )),
             },
             _ => self.error(&format!("unknown parameter {}", printable(name))),
         }
@@ -640,6 +658,7 @@ impl Hub {
             history: game.hashes.clone(),
             cfg: SearchConfig {
                 limits,
+                contempt: self.contempt,
                 ..SearchConfig::default()
             },
             hold,

@@ -46,6 +46,8 @@ pub struct Uci {
     answered: Arc<std::sync::Mutex<Option<Duration>>>,
     /// `MultiPV`: root moves reported with a line each.
     multi_pv: u32,
+    /// `Contempt`: what a draw costs, in percent of the least piece ([`SearchConfig::contempt`]).
+    contempt: i32,
 }
 
 /// How a game writes moves for UCI.
@@ -172,6 +174,7 @@ impl Uci {
             last_clock: None,
             answered: Arc::default(),
             multi_pv: 1,
+            contempt: crate::ai::DEFAULT_CONTEMPT,
         };
         if let Some(path) = file {
             uci.open_file(path);
@@ -318,6 +321,12 @@ impl Uci {
         self.say(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
         ));
+        self.say(&format!(
+            "option name Contempt type spin default {} min {} max {}",
+            crate::ai::DEFAULT_CONTEMPT,
+            crate::ai::CONTEMPT_RANGE.start(),
+            crate::ai::CONTEMPT_RANGE.end()
+        ));
         self.say("option name Move Overhead type spin default 20 min 0 max 5000");
         self.say("option name Ponder type check default false");
         self.say("uciok");
@@ -379,6 +388,14 @@ impl Uci {
             "multipv" => match value.parse::<u32>() {
                 Ok(n) if (1..=MAX_MULTI_PV).contains(&n) => self.multi_pv = n,
                 _ => self.tell(&format!("MultiPV takes a number from 1 to {MAX_MULTI_PV}")),
+            },
+            "contempt" => match value.parse::<i32>() {
+                Ok(c) if crate::ai::CONTEMPT_RANGE.contains(&c) => self.contempt = c,
+                _ => self.tell(&format!(
+                    "Contempt takes a number from {} to {} (percent of the least piece)",
+                    crate::ai::CONTEMPT_RANGE.start(),
+                    crate::ai::CONTEMPT_RANGE.end()
+                )),
             },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
@@ -546,6 +563,7 @@ impl Uci {
         let cfg = SearchConfig {
             limits,
             multi_pv: self.multi_pv,
+            contempt: self.contempt,
             ..SearchConfig::default()
         };
         let job = Job {

@@ -53,6 +53,7 @@ impl Computer {
                 seed: 0,
                 opponent: Opponent::Best,
                 multi_pv: 1,
+                contempt: crate::ai::DEFAULT_CONTEMPT,
             },
             plays: vec![false; players],
             stop: Arc::new(AtomicBool::new(false)),
@@ -255,6 +256,7 @@ impl Session {
             seed: base.seed,
             opponent: opponent.unwrap_or(base.opponent),
             multi_pv: base.multi_pv,
+            contempt: base.contempt,
         })
     }
 

@@ -104,6 +104,8 @@ struct Search<'a> {
     see_ok: bool,
     /// Least average worth of a piece type that is not royal (for "a piece worth more").
     min_base: i32,
+    /// What a draw costs the root's side (two players only).
+    contempt: i32,
     /// The fingerprint of the move made at each ply of the path (0 for a null move).
     made: Vec<u32>,
     /// The static evaluation at each ply of the path (-INF where not computed).
@@ -164,6 +166,7 @@ impl<'a> Search<'a> {
         } else {
             0
         };
+        let contempt = engine.contempt(rules, cfg);
         let mut before = rustc_hash::FxHashMap::default();
         for &k in history.split_last().map_or(history, |(_, rest)| rest) {
             *before.entry(k).or_insert(0) += 1;
@@ -206,11 +209,8 @@ impl<'a> Search<'a> {
                 && rules.attacks.usable
                 && !rules.attacks.capped
                 && !rules.attacks.leap_to.is_empty(),
-            min_base: (0..def.pieces.len())
-                .filter(|&p| !rules.royal[p] && engine.eval.base[p] > 0)
-                .map(|p| engine.eval.base[p])
-                .min()
-                .unwrap_or(0),
+            min_base: least_worth(rules, &engine.eval.base),
+            contempt,
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
             check_memo: std::cell::Cell::new(None),
@@ -240,6 +240,15 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the side to move in the current position is the root player's team.
+    /// A draw's value for the side to move: `contempt` below zero for the root's side.
+    fn draw_value(&self) -> i32 {
+        if self.team() {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
     fn team(&self) -> bool {
         self.rules.entry(self.pos.turn).mover == self.root
     }
@@ -283,6 +292,9 @@ impl<'a> Search<'a> {
             repetitions: reps,
         };
         let o = self.rules.outcome(&cx)?;
+        if o.scores.is_none() && o.winners.is_empty() && o.losers.is_empty() {
+            return Some(self.draw_value());
+        }
         let v = outcome_value(&o, self.root, self.ev.n_active, ply);
         Some(if self.team() { v } else { -v })
     }
@@ -419,7 +431,7 @@ impl<'a> Search<'a> {
         self.seldepth = self.seldepth.max(ply);
         self.path[ply] = self.pos.repetition_key();
         if self.repeated(ply) {
-            return Some(0);
+            return Some(self.draw_value());
         }
         if ply >= MAX_PLY - 1 {
             return Some(self.evaluate());
@@ -715,6 +727,15 @@ const DROP_LMP_FACTOR: usize = 4;
 const DROP_LMP_DEPTH: i32 = 3;
 
 /// Late move reduction of the `k`-th move at `depth`: grows with the log of both.
+/// The worth of the least piece that is not royal (0 when there is none).
+pub(super) fn least_worth(rules: &Rules, base: &[i32]) -> i32 {
+    (0..base.len())
+        .filter(|&p| !rules.royal[p] && base[p] > 0)
+        .map(|p| base[p])
+        .min()
+        .unwrap_or(0)
+}
+
 fn lmr(depth: i32, k: usize) -> i32 {
     let v = 0.5 + (depth as f64).ln() * ((k + 1) as f64).ln() / 2.0;
     v as i32

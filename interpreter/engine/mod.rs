@@ -463,6 +463,16 @@ impl Workspace {
         self.checking_drops = on;
     }
 
+    /// Whether a piece of type `piece` (index) standing on the empty square `sq` would
+    /// attack a royal piece of another side, as last marked by [`Rules::mark_checks`].
+    #[inline]
+    pub fn gives_check_from(&self, piece: usize, sq: u16, n_pos: usize) -> bool {
+        (self.scratch.check_mask)
+            .get(piece * n_pos + sq as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
     fn take_buf(&mut self) -> MoveList {
         let mut b = self.bufs.pop().unwrap_or_default();
         b.clear();

@@ -42,6 +42,14 @@ impl Rules {
         }
     }
 
+    /// Marks, for [`Workspace::gives_check_from`], the types and empty squares from which a
+    /// piece of the side to move would attack a royal piece of another side by a leap or a
+    /// slide of the attack tables (drops there give check, and so do quiet moves there that
+    /// open no other line). False when none is marked or the tables are not usable.
+    pub fn mark_checks(&self, ws: &mut Workspace, pos: &Position) -> bool {
+        self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch)
+    }
+
     /// The legal moves that capture or promote: [`Rules::legal_moves_in`] with the others
     /// left out once the filters that compare moves (priorities, maximal captures,
     /// precedence) have run. Royal safety judges the others only until one is legal, so a

@@ -592,3 +592,35 @@ fn royal_squares_follow_the_phase() {
     let corner = eval("4k3/8/8/8/8/8/8/K7 w - - 0 1");
     assert!(centre - corner >= 30, "centre {centre}, corner {corner}");
 }
+
+/// Where captures are compulsory, a side's men spread over both wings and men on the centre
+/// squares count for it (international draughts; White, player 0, judges). The square tables
+/// differ from square to square by more than these terms, so the term is read alone.
+#[test]
+fn draughts_men_on_both_wings_and_in_the_centre_count() {
+    let shape = |setup: &str| {
+        let g = common::game(
+            "games/international-draughts.zrf",
+            Some("International Draughts"),
+            Some(setup),
+            "",
+        );
+        let ev = zrf::ai::eval::Evaluator::new(&g.rules);
+        (
+            ev.formation(&g.pos, zrf::def::PlayerId(0)),
+            ev.eval(&g.pos, zrf::def::PlayerId(0)),
+        )
+    };
+    // Black: 1 (b10) on the left wing, 5 (j10) on the right. White: 31 (b4) left, 34 (h4)
+    // and 35 (j4) right, 32 (d4) and 33 (f4) left and right and on the centre squares.
+    assert_eq!(shape("W:W31,35:B1,5").0, 0);
+    assert_eq!(shape("W:W34,35:B1,5").0, -8);
+    assert_eq!(shape("W:W32,33:B1,5").0, 10);
+    assert_eq!(shape("W:W32,34,35:B1,5").0, 5 - 4);
+    assert_eq!(shape("W:W31,35:B1,2").0, 8);
+    // Kings have no wings; chess has no such term.
+    assert_eq!(shape("W:WK34,K35:B1,5").0, 0);
+    let g = common::game("games/chess.zrf", None, None, "");
+    let ev = zrf::ai::eval::Evaluator::new(&g.rules);
+    assert_eq!(ev.formation(&g.pos, zrf::def::PlayerId(0)), 0);
+}

@@ -10,10 +10,12 @@ use crate::engine::{Cell, MoveList, Op, Position, Rules, Scratch};
 
 use super::Rng;
 
+mod formation;
 mod graph;
 mod lines;
 mod phase;
 
+use formation::{Formation, Tally};
 use graph::{empty_graph, reachable, Graph};
 use lines::{goal_lines, Line, LineCell};
 use phase::{phased_terms, Phased};
@@ -124,6 +126,9 @@ pub struct Evaluator {
     /// The material on the board at the start, where captures are compulsory (0 elsewhere):
     /// the material difference counts more as the board empties ([`Evaluator::eval`]).
     trade_base: i64,
+    /// Where the material difference counts more as the board empties, the men's wings and
+    /// centre (`formation.rs`).
+    formation: Option<Box<Formation>>,
 }
 
 /// The sizes and players every derivation starts from.
@@ -451,7 +456,13 @@ impl Evaluator {
         } else {
             0
         };
+        let formation = if trade_base > 0 {
+            Formation::new(rules, &graphs, &players, &reach, n_pieces).map(Box::new)
+        } else {
+            None
+        };
         Evaluator {
+            formation,
             trade_base,
             n_pieces,
             stride: n_pos,
@@ -584,6 +595,7 @@ impl Evaluator {
             line_worth,
             phased: None,
             trade_base: 0,
+            formation: None,
         }
     }
 
@@ -603,6 +615,21 @@ impl Evaluator {
             + (sq & self.sq_mask)]
     }
 
+    /// The men's formation term of [`Evaluator::eval`] alone, for `me` against the other
+    /// side, in hundredths (0 in games without it).
+    pub fn formation(&self, pos: &Position, me: PlayerId) -> i64 {
+        let Some(f) = &self.formation else { return 0 };
+        let mut shape = [Tally::default(); 2];
+        for (sq, &c) in pos.cells.iter().enumerate() {
+            if !c.is_empty() {
+                let i =
+                    (c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.stride + sq;
+                shape[(c.owner != me.0) as usize].add(f.at(i));
+            }
+        }
+        shape[0].worth() - shape[1].worth()
+    }
+
     /// The position's worth for `me` against the others (their average, when several): the
     /// paranoid view of more than two players.
     pub fn eval(&self, pos: &Position, me: PlayerId) -> i32 {
@@ -611,17 +638,21 @@ impl Evaluator {
         }
         let mut mine = 0i64;
         let mut theirs = 0i64;
+        let mut shape = [Tally::default(); 2];
         for (sq, &c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
                 continue;
             }
-            let v = self.pst[(c.owner as usize * self.n_pieces + c.piece as usize - 1)
-                * self.stride
-                + (sq & self.sq_mask)] as i64;
+            let i = (c.owner as usize * self.n_pieces + c.piece as usize - 1) * self.stride
+                + (sq & self.sq_mask);
+            let v = self.pst[i] as i64;
             if c.owner == me.0 {
                 mine += v;
             } else {
                 theirs += v;
+            }
+            if let Some(f) = &self.formation {
+                shape[(c.owner != me.0) as usize].add(f.at(i));
             }
         }
         for (i, &n) in pos.store.iter().enumerate() {
@@ -649,7 +680,8 @@ impl Evaluator {
             // `left` the worth on the board and `S` the start's: d (3S - left) / 2S).
             let left = (mine.abs() + theirs.abs()).min(self.trade_base);
             let d = mine - theirs;
-            let v = d * (3 * self.trade_base - left) / (2 * self.trade_base);
+            let v = d * (3 * self.trade_base - left) / (2 * self.trade_base) + shape[0].worth()
+                - shape[1].worth();
             return v.clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32;
         }
         (mine - theirs / others).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32

@@ -437,6 +437,10 @@ pub(super) fn keep_best(out: &mut MoveList, keys: &[u64]) {
 /// such a jump while a capture of a single checker is on offer (`docs/semantics.md`).
 pub(super) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
     let caps = out.captured(m);
+    // A simple move writes only its path's two squares.
+    if m.simple {
+        return caps.len();
+    }
     let path = out.path(m);
     // The last write to a square is what the move leaves there.
     let mut seen: Vec<u16> = Vec::new();

@@ -109,6 +109,13 @@ impl Rules {
             let first = out.moves.len();
             for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
                 let n_pos = pos.cells.len();
+                // A prefix that tests only the square is answered from its masks, and a block
+                // that then only adds writes its drop directly (`Exec::run` does the same).
+                let tree = self.special.get(block);
+                let prefix =
+                    (self.special.drop_prefix(block)).filter(|_| ex.target == NONE && !ex.hit);
+                let add = tree.and_then(|t| t.lone_add());
+                let kind = PieceId(pi as u16);
                 for sq in 0..n_pos {
                     if only.is_some_and(|o| !o[pi * n_pos + sq]) {
                         continue;
@@ -118,7 +125,20 @@ impl Rules {
                         scratch.may_repeat = true;
                         return;
                     }
-                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                    let Some(prefix) = prefix else {
+                        ex.run(block, sq as u16, Some(kind), scratch, out);
+                        continue;
+                    };
+                    let c = pos.cells[sq];
+                    if !prefix.passes(side.idx(), n_pos, sq, c) {
+                        continue;
+                    }
+                    let q = sq as u16;
+                    ex.cp = q;
+                    match add {
+                        Some(a) if c.is_empty() => ex.emit_drop(block, (a, q, kind), scratch, out),
+                        _ => ex.run_set_up(block, tree, q, Some(kind), scratch, out),
+                    }
                 }
             }
             if out.moves.len() > first {

@@ -361,6 +361,42 @@ impl std::ops::Deref for Adder {
 }
 
 impl Exec<'_> {
+    /// What a run of a drop block ends with when its prefix has passed and it then only adds
+    /// (`a`, [`super::super::special::Seq::lone_add`]) a piece of type `p` on the empty
+    /// current square (the run began at `start`): the run's state as `Exec::run_set_up` leaves it, the ops, path and
+    /// header that [`Exec::emit`] writes for that drop, and the run's work.
+    pub(in crate::engine) fn emit_drop(
+        &mut self,
+        block: &crate::def::Block,
+        (a, start, p): (&Adder, u16, PieceId),
+        s: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let rules = self.rules;
+        let dest = self.cp;
+        (self.from, self.to, self.mark, self.flags, self.steps) = (NONE, NONE, start, 0, 0);
+        self.drop = Some(p);
+        self.move_type = block.move_type.map_or(u16::MAX, |t| t.0);
+        self.first_move = out.moves.len();
+        self.stop = false;
+        s.pending.clear();
+        s.subs.clear();
+        // The run's first move: `BLOCK_MOVE_LIMIT` is not reached.
+        let n_pieces = rules.def.pieces.len() as u32;
+        let op_lo = out.ops.len();
+        let cell = Cell::new(p, self.side, rules.attr_defaults[p.idx()]);
+        out.ops.push(Op::Set(dest, cell));
+        out.ops
+            .push(Op::Store(self.side.0 as u32 * n_pieces + p.0 as u32, -1));
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(NONE);
+        out.squares.push(dest);
+        let path_hi = out.squares.len() as u32;
+        let piece = p.0 + 1;
+        self.push_head(&a.head, None, (op_lo, path_lo, path_hi), piece, piece, out);
+        s.work = s.work.saturating_add(rules.special.weight(block) as u64);
+    }
+
     /// [`Exec::emit`] for the common move: one piece (standing on `from`) goes to `dest`,
     /// capturing what stands there and the pending captures; no cascade, drop, copy, store or
     /// attack test. The same ops, path and captured squares, in the same order, written

@@ -39,6 +39,60 @@ pub struct Special {
     pub enabled: bool,
     /// The words of one zone's membership bits for one player (`Board::zone_bits`).
     zone_words: usize,
+    /// By block id: a drop block's prefix that tests only its own square.
+    drop_prefixes: Vec<Option<DropPrefix>>,
+}
+
+/// The prefix of a drop block (no gate) made only of tests of the square dropped on:
+/// whether it must be empty, and the squares where its zone tests hold, by player, decided
+/// at load. Generation answers the prefix from these instead of walking it
+/// ([`Exec::enter`]), as Crazyhouse's `(verify empty?) (verify (not-in-zone? ...)) add`.
+#[derive(Clone, Debug)]
+pub(super) struct DropPrefix {
+    /// The square must be empty.
+    pub empty: bool,
+    /// Bit `player * n_pos + square`: the zone tests hold there.
+    ok: Vec<u64>,
+}
+
+impl DropPrefix {
+    fn of(seq: &Seq, def: &GameDef) -> Option<DropPrefix> {
+        if seq.gate.is_some() {
+            return None;
+        }
+        let mut empty = false;
+        let mut fixed = Vec::new();
+        for node in seq.nodes.get(..seq.prefix)? {
+            match node {
+                Node::Verify(SCond::Test(t, Tgt::Here)) => match t.kind {
+                    Kind::Empty if !t.neg => empty = true,
+                    Kind::Zone(_) | Kind::OnBoard => fixed.push(*t),
+                    _ => return None,
+                },
+                Node::Verify(SCond::Const(true)) => {}
+                _ => return None,
+            }
+        }
+        let n_pos = def.board.n_pos();
+        let n = def.players.len() * n_pos;
+        let mut ok = vec![0u64; n.div_ceil(64)];
+        for pl in 0..def.players.len() {
+            for q in 0..n_pos {
+                if (fixed.iter()).all(|&t| test_code(t, def, pl, q as u16).is_some()) {
+                    let i = pl * n_pos + q;
+                    ok[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        Some(DropPrefix { empty, ok })
+    }
+
+    /// Whether the prefix passes on square `q` holding `c`, for player `pl`.
+    #[inline(always)]
+    pub fn passes(&self, pl: usize, n_pos: usize, q: usize, c: Cell) -> bool {
+        let i = pl * n_pos + q;
+        self.ok.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1) && (!self.empty || c.is_empty())
+    }
 }
 
 impl Special {
@@ -62,12 +116,30 @@ impl Special {
                 weights.push(weight(&block.body));
             }
         }
+        let mut drop_prefixes: Vec<Option<DropPrefix>> = blocks.iter().map(|_| None).collect();
+        for block in def.pieces.iter().flat_map(|p| &p.drops) {
+            if let Some(seq) = blocks.get(block.id as usize) {
+                drop_prefixes[block.id as usize] = DropPrefix::of(seq, def);
+            }
+        }
         Special {
             blocks,
             leaps: cx.leaps.into_inner(),
             weights,
             enabled: true,
             zone_words: n_pos.div_ceil(64),
+            drop_prefixes,
+        }
+    }
+
+    /// The prefix of a drop block that tests only its own square ([`DropPrefix`]), when
+    /// specialisation is on.
+    #[inline]
+    pub(super) fn drop_prefix(&self, block: &Block) -> Option<&DropPrefix> {
+        if self.enabled {
+            self.drop_prefixes.get(block.id as usize)?.as_ref()
+        } else {
+            None
         }
     }
 
@@ -695,6 +767,18 @@ impl Build {
                 Node::While(self.cond(c), self.seq(body))
             }
             _ => Node::Plain(instr.clone()),
+        }
+    }
+}
+
+impl Seq {
+    /// The add that is all the block does once its prefix has passed (as in a drop block that
+    /// verifies its square and adds), when it offers no promotion and is no copy.
+    #[inline(always)]
+    pub(in crate::engine) fn lone_add(&self) -> Option<&Adder> {
+        match self.nodes.get(self.prefix..) {
+            Some([Node::Add(a)]) if a.promote.is_empty() && !a.copy => Some(a),
+            _ => None,
         }
     }
 }

@@ -362,7 +362,14 @@ impl Rules {
         }
         if self.def.options.maximal_captures > 0 {
             keys.clear();
-            keys.extend(out.moves.iter().map(|m| taken(pos, out, m) as u64));
+            // A simple move takes what it captures ([`taken`], without the call).
+            keys.extend(out.moves.iter().map(|m| {
+                if m.simple {
+                    out.captured(m).len() as u64
+                } else {
+                    taken(pos, out, m) as u64
+                }
+            }));
             keep_best(out, keys);
         }
         if self.def.options.maximal_captures == 2 {

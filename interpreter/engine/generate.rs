@@ -178,9 +178,10 @@ impl Rules {
             .get(side.idx() * n_pos..)
             .unwrap_or(&[]);
         let special = self.special.enabled;
-        // Straight blocks skip the run's set-up when no add can need more than
-        // `Exec::emit_simple` (recycled captures go to a store).
-        let straight_ok = special && !self.def.options.recycle_captures;
+        // Straight blocks skip the run's set-up (recycled captures are written with their
+        // store ops by `Exec::add_straight`, but not deferred ones).
+        let o = &self.def.options;
+        let straight_ok = special && !(o.recycle_captures && o.deferred_captures);
         for sq in lo..hi.min(n_pos) {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {

@@ -500,7 +500,7 @@ impl Exec<'_> {
     /// writes it (the caller has checked what `emit` checks before choosing it). False when
     /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
     #[inline]
-    pub(in crate::engine) fn add_straight(
+    pub(in crate::engine) fn add_straight<const RECYCLE: bool>(
         &mut self,
         add: &Adder,
         caps: &[u16],
@@ -511,7 +511,7 @@ impl Exec<'_> {
             return false;
         }
         let dest = self.cp;
-        if self.rules.def.options.recycle_captures
+        if RECYCLE
             && (!caps.is_empty()
                 || (dest != self.from && !self.pos.cells[dest as usize].is_empty()))
         {

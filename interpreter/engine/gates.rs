@@ -143,7 +143,10 @@ impl GateRows {
         if n_rows >= MAX_ROW_ENTRIES {
             return GateRows::default();
         }
-        let straight_ok = !def.options.recycle_captures;
+        // Under recycled captures a straight block's capture is written with its store ops
+        // (`Exec::add_straight`), except with deferred captures.
+        let recycle = def.options.recycle_captures;
+        let straight_ok = !(recycle && def.options.deferred_captures);
         let mut rows = GateRows {
             span: Vec::with_capacity(n_rows),
             gates: Vec::new(),
@@ -211,10 +214,14 @@ impl GateRows {
                                     };
                                 let mut flags = straight | if code == G_TEST { F_TEST } else { 0 };
                                 let mut simple = 0;
-                                // Under recycled captures a block is not run straight,
-                                // but one that only steps to an empty square captures nothing.
-                                let quiet = e.straight && code == G_EMPTY && flags == 0;
-                                if (flags == F_STRAIGHT || quiet) && mask2 == 0xFF {
+                                // Under recycled captures only a step to an empty square is
+                                // a simple move (it captures nothing).
+                                let may_simple = if recycle {
+                                    e.straight && code == G_EMPTY && flags & F_TEST == 0
+                                } else {
+                                    flags == F_STRAIGHT
+                                };
+                                if may_simple && mask2 == 0xFF {
                                     if let Some(m) = special.gate_simple(def, e.id, pl, q) {
                                         // One header per add (by its address).
                                         let n = rows.simples.len() as u32;

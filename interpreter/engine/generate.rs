@@ -109,6 +109,13 @@ impl Rules {
             let first = out.moves.len();
             for block in piece.drops.iter().filter(|b| self.selects(sel, b)) {
                 let n_pos = pos.cells.len();
+                // A prefix that tests only the square is answered from its masks, and a block
+                // that then only adds writes its drop directly (`Exec::run` does the same).
+                let tree = self.special.get(block);
+                let prefix =
+                    (self.special.drop_prefix(block)).filter(|_| ex.target == NONE && !ex.hit);
+                let add = tree.and_then(|t| t.lone_add());
+                let kind = PieceId(pi as u16);
                 for sq in 0..n_pos {
                     if only.is_some_and(|o| !o[pi * n_pos + sq]) {
                         continue;
@@ -118,7 +125,20 @@ impl Rules {
                         scratch.may_repeat = true;
                         return;
                     }
-                    ex.run(block, sq as u16, Some(PieceId(pi as u16)), scratch, out);
+                    let Some(prefix) = prefix else {
+                        ex.run(block, sq as u16, Some(kind), scratch, out);
+                        continue;
+                    };
+                    let c = pos.cells[sq];
+                    if !prefix.passes(side.idx(), n_pos, sq, c) {
+                        continue;
+                    }
+                    let q = sq as u16;
+                    ex.cp = q;
+                    match add {
+                        Some(a) if c.is_empty() => ex.emit_drop(block, (a, q, kind), scratch, out),
+                        _ => ex.run_set_up(block, tree, q, Some(kind), scratch, out),
+                    }
                 }
             }
             if out.moves.len() > first {
@@ -158,9 +178,10 @@ impl Rules {
             .get(side.idx() * n_pos..)
             .unwrap_or(&[]);
         let special = self.special.enabled;
-        // Straight blocks skip the run's set-up when no add can need more than
-        // `Exec::emit_simple` (recycled captures go to a store).
-        let straight_ok = special && !self.def.options.recycle_captures;
+        // Straight blocks skip the run's set-up (recycled captures are written with their
+        // store ops by `Exec::add_straight`, but not deferred ones).
+        let o = &self.def.options;
+        let straight_ok = special && !(o.recycle_captures && o.deferred_captures);
         for sq in lo..hi.min(n_pos) {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {

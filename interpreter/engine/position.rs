@@ -259,6 +259,13 @@ impl Position {
         self.hash ^ self.counters_hash ^ self.turn_key ^ turn_hash(self.turn, NONE, NONE)
     }
 
+    /// The part of the hash that comes from the board and the stores alone (not the turn, the
+    /// last move or the counters): equal for positions that differ only in those.
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.hash ^ self.counters_hash ^ self.turn_key
+    }
+
     /// The cell at a position.
     #[inline]
     pub fn at(&self, pos: PosId) -> Cell {

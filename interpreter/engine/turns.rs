@@ -370,7 +370,14 @@ impl Rules {
         }
         if self.def.options.maximal_captures > 0 {
             keys.clear();
-            keys.extend(out.moves.iter().map(|m| taken(pos, out, m) as u64));
+            // A simple move takes what it captures ([`taken`], without the call).
+            keys.extend(out.moves.iter().map(|m| {
+                if m.simple {
+                    out.captured(m).len() as u64
+                } else {
+                    taken(pos, out, m) as u64
+                }
+            }));
             keep_best(out, keys);
         }
         if self.def.options.maximal_captures == 2 {
@@ -445,6 +452,10 @@ pub(super) fn keep_best(out: &mut MoveList, keys: &[u64]) {
 /// such a jump while a capture of a single checker is on offer (`docs/semantics.md`).
 pub(super) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
     let caps = out.captured(m);
+    // A simple move writes only its path's two squares.
+    if m.simple {
+        return caps.len();
+    }
     let path = out.path(m);
     // The last write to a square is what the move leaves there.
     let mut seen: Vec<u16> = Vec::new();

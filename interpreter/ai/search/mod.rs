@@ -36,6 +36,8 @@ const QCHECK_DROP_PLIES: usize = 1;
 /// Larger than any score.
 const INF: i32 = MATE + 1;
 const HIST: usize = 1 << 14;
+/// Entries of the evaluation memo ([`Search::eval_root`]), a power of two.
+const EVAL_MEMO: usize = 1 << 14;
 mod order;
 mod quiesce;
 mod root;
@@ -124,6 +126,8 @@ struct Search<'a> {
     ops_only: bool,
     /// The depth of the current iteration (single-reply extensions stop at twice it).
     root_depth: i32,
+    /// Evaluations by board key, direct-mapped (`i32::MIN`: empty).
+    eval_memo: Vec<(u64, i32)>,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -218,6 +222,7 @@ impl<'a> Search<'a> {
             kings: vec![Kings::default(); MAX_PLY + 1],
             ops_only: def.after_move.is_empty() || rules.after_move_plain,
             root_depth: 1,
+            eval_memo: vec![(0, i32::MIN); EVAL_MEMO],
         }
     }
 
@@ -255,13 +260,28 @@ impl<'a> Search<'a> {
     }
 
     /// The static evaluation for the side to move.
-    fn evaluate(&self) -> i32 {
-        let v = self.ev.eval(&self.pos, self.root);
+    fn evaluate(&mut self) -> i32 {
+        let v = self.eval_root();
         if self.team() {
             v
         } else {
             -v
         }
+    }
+
+    /// The evaluation of the current position for the root player, remembered by the board's
+    /// key ([`Position::board_key`]: the evaluation reads only the board and the stores), so a
+    /// position evaluated again (razoring's quiescence at the same node, a null move's reply,
+    /// transpositions) costs a table read.
+    fn eval_root(&mut self) -> i32 {
+        let key = self.pos.board_key();
+        let slot = &mut self.eval_memo[(key as usize) & (EVAL_MEMO - 1)];
+        if slot.0 == key && slot.1 != i32::MIN {
+            return slot.1;
+        }
+        let v = self.ev.eval(&self.pos, self.root);
+        self.eval_memo[(key as usize) & (EVAL_MEMO - 1)] = (key, v);
+        v
     }
 
     /// How often the current position (at `ply`) has occurred, counting the game before the

@@ -23,21 +23,31 @@ impl Default for Heuristics {
 }
 
 /// A fingerprint of a move: its squares, captures, promotion, drop, pass and huff (never 0).
+#[inline]
 pub fn fingerprint(list: &MoveList, m: &Move) -> u32 {
+    #[inline(always)]
+    fn add(h: u64, x: u64) -> u64 {
+        let h = (h ^ x).wrapping_mul(0x0000_0100_0000_01B3);
+        h ^ h >> 29
+    }
     let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut add = |x: u64| {
-        h = (h ^ x).wrapping_mul(0x0000_0100_0000_01B3);
-        h ^= h >> 29;
-    };
-    for &sq in list.path(m) {
-        add(sq as u64);
+    if m.simple {
+        // The same words from the header: from, to, the separator, the capture if any.
+        h = add(add(add(h, m.sq[0] as u64), m.sq[1] as u64), 0xFFFF_0000);
+        if m.cap_hi > 0 {
+            h = add(h, m.sq[2] as u64);
+        }
+    } else {
+        for &sq in list.path(m) {
+            h = add(h, sq as u64);
+        }
+        h = add(h, 0xFFFF_0000);
+        for &sq in list.captured(m) {
+            h = add(h, sq as u64);
+        }
     }
-    add(0xFFFF_0000);
-    for &sq in list.captured(m) {
-        add(sq as u64);
-    }
-    add((m.promote as u64) << 16 | m.drop as u64);
-    add((m.pass as u64) << 1 | (m.huff as u64) << 8);
+    h = add(h, (m.promote as u64) << 16 | m.drop as u64);
+    h = add(h, (m.pass as u64) << 1 | (m.huff as u64) << 8);
     ((h >> 32) as u32) | 1
 }
 

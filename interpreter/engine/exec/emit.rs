@@ -361,6 +361,42 @@ impl std::ops::Deref for Adder {
 }
 
 impl Exec<'_> {
+    /// What a run of a drop block ends with when its prefix has passed and it then only adds
+    /// (`a`, [`super::super::special::Seq::lone_add`]) a piece of type `p` on the empty
+    /// current square (the run began at `start`): the run's state as `Exec::run_set_up` leaves it, the ops, path and
+    /// header that [`Exec::emit`] writes for that drop, and the run's work.
+    pub(in crate::engine) fn emit_drop(
+        &mut self,
+        block: &crate::def::Block,
+        (a, start, p): (&Adder, u16, PieceId),
+        s: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let rules = self.rules;
+        let dest = self.cp;
+        (self.from, self.to, self.mark, self.flags, self.steps) = (NONE, NONE, start, 0, 0);
+        self.drop = Some(p);
+        self.move_type = block.move_type.map_or(u16::MAX, |t| t.0);
+        self.first_move = out.moves.len();
+        self.stop = false;
+        s.pending.clear();
+        s.subs.clear();
+        // The run's first move: `BLOCK_MOVE_LIMIT` is not reached.
+        let n_pieces = rules.def.pieces.len() as u32;
+        let op_lo = out.ops.len();
+        let cell = Cell::new(p, self.side, rules.attr_defaults[p.idx()]);
+        out.ops.push(Op::Set(dest, cell));
+        out.ops
+            .push(Op::Store(self.side.0 as u32 * n_pieces + p.0 as u32, -1));
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(NONE);
+        out.squares.push(dest);
+        let path_hi = out.squares.len() as u32;
+        let piece = p.0 + 1;
+        self.push_head(&a.head, None, (op_lo, path_lo, path_hi), piece, piece, out);
+        s.work = s.work.saturating_add(rules.special.weight(block) as u64);
+    }
+
     /// [`Exec::emit`] for the common move: one piece (standing on `from`) goes to `dest`,
     /// capturing what stands there and the pending captures; no cascade, drop, copy, store or
     /// attack test. The same ops, path and captured squares, in the same order, written
@@ -464,7 +500,7 @@ impl Exec<'_> {
     /// writes it (the caller has checked what `emit` checks before choosing it). False when
     /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
     #[inline]
-    pub(in crate::engine) fn add_straight(
+    pub(in crate::engine) fn add_straight<const RECYCLE: bool>(
         &mut self,
         add: &Adder,
         caps: &[u16],
@@ -475,6 +511,20 @@ impl Exec<'_> {
             return false;
         }
         let dest = self.cp;
+        if RECYCLE
+            && (!caps.is_empty()
+                || (dest != self.from && !self.pos.cells[dest as usize].is_empty()))
+        {
+            // A capture under recycling: what `emit` writes past its simple path.
+            if add.promote.is_empty() {
+                self.emit_recycled(&add.head, None, dest, caps, out);
+            } else {
+                for &t in &add.promote {
+                    self.emit_recycled(&add.head, Some(t), dest, caps, out);
+                }
+            }
+            return true;
+        }
         if let (Some(head), true) = (&add.simple, caps.is_empty()) {
             // The usual move: one piece to an empty square or onto an enemy, all in its
             // header (as `emit_simple` writes it).
@@ -578,6 +628,75 @@ impl Exec<'_> {
 }
 
 impl Exec<'_> {
+    /// [`Exec::emit`]'s general path for a capture by a straight block under `"recycle
+    /// captures"` without deferred captures (`Exec::add_straight`): the piece on `self.from`
+    /// goes to `dest`, capturing what stands there and then `caps`, and each captured piece
+    /// goes to its store; the same ops, path and captured squares in the same order.
+    #[inline(never)]
+    fn emit_recycled(
+        &mut self,
+        head: &Move,
+        promote: Option<PieceId>,
+        dest: u16,
+        caps: &[u16],
+        out: &mut MoveList,
+    ) {
+        let rules = self.rules;
+        let n_pieces = rules.def.pieces.len() as u32;
+        let from = self.from;
+        let op_lo = out.ops.len();
+        // The pieces taken, in capture order (at most the destination's and the block's
+        // captures, `MAX_STRAIGHT_CAPTURES`).
+        let mut taken = [(NONE, Cell::EMPTY); 16];
+        let mut n = 0;
+        out.ops.push(Op::Set(from, Cell::EMPTY));
+        let moving = self.pos.cells[from as usize];
+        if !moving.is_empty() {
+            let mut cell = moving;
+            if let Some(p) = promote {
+                cell.piece = p.0 + 1;
+            }
+            if dest != from {
+                let occupant = self.pos.cells[dest as usize];
+                if !occupant.is_empty() {
+                    taken[n] = (dest, occupant);
+                    n += 1;
+                }
+            }
+            out.ops.push(Op::Set(dest, cell));
+        }
+        for &p in caps {
+            let c = current_op(&out.ops[op_lo..], p).unwrap_or(self.pos.cells[p as usize]);
+            if !c.is_empty() && n < taken.len() {
+                taken[n] = (p, c);
+                n += 1;
+                out.ops.push(Op::Set(p, Cell::EMPTY));
+            }
+        }
+        for &(_, c) in &taken[..n] {
+            if c.piece != u16::MAX {
+                let (owner, piece) = rules.recycled(c, self.side);
+                out.ops
+                    .push(Op::Store(owner as u32 * n_pieces + piece as u32, 1));
+            }
+        }
+        let path_lo = out.squares.len() as u32;
+        out.squares.push(from);
+        out.squares.push(dest);
+        let path_hi = out.squares.len() as u32;
+        for &(p, _) in &taken[..n] {
+            out.squares.push(p);
+        }
+        self.push_head(
+            head,
+            promote,
+            (op_lo, path_lo, path_hi),
+            0,
+            moving.piece,
+            out,
+        );
+    }
+
     /// [`Exec::push_simple`] out of line (the generation loop's rows: its registers stay
     /// on the loop).
     #[inline(never)]

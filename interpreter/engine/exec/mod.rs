@@ -197,6 +197,15 @@ impl<'a> Exec<'a> {
             if !self.enter(t) {
                 return;
             }
+            // A drop block whose prefix passed and that then only adds: the drop is written
+            // without setting up a run, when its square is empty (else the add would capture)
+            // and no attack test runs.
+            if let (Some(p), Some(a)) = (drop, t.lone_add()) {
+                if self.target == NONE && self.pos.cells[self.cp as usize].is_empty() {
+                    self.emit_drop(block, (a, start, p), scratch, out);
+                    return;
+                }
+            }
         }
         self.run_set_up(block, tree, start, drop, scratch, out);
     }

@@ -24,7 +24,10 @@ use super::position::{Cell, DEAD};
 use crate::def::*;
 use std::cell::RefCell;
 
+mod drops;
 mod run;
+
+pub(super) use drops::DropPrefix;
 
 /// The specialised programs of a game, one per block (by `Block::id`).
 #[derive(Clone, Debug, Default)]
@@ -39,6 +42,8 @@ pub struct Special {
     pub enabled: bool,
     /// The words of one zone's membership bits for one player (`Board::zone_bits`).
     zone_words: usize,
+    /// By block id: a drop block's prefix that tests only its own square.
+    drop_prefixes: Vec<Option<DropPrefix>>,
 }
 
 impl Special {
@@ -62,12 +67,30 @@ impl Special {
                 weights.push(weight(&block.body));
             }
         }
+        let mut drop_prefixes: Vec<Option<DropPrefix>> = blocks.iter().map(|_| None).collect();
+        for block in def.pieces.iter().flat_map(|p| &p.drops) {
+            if let Some(seq) = blocks.get(block.id as usize) {
+                drop_prefixes[block.id as usize] = DropPrefix::of(seq, def);
+            }
+        }
         Special {
             blocks,
             leaps: cx.leaps.into_inner(),
             weights,
             enabled: true,
             zone_words: n_pos.div_ceil(64),
+            drop_prefixes,
+        }
+    }
+
+    /// The prefix of a drop block that tests only its own square ([`DropPrefix`]), when
+    /// specialisation is on.
+    #[inline]
+    pub(super) fn drop_prefix(&self, block: &Block) -> Option<&DropPrefix> {
+        if self.enabled {
+            self.drop_prefixes.get(block.id as usize)?.as_ref()
+        } else {
+            None
         }
     }
 
@@ -695,6 +718,18 @@ impl Build {
                 Node::While(self.cond(c), self.seq(body))
             }
             _ => Node::Plain(instr.clone()),
+        }
+    }
+}
+
+impl Seq {
+    /// The add that is all the block does once its prefix has passed (as in a drop block that
+    /// verifies its square and adds), when it offers no promotion and is no copy.
+    #[inline(always)]
+    pub(in crate::engine) fn lone_add(&self) -> Option<&Adder> {
+        match self.nodes.get(self.prefix..) {
+            Some([Node::Add(a)]) if a.promote.is_empty() && !a.copy => Some(a),
+            _ => None,
         }
     }
 }

@@ -92,7 +92,13 @@ impl Exec<'_> {
             sq: [NONE; MAX_STRAIGHT_CAPTURES],
             n: 0,
         };
-        self.straight_from(seq, 1, &mut caps, out);
+        // Recycled captures need store ops: a copy of the runner for them, so that the
+        // others' adds stay as they were.
+        if self.rules.def.options.recycle_captures {
+            self.straight_from::<true>(seq, 1, &mut caps, out);
+        } else {
+            self.straight_from::<false>(seq, 1, &mut caps, out);
+        }
         scratch.work = scratch
             .work
             .saturating_add(self.steps as u64)
@@ -123,7 +129,7 @@ impl Exec<'_> {
     }
 
     /// The nodes of a straight sequence from `first` on; false once the block ends.
-    fn straight_from(
+    fn straight_from<const RECYCLE: bool>(
         &mut self,
         seq: &Seq,
         first: usize,
@@ -153,12 +159,14 @@ impl Exec<'_> {
                     }
                     true
                 }
-                Node::Add(spec) => self.add_straight(spec, &caps.sq[..caps.n], out),
+                Node::Add(spec) => self.add_straight::<RECYCLE>(spec, &caps.sq[..caps.n], out),
                 Node::If(c, a, b) => {
                     let body = if self.pure(c) { a } else { b };
                     match body.nodes.as_slice() {
-                        [Node::Add(spec)] => self.add_straight(spec, &caps.sq[..caps.n], out),
-                        _ => self.straight_from(body, 0, caps, out),
+                        [Node::Add(spec)] => {
+                            self.add_straight::<RECYCLE>(spec, &caps.sq[..caps.n], out)
+                        }
+                        _ => self.straight_from::<RECYCLE>(body, 0, caps, out),
                     }
                 }
                 Node::Skip(t, off) => loop {
@@ -174,7 +182,7 @@ impl Exec<'_> {
                     if !self.gen_test(*t, self.cp) {
                         break true;
                     }
-                    if !self.add_straight(spec, &caps.sq[..caps.n], out) {
+                    if !self.add_straight::<RECYCLE>(spec, &caps.sq[..caps.n], out) {
                         break false;
                     }
                     self.cp = self.next(*off, self.cp);
@@ -186,7 +194,7 @@ impl Exec<'_> {
                     if !self.pure(c) {
                         break true;
                     }
-                    if !self.straight_from(body, 0, caps, out)
+                    if !self.straight_from::<RECYCLE>(body, 0, caps, out)
                         || self.count(body.cost + 1) == Flow::Stop
                     {
                         break false;

@@ -293,7 +293,12 @@ impl Session {
             Ok(c) => c,
             Err(e) => return self.error(e),
         };
-        let cfg = SearchConfig { multi_pv, ..cfg };
+        // Analysis shows the game's own values: a draw reads 0, whatever contempt play uses.
+        let cfg = SearchConfig {
+            multi_pv,
+            contempt: 0,
+            ..cfg
+        };
         if let Some(o) = self.game.outcome() {
             return self.error(format!(
                 "the game is over: {}",

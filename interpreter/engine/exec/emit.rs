@@ -397,6 +397,21 @@ impl Exec<'_> {
         s.work = s.work.saturating_add(rules.special.weight(block) as u64);
     }
 
+    /// The simple move's start: the piece's square, its cell, the cell it lands as (promoted to
+    /// `promote`), and whether `dest` holds a piece it captures (not the mover itself).
+    #[inline(always)]
+    fn moving(&self, promote: Option<PieceId>, dest: u16) -> (u16, Cell, Cell, bool) {
+        let from = self.from;
+        let cells = &self.pos.cells;
+        let original = cells[from as usize];
+        let mut cell = original;
+        if let Some(p) = promote {
+            cell.piece = p.0 + 1;
+        }
+        let taken = dest != from && !cells[dest as usize].is_empty();
+        (from, original, cell, taken)
+    }
+
     /// [`Exec::emit`] for the common move: one piece (standing on `from`) goes to `dest`,
     /// capturing what stands there and the pending captures; no cascade, drop, copy, store or
     /// attack test. The same ops, path and captured squares, in the same order, written
@@ -412,15 +427,7 @@ impl Exec<'_> {
     ) {
         // Both callers run outside attack tests, so `Exec::cell` is the board's cell.
         debug_assert_eq!(self.target, NONE);
-        let from = self.from;
-        let cells = &self.pos.cells;
-        let original = cells[from as usize];
-        let mut cell = original;
-        if let Some(p) = promote {
-            cell.piece = p.0 + 1;
-        }
-        // The destination's occupant is captured (unless it is the mover itself).
-        let taken = dest != from && !cells[dest as usize].is_empty();
+        let (from, original, cell, taken) = self.moving(promote, dest);
         let mut caps = caps.peekable();
         if caps.peek().is_none()
             && !head.partial
@@ -568,21 +575,15 @@ impl Exec<'_> {
     #[inline(always)]
     fn emit_jump(&mut self, head: &Move, promote: Option<PieceId>, cap: u16, out: &mut MoveList) {
         debug_assert_eq!(self.target, NONE);
-        let (from, dest) = (self.from, self.cp);
-        let cells = &self.pos.cells;
-        let original = cells[from as usize];
-        let mut cell = original;
-        if let Some(p) = promote {
-            cell.piece = p.0 + 1;
-        }
-        let taken = dest != from && !cells[dest as usize].is_empty();
+        let dest = self.cp;
+        let (from, original, cell, taken) = self.moving(promote, dest);
         // The captured square as the move's first two writes leave it.
         let c = if cap == dest {
             cell
         } else if cap == from {
             Cell::EMPTY
         } else {
-            cells[cap as usize]
+            self.pos.cells[cap as usize]
         };
         let op_lo = out.ops.len();
         let path_lo = out.squares.len() as u32;

@@ -84,10 +84,7 @@ impl Exec<'_> {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        self.move_type = e.move_type;
-        self.from = start;
-        self.steps = 0;
-        self.first_move = out.moves.len();
+        self.begin_run(e, start, out);
         let mut caps = Caps {
             sq: [NONE; MAX_STRAIGHT_CAPTURES],
             n: 0,
@@ -119,13 +116,20 @@ impl Exec<'_> {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
+        self.begin_run(e, start, out);
+        self.cp = dest;
+        self.add_jump(add, cap, out);
+        scratch.work = scratch.work.saturating_add(e.weight as u64);
+    }
+
+    /// What a straight run and a jump set before their first node: the block's move type, the
+    /// piece's square, no steps yet, and where its moves start in `out`.
+    #[inline(always)]
+    fn begin_run(&mut self, e: &GateEntry, start: u16, out: &MoveList) {
         self.move_type = e.move_type;
         self.from = start;
         self.steps = 0;
         self.first_move = out.moves.len();
-        self.cp = dest;
-        self.add_jump(add, cap, out);
-        scratch.work = scratch.work.saturating_add(e.weight as u64);
     }
 
     /// The nodes of a straight sequence from `first` on; false once the block ends.

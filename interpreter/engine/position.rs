@@ -256,7 +256,7 @@ impl Position {
     /// What threefold repetition compares: the board, the stores and the turn, but not the
     /// counters or the last move.
     pub fn repetition_key(&self) -> u64 {
-        self.hash ^ self.counters_hash ^ self.turn_key ^ turn_hash(self.turn, NONE, NONE)
+        self.board_key() ^ turn_hash(self.turn, NONE, NONE)
     }
 
     /// The part of the hash that comes from the board and the stores alone (not the turn, the

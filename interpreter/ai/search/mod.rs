@@ -280,7 +280,7 @@ impl<'a> Search<'a> {
             return slot.1;
         }
         let v = self.ev.eval(&self.pos, self.root);
-        self.eval_memo[(key as usize) & (EVAL_MEMO - 1)] = (key, v);
+        *slot = (key, v);
         v
     }
 

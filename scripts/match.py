@@ -44,6 +44,52 @@ CHESS_OPENINGS = [
     "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",  # Nimzo-Indian
     "c2c4 e7e5",  # English
     "g1f3 d7d5 g2g3",  # Reti
+    # More lines, so that long matches (up to 108 games) play no game twice; a match of 20
+    # games plays the ten above as before.
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6",  # Spanish, main line
+    "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4",  # Scotch
+    "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4",  # Petrov
+    "e2e4 e7e5 b1c3 g8f6 f2f4",  # Vienna
+    "e2e4 e7e5 f2f4 e5f4 g1f3",  # King's Gambit
+    "e2e4 e7e5 g1f3 d7d6 d2d4",  # Philidor
+    "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",  # Two Knights
+    "e2e4 e7e5 g1f3 b8c6 b1c3 g8f6",  # Four Knights
+    "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e5",  # Sicilian, Sveshnikov
+    "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 a7a6",  # Sicilian, Kan
+    "e2e4 c7c5 b1c3 b8c6 g2g3 g7g6",  # Sicilian, closed
+    "e2e4 c7c5 c2c3 g8f6 e4e5 f6d5",  # Sicilian, Alapin
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6",  # Sicilian, Najdorf
+    "e2e4 c7c5 g1f3 d7d6 f1b5",  # Sicilian, Moscow
+    "e2e4 e7e6 d2d4 d7d5 b1c3 f8b4",  # French, Winawer
+    "e2e4 e7e6 d2d4 d7d5 e4e5 c7c5 c2c3",  # French, advance
+    "e2e4 e7e6 d2d4 d7d5 b1d2 g8f6",  # French, Tarrasch
+    "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5",  # Caro-Kann, advance
+    "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5",  # Caro-Kann, classical
+    "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6",  # Pirc
+    "e2e4 g7g6 d2d4 f8g7 b1c3 d7d6",  # Modern
+    "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5",  # Scandinavian
+    "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6",  # Alekhine
+    "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6 b1c3",  # Slav
+    "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6 e2e3",  # Queen's Gambit Accepted
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6 c1g5 f8e7",  # QGD, orthodox
+    "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",  # Queen's Indian
+    "d2d4 g8f6 c2c4 e7e6 g2g3 d7d5",  # Catalan
+    "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5",  # Grünfeld
+    "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6",  # Benoni
+    "d2d4 g8f6 c2c4 c7c5 d4d5 b7b5",  # Benko
+    "d2d4 f7f5 g2g3 g8f6 f1g2 g7g6",  # Dutch, Leningrad
+    "d2d4 d7d5 g1f3 g8f6 c1f4",  # London
+    "d2d4 g8f6 c1g5 e7e6 e2e4",  # Trompowsky
+    "d2d4 d7d5 c2c4 b8c6",  # Chigorin
+    "c2c4 g8f6 b1c3 e7e5 g1f3 b8c6",  # English, four knights
+    "c2c4 c7c5 g1f3 g8f6 b1c3 b8c6",  # English, symmetrical
+    "c2c4 e7e6 b1c3 d7d5 d2d4 f8e7",  # English into QGD
+    "g1f3 g8f6 c2c4 g7g6 b2b3 f8g7",  # Reti, fianchetto
+    "g1f3 d7d5 d2d4 g8f6 e2e3 e7e6",  # Colle
+    "f2f4 d7d5 g1f3 g8f6 e2e3 g7g6",  # Bird
+    "b2b3 e7e5 c1b2 b8c6 e2e3",  # Larsen
+    "g2g3 d7d5 f1g2 g8f6 g1f3 c7c6",  # King's fianchetto
+    "e2e4 b8c6 d2d4 d7d5 b1c3",  # Nimzowitsch defence
 ]
 CRAZYHOUSE_OPENINGS = [
     "e2e4 e7e5 g1f3 b8c6",

@@ -191,7 +191,7 @@ def chess_match(args, b_options):
         if b_options:
             b.configure(b_options)
         w = d = l = 0
-        for g in range(args.games):
+        for g in range(args.first_game, args.first_game + args.games):
             opening = openings[(g // 2) % len(openings)].split()
             a_white = g % 2 == 0
             board = board_class()
@@ -290,7 +290,7 @@ def draughts_match(args, b_options):
     b.init()
     try:
         w = d = l = 0
-        for g in range(args.games):
+        for g in range(args.first_game, args.first_game + args.games):
             opening = DRAUGHTS_OPENINGS[(g // 2) % len(DRAUGHTS_OPENINGS)].split()
             a_white = g % 2 == 0
             board = Board(variant="standard")
@@ -433,6 +433,7 @@ def main():
     p.add_argument("--nodes", type=int, help="fixed nodes per move instead of a time per move")
     p.add_argument("--tc", help="game clock BASE+INC in seconds (chess), e.g. 10+0.1, instead of a time per move")
     p.add_argument("--games", type=int, default=20, help="games per match (even: both colours)")
+    p.add_argument("--first-game", type=int, default=0, help="number of the first game (even): game g plays opening g // 2, so two matches can split the openings")
     p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
     p.add_argument("--pgn", help="append every chess game to this PGN file")
     p.add_argument("--pdn", help="append every draughts game (moves and final position) to this file")

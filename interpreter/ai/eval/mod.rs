@@ -14,13 +14,11 @@ mod formation;
 mod graph;
 mod lines;
 mod phase;
-mod royal;
 
 use formation::{Formation, Tally};
 use graph::{empty_graph, reachable, Graph};
 use lines::{goal_lines, Line, LineCell};
 use phase::{phased_terms, Phased};
-use royal::{Role, Royal};
 
 /// One hundredth of a unit; a unit is the weakest piece type of the setup (a pawn, a man).
 pub const UNIT: i32 = 100;
@@ -125,9 +123,6 @@ pub struct Evaluator {
     /// Royal squares by the game's phase (`None` for coarse tables, games without royal
     /// pieces and games with drops).
     phased: Option<Box<Phased>>,
-    /// Royal safety (shelter, attacks on the royal zone) while material is high: with the
-    /// royal squares by phase, two sides.
-    royal: Option<Box<Royal>>,
     /// The material on the board at the start, where captures are compulsory (0 elsewhere):
     /// the material difference counts more as the board empties ([`Evaluator::eval`]).
     trade_base: i64,
@@ -461,9 +456,6 @@ impl Evaluator {
         } else {
             0
         };
-        let royal = phased
-            .as_ref()
-            .and_then(|ph| Royal::new(rules, &graphs, &players, &base, &ph.phase_w));
         let formation = if trade_base > 0 {
             Formation::new(rules, &graphs, &players, &reach, n_pieces).map(Box::new)
         } else {
@@ -487,7 +479,6 @@ impl Evaluator {
             line_cells,
             line_worth,
             phased,
-            royal,
         }
     }
 
@@ -603,7 +594,6 @@ impl Evaluator {
             line_cells,
             line_worth,
             phased: None,
-            royal: None,
             trade_base: 0,
             formation: None,
         }

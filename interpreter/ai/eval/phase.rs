@@ -25,8 +25,6 @@ const ROYAL_EXPOSED: f64 = 0.5;
 const ROYAL_AWAY: f64 = 0.5;
 /// Royal centre in the ending: units per unit of the royal's mobility ratio over average.
 const ROYAL_CENTRE: f64 = 0.6;
-/// The most attacking pieces of a side that the royal-safety term looks at.
-const ATTACKERS: usize = 64;
 /// The royal squares by phase ([`Phased`]), derived from the empty-board graphs and the
 /// mobility on random boards; `None` in games without royal pieces or with drops (where a
 /// captured piece stays in play; not measured there).
@@ -166,10 +164,6 @@ impl Evaluator {
         let mut mg = [0i64; 2];
         let mut eg = [0i64; 2];
         let mut phase = 0i64;
-        // Royal safety: each side's royal square and attacking pieces.
-        let mut kings = [NONE; 2];
-        let mut att = [[0u16; ATTACKERS]; 2];
-        let mut n_att = [0usize; 2];
         for (sq, &c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -181,21 +175,6 @@ impl Evaluator {
             phase += ph.phase_w[t] as i64;
             mg[side] += ph.mg[i] as i64;
             eg[side] += ph.eg[i] as i64;
-            if let Some(r) = &self.royal {
-                match r.role(t) {
-                    Role::Royal => kings[side] = sq as u16,
-                    Role::Attacker if n_att[side] < ATTACKERS => {
-                        att[side][n_att[side]] = sq as u16;
-                        n_att[side] += 1;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if let Some(r) = &self.royal {
-            let cost = r.costs(pos, kings, [&att[0][..n_att[0]], &att[1][..n_att[1]]]);
-            mg[0] -= cost[0];
-            mg[1] -= cost[1];
         }
         for line in &self.lines {
             let v = self.line_worth(pos, line) as i64;

@@ -38,10 +38,12 @@ const INF: i32 = MATE + 1;
 const HIST: usize = 1 << 14;
 /// Entries of the evaluation memo ([`Search::eval_root`]), a power of two.
 const EVAL_MEMO: usize = 1 << 14;
+mod exchange;
 mod order;
 mod quiesce;
 mod root;
 
+use exchange::QuietExchange;
 pub use order::{fingerprint, Heuristics};
 use order::{BAD_CAPTURE, KILLER, QUIET_CHECK};
 /// Runs an alpha-beta search for [`Engine::search`].
@@ -574,6 +576,15 @@ impl<'a> Search<'a> {
         }
         self.score_moves(ply, tt_fp, false);
         let alpha0 = alpha;
+        // In check near the horizon, away from the principal variation, evasions are pruned
+        // once one was searched (`exchange.rs`).
+        let evasions_pruned = in_check
+            && self.prune
+            && !pv_node
+            && depth <= exchange::EVASION_DEPTH
+            && beta.abs() < MATE_BOUND
+            && alpha.abs() < MATE_BOUND;
+        let mut quiet_evasions = 0;
         let mut best = -INF;
         let mut best_idx = u16::MAX;
         let n = self.keys[ply].len();
@@ -593,6 +604,22 @@ impl<'a> Search<'a> {
                 && depth <= PRUNE_DEPTH
                 && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
                     || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * reduced <= alpha);
+            // Quiet moves that lose material by exchange, principal variation or not.
+            let exchange = if quiet
+                && k > 0
+                && !in_check
+                && best > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+            {
+                self.quiet_exchange(ply, &m, depth, k)
+            } else {
+                QuietExchange::Keep
+            };
+            if exchange == QuietExchange::Drop {
+                continue;
+            }
+            let prune_it = prune_it || exchange == QuietExchange::UnlessCheck;
             // Games with drops prune by move count alone, not by the evaluation: at depth 3 or
             // less, quiet moves after the first 6 + 4 d² (drops are many and mostly quiet).
             // Checks that the attack tables show (`QUIET_CHECK`: a piece put where it attacks
@@ -620,6 +647,14 @@ impl<'a> Search<'a> {
             {
                 continue;
             }
+            if evasions_pruned
+                && k > 0
+                && best > -MATE_BOUND
+                && self.evasion_pruned(ply, &m, key, quiet, quiet_evasions)
+            {
+                continue;
+            }
+            quiet_evasions += (quiet && in_check) as usize;
             if prune_it {
                 self.note_kings(ply);
             }

@@ -35,7 +35,25 @@ pub(super) struct Activity {
     slides: Vec<Vec<usize>>,
     /// Forward links per player and direction: `fwd[(player * n_dirs + dir) * n_pos + sq]`.
     fwd: Vec<u16>,
+    /// Per player and type: whether the type is royal.
+    royal: Vec<bool>,
+    /// Royal moves between two squares on the empty board, per player:
+    /// `royal_dist[(player * n_pos + from) * n_pos + to]` (at most [`FAR`]); empty unless the
+    /// game has exactly one royal type.
+    royal_dist: Vec<u8>,
+    /// A promoter's advancement weight by player, type and square (`<< SHIFT`, 0 to 1).
+    advance: Vec<i32>,
 }
+
+/// In the ending, hundredths per royal move between a fully advanced promoter and the
+/// other side's royal piece.
+const PROX_OTHER: i32 = 20;
+/// The same for the promoter's own side's royal piece.
+const PROX_OWN: i32 = 8;
+/// Hundredths the search adds for the side to move where this term applies.
+pub(super) const TEMPO: i32 = 10;
+/// Royal distances are cut at this many moves.
+const FAR: u8 = 8;
 
 /// Worth of one safe square, as a share of the type's worth over its average reach on the
 /// empty board (in chess a knight's square is worth 0.07 of a pawn, a
@@ -133,7 +151,54 @@ pub(super) fn activity(
             centre[i] = (avg / 2.0 * (1 << SHIFT) as f64).round() as i32;
         }
     }
-    if weight.iter().all(|&w| w == 0) {
+    // The ending's royal proximity: royal distances and promoters' advancement.
+    let royal_type: Vec<usize> = (0..n_pieces).filter(|&t| rules.royal[t]).collect();
+    let mut royal_dist = Vec::new();
+    let mut advance = vec![0i32; n_players * n_pieces * n_pos];
+    if royal_type.len() == 1 {
+        royal_dist = vec![FAR; n_players * n_pos * n_pos];
+        for &p in players {
+            let Some(g) = graphs[p.idx() * n_pieces + royal_type[0]].as_ref() else {
+                continue;
+            };
+            for from in 0..n_pos {
+                let row = &mut royal_dist[(p.idx() * n_pos + from) * n_pos..][..n_pos];
+                row[from] = 0;
+                let mut frontier = vec![from];
+                let mut d = 0;
+                while !frontier.is_empty() && d + 1 < FAR {
+                    d += 1;
+                    let mut next = Vec::new();
+                    for sq in frontier {
+                        for &to in &g.edges[g.lo[sq]..g.lo[sq + 1]] {
+                            if row[to as usize] == FAR && to as usize != from {
+                                row[to as usize] = d;
+                                next.push(to as usize);
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+            }
+            for t in (0..n_pieces).filter(|&t| promoter[t]) {
+                let Some(g) = graphs[p.idx() * n_pieces + t].as_ref() else {
+                    continue;
+                };
+                let dist = g.distances(n_pos, |sq| g.promotes[sq]);
+                let most = dist.iter().filter(|&&d| d != u32::MAX).max().copied();
+                let Some(most) = most else { continue };
+                let most = (most + 1) as f64;
+                for (sq, &d) in dist.iter().enumerate() {
+                    if d != u32::MAX && g.lo[sq + 1] > g.lo[sq] {
+                        let a = (most - d as f64) / most;
+                        advance[(p.idx() * n_pieces + t) * n_pos + sq] =
+                            (a * a * (1 << SHIFT) as f64).round() as i32;
+                    }
+                }
+            }
+        }
+    }
+    if weight.iter().all(|&w| w == 0) && royal_dist.is_empty() {
         return None;
     }
     Some(Box::new(Activity {
@@ -146,6 +211,11 @@ pub(super) fn activity(
         leaps,
         slides,
         fwd,
+        royal: (0..n_players * n_pieces)
+            .map(|i| rules.royal[i % n_pieces])
+            .collect(),
+        royal_dist,
+        advance,
     }))
 }
 
@@ -172,8 +242,9 @@ fn has(set: &[u64; WORDS], q: u16) -> bool {
 }
 
 impl Activity {
-    /// The mobility of `me`'s pieces less the other side's, in hundredths.
-    pub(super) fn score(&self, pos: &Position, me: PlayerId) -> i64 {
+    /// The mobility of `me`'s pieces less the other side's, and the royal proximity to the
+    /// promoters as far as the game is into the ending (`gone` of `phase_max`), in hundredths.
+    pub(super) fn score(&self, pos: &Position, me: PlayerId, gone: i64, phase_max: i64) -> i64 {
         let n_pos = self.n_pos;
         // Occupied squares; per side, the squares it does not count: its own pieces' and
         // those the other side's promoters attack.
@@ -182,6 +253,9 @@ impl Activity {
         // The pieces counted: (square, player and type).
         let mut counted = [(0u16, 0u16); MAX_SQUARES];
         let mut n_counted = 0;
+        let mut promoters = [(0u16, 0u16); MAX_SQUARES];
+        let mut n_promoters = 0;
+        let mut royal_at = [NONE; 2];
         for (sq, &c) in pos.cells[..n_pos].iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -190,7 +264,11 @@ impl Activity {
             occ[sq / 64] |= 1 << (sq % 64);
             bad[side][sq / 64] |= 1 << (sq % 64);
             let i = side * self.n_pieces + c.piece as usize - 1;
-            if self.guard[i] {
+            if self.royal[i] {
+                royal_at[side] = sq as u16;
+            } else if self.guard[i] {
+                promoters[n_promoters] = (sq as u16, i as u16);
+                n_promoters += 1;
                 let row = i * n_pos + sq;
                 let other = &mut bad[1 - side];
                 for &q in &self.leaps[self.leap_lo[row] as usize..self.leap_lo[row + 1] as usize] {
@@ -224,6 +302,22 @@ impl Activity {
             let v = self.weight[i] as i64 * ((n << SHIFT) - self.centre[i]) as i64;
             sum[(side != me.idx()) as usize] += v;
         }
-        (sum[0] - sum[1]) >> (2 * SHIFT)
+        let mut v = (sum[0] - sum[1]) >> (2 * SHIFT);
+        if !self.royal_dist.is_empty() && gone > 0 && royal_at[0] != NONE && royal_at[1] != NONE {
+            let n = self.n_pos;
+            let dist = |side: usize, to: usize| {
+                self.royal_dist[(side * n + royal_at[side] as usize) * n + to] as i64
+            };
+            let mut prox = 0i64;
+            for &(sq, i) in &promoters[..n_promoters] {
+                let (sq, i) = (sq as usize, i as usize);
+                let side = i / self.n_pieces;
+                let a = self.advance[i * n + sq] as i64;
+                let w = PROX_OTHER as i64 * dist(1 - side, sq) - PROX_OWN as i64 * dist(side, sq);
+                prox += if side == me.idx() { a * w } else { -a * w };
+            }
+            v += (prox >> SHIFT) * gone / phase_max;
+        }
+        v
     }
 }

@@ -133,6 +133,8 @@ pub struct Evaluator {
     formation: Option<Box<Formation>>,
     /// Piece mobility on the board (`activity.rs`; games with royal squares by phase).
     activity: Option<Box<Activity>>,
+    /// Hundredths the search adds to the evaluation for the side to move.
+    pub tempo: i32,
 }
 
 /// The sizes and players every derivation starts from.
@@ -469,7 +471,13 @@ impl Evaluator {
             Some(_) => activity(rules, &graphs, &players, &base),
             None => None,
         };
+        let tempo = if activity.is_some() {
+            activity::TEMPO
+        } else {
+            0
+        };
         Evaluator {
+            tempo,
             activity,
             formation,
             trade_base,
@@ -606,6 +614,7 @@ impl Evaluator {
             trade_base: 0,
             formation: None,
             activity: None,
+            tempo: 0,
         }
     }
 

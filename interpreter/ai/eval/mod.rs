@@ -10,11 +10,13 @@ use crate::engine::{Cell, MoveList, Op, Position, Rules, Scratch};
 
 use super::Rng;
 
+mod activity;
 mod formation;
 mod graph;
 mod lines;
 mod phase;
 
+use activity::{activity, Activity};
 use formation::{Formation, Tally};
 use graph::{empty_graph, reachable, Graph};
 use lines::{goal_lines, Line, LineCell};
@@ -129,6 +131,10 @@ pub struct Evaluator {
     /// Where the material difference counts more as the board empties, the men's wings and
     /// centre (`formation.rs`).
     formation: Option<Box<Formation>>,
+    /// Piece mobility on the board (`activity.rs`; games with royal squares by phase).
+    activity: Option<Box<Activity>>,
+    /// Hundredths the search adds to the evaluation for the side to move.
+    pub tempo: i32,
 }
 
 /// The sizes and players every derivation starts from.
@@ -461,7 +467,18 @@ impl Evaluator {
         } else {
             None
         };
+        let activity = match phased {
+            Some(_) => activity(rules, &graphs, &players, &base),
+            None => None,
+        };
+        let tempo = if activity.is_some() {
+            activity::TEMPO
+        } else {
+            0
+        };
         Evaluator {
+            tempo,
+            activity,
             formation,
             trade_base,
             n_pieces,
@@ -596,6 +613,8 @@ impl Evaluator {
             phased: None,
             trade_base: 0,
             formation: None,
+            activity: None,
+            tempo: 0,
         }
     }
 

@@ -184,6 +184,10 @@ impl Evaluator {
         let gone = ph.phase_max - phase;
         let total = |s: usize| sum[s] + (mg[s] * phase + eg[s] * gone) / ph.phase_max;
         let others = (self.n_active.max(2) - 1) as i64;
-        (total(0) - total(1) / others).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
+        let act = self
+            .activity
+            .as_ref()
+            .map_or(0, |a| a.score(pos, me, gone, ph.phase_max));
+        (total(0) - total(1) / others + act).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
     }
 }

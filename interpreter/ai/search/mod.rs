@@ -264,11 +264,7 @@ impl<'a> Search<'a> {
     /// The static evaluation for the side to move.
     fn evaluate(&mut self) -> i32 {
         let v = self.eval_root();
-        if self.team() {
-            v
-        } else {
-            -v
-        }
+        self.ev.tempo + if self.team() { v } else { -v }
     }
 
     /// The evaluation of the current position for the root player, remembered by the board's

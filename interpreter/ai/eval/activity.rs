@@ -1,0 +1,323 @@
+//! Piece activity on the actual board: each piece's safe squares (mobility) from the attack
+//! tables the engine derived for its royal test, with no move generation.
+//!
+//! Two sides, royal pieces and no drops (the games whose royal squares go by the phase,
+//! `phase.rs`), a board of at most [`MAX_SQUARES`] squares and usable attack tables. A piece
+//! that is neither royal nor a promoter counts the squares it leaps to or slides over (up to
+//! and including the first occupied one) that hold no piece of its own side and that no
+//! enemy promoter attacks; each square over the type's expected count is worth a share of
+//! the type's worth over its average reach on the empty board.
+
+use super::*;
+
+/// The largest board measured: the squares the enemy promoters attack are one bit set.
+pub(super) const MAX_SQUARES: usize = 256;
+/// Fixed point of the per-square weights.
+const SHIFT: i32 = 8;
+
+/// The tables of the mobility term.
+#[derive(Clone, Debug)]
+pub(super) struct Activity {
+    n_pos: usize,
+    n_pieces: usize,
+    /// Per player and type: weight of one safe square, in hundredths `<< SHIFT` (0: not
+    /// counted).
+    weight: Vec<i32>,
+    /// Per player and type: the squares a piece is expected to reach, `<< SHIFT`.
+    centre: Vec<i32>,
+    /// Per player and type: whether the type is a promoter (its attacks make squares unsafe).
+    guard: Vec<bool>,
+    /// Forward leaps: `leaps[leap_lo[i]..leap_lo[i + 1]]` for `i = (player * n_pieces + type)
+    /// * n_pos + square`.
+    leap_lo: Vec<u32>,
+    leaps: Vec<u16>,
+    /// Per player and type: the first indexes into `fwd` of each sliding direction.
+    slides: Vec<Vec<usize>>,
+    /// Forward links per player and direction: `fwd[(player * n_dirs + dir) * n_pos + sq]`.
+    fwd: Vec<u16>,
+    /// Per player and type: whether the type is royal.
+    royal: Vec<bool>,
+    /// Royal moves between two squares on the empty board, per player:
+    /// `royal_dist[(player * n_pos + from) * n_pos + to]` (at most [`FAR`]); empty unless the
+    /// game has exactly one royal type.
+    royal_dist: Vec<u8>,
+    /// A promoter's advancement weight by player, type and square (`<< SHIFT`, 0 to 1).
+    advance: Vec<i32>,
+}
+
+/// In the ending, hundredths per royal move between a fully advanced promoter and the
+/// other side's royal piece.
+const PROX_OTHER: i32 = 20;
+/// The same for the promoter's own side's royal piece.
+const PROX_OWN: i32 = 8;
+/// Hundredths the search adds for the side to move where this term applies.
+pub(super) const TEMPO: i32 = 10;
+/// Royal distances are cut at this many moves.
+const FAR: u8 = 8;
+
+/// Worth of one safe square, as a share of the type's worth over its average reach on the
+/// empty board (in chess a knight's square is worth 0.07 of a pawn, a
+/// bishop's, rook's or queen's about 0.04).
+const MOBILITY: f64 = 0.10;
+
+/// Builds the term, or `None` where it does not apply.
+pub(super) fn activity(
+    rules: &Rules,
+    graphs: &[Option<Graph>],
+    players: &[PlayerId],
+    base: &[i32],
+) -> Option<Box<Activity>> {
+    let def = &rules.def;
+    let a = &rules.attacks;
+    let n_pos = def.board.n_pos();
+    let n_pieces = def.pieces.len();
+    let n_players = def.players.len();
+    let n_dirs = def.board.directions.len();
+    if players.len() != 2
+        || n_players != 2
+        || n_pos > MAX_SQUARES
+        || !a.usable
+        || a.capped
+        || !rules.royal.iter().any(|&r| r)
+        || def.pieces.iter().any(|p| !p.drops.is_empty())
+    {
+        return None;
+    }
+    let promoter: Vec<bool> = (0..n_pieces)
+        .map(|t| {
+            players.iter().any(|p| {
+                graphs[p.idx() * n_pieces + t]
+                    .as_ref()
+                    .is_some_and(|g| g.promotes.iter().any(|&b| b))
+            })
+        })
+        .collect();
+    // Forward links.
+    let mut fwd = vec![NONE; n_players * n_dirs * n_pos];
+    for (i, &r) in a.rev.iter().enumerate() {
+        if r != NONE {
+            let base = i / n_pos * n_pos;
+            fwd[base + r as usize] = (i - base) as u16;
+        }
+    }
+    // Forward leaps per player, type and square.
+    let mut rows: Vec<Vec<u16>> = vec![Vec::new(); n_players * n_pieces * n_pos];
+    for pl in 0..n_players {
+        for target in 0..n_pos {
+            for &(src, t) in &a.leap_to[pl * n_pos + target] {
+                rows[(pl * n_pieces + t as usize) * n_pos + src as usize].push(target as u16);
+            }
+        }
+    }
+    let mut leap_lo = Vec::with_capacity(rows.len() + 1);
+    let mut leaps = Vec::new();
+    leap_lo.push(0u32);
+    for r in &rows {
+        leaps.extend_from_slice(r);
+        leap_lo.push(leaps.len() as u32);
+    }
+    let mut slides = vec![Vec::new(); n_players * n_pieces];
+    for pl in 0..n_players {
+        for (dir, types) in &a.slides[pl] {
+            for (t, _) in types.iter().enumerate().filter(|(_, on)| **on) {
+                slides[pl * n_pieces + t].push((pl * n_dirs + dir.idx()) * n_pos);
+            }
+        }
+    }
+    let mut weight = vec![0i32; n_players * n_pieces];
+    let mut centre = vec![0i32; n_players * n_pieces];
+    let mut guard = vec![false; n_players * n_pieces];
+    for &p in players {
+        for t in 0..n_pieces {
+            let i = p.idx() * n_pieces + t;
+            guard[i] = promoter[t];
+            if rules.royal[t] || promoter[t] || def.pieces[t].dummy || base[t] <= 0 {
+                continue;
+            }
+            // Average reach on the empty board over the squares the type can stand on.
+            let Some(g) = graphs[i].as_ref() else {
+                continue;
+            };
+            let (mut sum, mut n) = (0usize, 0usize);
+            for sq in (0..n_pos).filter(|&sq| g.lo[sq + 1] > g.lo[sq]) {
+                sum += reach_empty(&leap_lo, &slides[i], &fwd, i * n_pos + sq, sq);
+                n += 1;
+            }
+            if sum == 0 || n == 0 {
+                continue;
+            }
+            let avg = sum as f64 / n as f64;
+            weight[i] = (MOBILITY * base[t] as f64 / avg * (1 << SHIFT) as f64).round() as i32;
+            centre[i] = (avg / 2.0 * (1 << SHIFT) as f64).round() as i32;
+        }
+    }
+    // The ending's royal proximity: royal distances and promoters' advancement.
+    let royal_type: Vec<usize> = (0..n_pieces).filter(|&t| rules.royal[t]).collect();
+    let mut royal_dist = Vec::new();
+    let mut advance = vec![0i32; n_players * n_pieces * n_pos];
+    if royal_type.len() == 1 {
+        royal_dist = vec![FAR; n_players * n_pos * n_pos];
+        for &p in players {
+            let Some(g) = graphs[p.idx() * n_pieces + royal_type[0]].as_ref() else {
+                continue;
+            };
+            for from in 0..n_pos {
+                let row = &mut royal_dist[(p.idx() * n_pos + from) * n_pos..][..n_pos];
+                row[from] = 0;
+                let mut frontier = vec![from];
+                let mut d = 0;
+                while !frontier.is_empty() && d + 1 < FAR {
+                    d += 1;
+                    let mut next = Vec::new();
+                    for sq in frontier {
+                        for &to in &g.edges[g.lo[sq]..g.lo[sq + 1]] {
+                            if row[to as usize] == FAR && to as usize != from {
+                                row[to as usize] = d;
+                                next.push(to as usize);
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+            }
+            for t in (0..n_pieces).filter(|&t| promoter[t]) {
+                let Some(g) = graphs[p.idx() * n_pieces + t].as_ref() else {
+                    continue;
+                };
+                let dist = g.distances(n_pos, |sq| g.promotes[sq]);
+                let most = dist.iter().filter(|&&d| d != u32::MAX).max().copied();
+                let Some(most) = most else { continue };
+                let most = (most + 1) as f64;
+                for (sq, &d) in dist.iter().enumerate() {
+                    if d != u32::MAX && g.lo[sq + 1] > g.lo[sq] {
+                        let a = (most - d as f64) / most;
+                        advance[(p.idx() * n_pieces + t) * n_pos + sq] =
+                            (a * a * (1 << SHIFT) as f64).round() as i32;
+                    }
+                }
+            }
+        }
+    }
+    if weight.iter().all(|&w| w == 0) && royal_dist.is_empty() {
+        return None;
+    }
+    Some(Box::new(Activity {
+        n_pos,
+        n_pieces,
+        weight,
+        centre,
+        guard,
+        leap_lo,
+        leaps,
+        slides,
+        fwd,
+        royal: (0..n_players * n_pieces)
+            .map(|i| rules.royal[i % n_pieces])
+            .collect(),
+        royal_dist,
+        advance,
+    }))
+}
+
+/// The squares a piece reaches from `sq` on the empty board by the attack tables.
+fn reach_empty(leap_lo: &[u32], slides: &[usize], fwd: &[u16], row: usize, sq: usize) -> usize {
+    let mut n = (leap_lo[row + 1] - leap_lo[row]) as usize;
+    for &b in slides {
+        let mut q = fwd[b + sq];
+        while q != NONE {
+            n += 1;
+            q = fwd[b + q as usize];
+        }
+    }
+    n
+}
+
+/// Words of a set of squares.
+const WORDS: usize = MAX_SQUARES / 64;
+
+/// Whether square `q` is in the set `set`.
+#[inline]
+fn has(set: &[u64; WORDS], q: u16) -> bool {
+    set[q as usize / 64] >> (q % 64) & 1 != 0
+}
+
+impl Activity {
+    /// The mobility of `me`'s pieces less the other side's, and the royal proximity to the
+    /// promoters as far as the game is into the ending (`gone` of `phase_max`), in hundredths.
+    pub(super) fn score(&self, pos: &Position, me: PlayerId, gone: i64, phase_max: i64) -> i64 {
+        let n_pos = self.n_pos;
+        // Occupied squares; per side, the squares it does not count: its own pieces' and
+        // those the other side's promoters attack.
+        let mut occ = [0u64; WORDS];
+        let mut bad = [[0u64; WORDS]; 2];
+        // The pieces counted: (square, player and type).
+        let mut counted = [(0u16, 0u16); MAX_SQUARES];
+        let mut n_counted = 0;
+        let mut promoters = [(0u16, 0u16); MAX_SQUARES];
+        let mut n_promoters = 0;
+        let mut royal_at = [NONE; 2];
+        for (sq, &c) in pos.cells[..n_pos].iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            let side = c.owner as usize & 1;
+            occ[sq / 64] |= 1 << (sq % 64);
+            bad[side][sq / 64] |= 1 << (sq % 64);
+            let i = side * self.n_pieces + c.piece as usize - 1;
+            if self.royal[i] {
+                royal_at[side] = sq as u16;
+            } else if self.guard[i] {
+                promoters[n_promoters] = (sq as u16, i as u16);
+                n_promoters += 1;
+                let row = i * n_pos + sq;
+                let other = &mut bad[1 - side];
+                for &q in &self.leaps[self.leap_lo[row] as usize..self.leap_lo[row + 1] as usize] {
+                    other[q as usize / 64] |= 1 << (q % 64);
+                }
+            } else if self.weight[i] != 0 {
+                counted[n_counted] = (sq as u16, i as u16);
+                n_counted += 1;
+            }
+        }
+        let mut sum = [0i64; 2];
+        for &(sq, i) in &counted[..n_counted] {
+            let (sq, i) = (sq as usize, i as usize);
+            let side = i / self.n_pieces;
+            let bad = &bad[side];
+            let row = i * n_pos + sq;
+            let mut n = 0i32;
+            for &q in &self.leaps[self.leap_lo[row] as usize..self.leap_lo[row + 1] as usize] {
+                n += !has(bad, q) as i32;
+            }
+            for &b in &self.slides[i] {
+                let mut q = self.fwd[b + sq];
+                while q != NONE {
+                    n += !has(bad, q) as i32;
+                    if has(&occ, q) {
+                        break;
+                    }
+                    q = self.fwd[b + q as usize];
+                }
+            }
+            let v = self.weight[i] as i64 * ((n << SHIFT) - self.centre[i]) as i64;
+            sum[(side != me.idx()) as usize] += v;
+        }
+        let mut v = (sum[0] - sum[1]) >> (2 * SHIFT);
+        if !self.royal_dist.is_empty() && gone > 0 && royal_at[0] != NONE && royal_at[1] != NONE {
+            let n = self.n_pos;
+            let dist = |side: usize, to: usize| {
+                self.royal_dist[(side * n + royal_at[side] as usize) * n + to] as i64
+            };
+            let mut prox = 0i64;
+            for &(sq, i) in &promoters[..n_promoters] {
+                let (sq, i) = (sq as usize, i as usize);
+                let side = i / self.n_pieces;
+                let a = self.advance[i * n + sq] as i64;
+                let w = PROX_OTHER as i64 * dist(1 - side, sq) - PROX_OWN as i64 * dist(side, sq);
+                prox += if side == me.idx() { a * w } else { -a * w };
+            }
+            v += (prox >> SHIFT) * gone / phase_max;
+        }
+        v
+    }
+}

@@ -54,6 +54,9 @@ const PROX_OWN: i32 = 8;
 pub(super) const TEMPO: i32 = 10;
 /// Royal distances are cut at this many moves.
 const FAR: u8 = 8;
+/// Hundredths a side gains per royal move its royal piece stands nearer the other side's, when
+/// that side has nothing left but its royal piece (the royal piece has to help mate it).
+const MOP_UP: i64 = 10;
 
 /// Worth of one safe square, as a share of the type's worth over its average reach on the
 /// empty board (in chess a knight's square is worth 0.07 of a pawn, a
@@ -256,6 +259,7 @@ impl Activity {
         let mut promoters = [(0u16, 0u16); MAX_SQUARES];
         let mut n_promoters = 0;
         let mut royal_at = [NONE; 2];
+        let mut others = [0u32; 2];
         for (sq, &c) in pos.cells[..n_pos].iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -264,6 +268,7 @@ impl Activity {
             occ[sq / 64] |= 1 << (sq % 64);
             bad[side][sq / 64] |= 1 << (sq % 64);
             let i = side * self.n_pieces + c.piece as usize - 1;
+            others[side] += !self.royal[i] as u32;
             if self.royal[i] {
                 royal_at[side] = sq as u16;
             } else if self.guard[i] {
@@ -317,6 +322,12 @@ impl Activity {
                 prox += if side == me.idx() { a * w } else { -a * w };
             }
             v += (prox >> SHIFT) * gone / phase_max;
+            // A bare royal piece: the stronger side's royal piece walks up to it.
+            if (others[0] == 0) != (others[1] == 0) {
+                let strong = (others[0] == 0) as usize;
+                let near = (FAR as i64 - dist(strong, royal_at[1 - strong] as usize)) * MOP_UP;
+                v += if strong == me.idx() { near } else { -near };
+            }
         }
         v
     }

@@ -14,6 +14,7 @@ mod formation;
 mod graph;
 mod lines;
 mod phase;
+mod structure;
 
 use formation::{Formation, Tally};
 use graph::{empty_graph, reachable, Graph};

@@ -136,8 +136,8 @@ pub(super) fn structure(
             let mut line = way.clone();
             for sq in 0..n_pos {
                 set(&mut line[sq], sq);
-                for from in 0..n_pos {
-                    if way[from][sq / 64] & (1 << (sq % 64)) != 0 {
+                for (from, w) in way.iter().enumerate() {
+                    if w[sq / 64] & (1 << (sq % 64)) != 0 {
                         set(&mut line[sq], from);
                     }
                 }

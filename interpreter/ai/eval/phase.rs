@@ -172,6 +172,7 @@ impl Evaluator {
         let mut at = [(0usize, 0usize, 0usize); 64];
         let mut n_at = 0;
         let mut own = [[0u64; 4]; 2];
+        let mut occupied = [0u64; 4];
         let mut liners = [(0usize, 0usize); 16];
         let mut n_liners = 0;
         // The complexes each side's bound types stand on: `parts[type * 2 + side]`.
@@ -185,6 +186,7 @@ impl Evaluator {
             let side = (c.owner != me.0) as usize;
             sum[side] += self.pst[i] as i64;
             if let Some(s) = &ph.structure {
+                occupied[sq / 64] |= 1 << (sq % 64);
                 if s.promoter[t] && n_at < at.len() {
                     at[n_at] = (i, side, c.owner as usize * self.stride + sq);
                     n_at += 1;
@@ -212,6 +214,9 @@ impl Evaluator {
             sum[0] += s.worth(&at[..n_at], &own, &liners[..n_liners], &parts) as i64;
         }
         let phase = phase.min(ph.phase_max);
+        if let Some(s) = &ph.structure {
+            sum[0] += s.passers(&at[..n_at], &own, &occupied, phase, ph.phase_max);
+        }
         let gone = ph.phase_max - phase;
         let total = |s: usize| sum[s] + (mg[s] * phase + eg[s] * gone) / ph.phase_max;
         let others = (self.n_active.max(2) - 1) as i64;

@@ -3,7 +3,8 @@
 //! one with no promoter of its side on the neighbouring lines (isolated), one a promoter of
 //! its side captures onto (defended); two pieces of a type bound to part of the board on
 //! different parts (the bishop pair); a piece on a promoters' line it reaches whole, without
-//! promoters of its side or of any (a rook on a half-open or open file).
+//! promoters of its side or of any (a rook on a half-open or open file); a promoter no
+//! promoter of the other side can stop (passed), by its advancement and the phase.
 
 use super::*;
 
@@ -27,6 +28,19 @@ const PAIR: i32 = 40;
 /// and the more where the line holds none of the other side's either.
 const HALF_OPEN: i32 = 10;
 const OPEN: i32 = 15;
+/// Passed promoters (no promoter of the other side ahead on its line or able to capture onto
+/// its way): worth this many hundredths anywhere, plus the square of its advancement (the
+/// share of its way to promotion already made, 0 on its setup squares, 1 a move from
+/// promoting) times a worth that grows from `PASSED_MG` with all material on the board to
+/// `PASSED_EG` with none but royal pieces and promoters.
+const PASSED: i32 = 10;
+const PASSED_MG: i32 = 30;
+const PASSED_EG: i32 = 110;
+/// In the ending, a passed promoter whose way ahead is empty: this many hundredths more
+/// times the square of its advancement, by the share of material gone.
+const FREE_EG: i32 = 40;
+/// The unit of [`Structure::advance`]: the square of the advancement in 1024ths.
+const ADV_ONE: i64 = 1024;
 
 /// Not bound to a colour complex.
 pub(super) const NO_COMPLEX: u8 = u8::MAX;
@@ -51,6 +65,11 @@ pub(super) struct Structure {
     beside: Vec<Squares>,
     /// The squares from which a promoter of its side captures onto it, by player and square.
     guards: Vec<Squares>,
+    /// The squares where a promoter of the other side would stop it: its way ahead, and the
+    /// squares from which the other side's promoters capture onto its square or its way.
+    stoppers: Vec<Squares>,
+    /// The square of its advancement towards promotion, in 1024ths ([`ADV_ONE`]).
+    advance: Vec<u16>,
     /// The colour complex of a piece bound to part of the board (a bishop), by the index of
     /// `Evaluator::pst`; `NO_COMPLEX` for the others.
     pub(super) complex: Vec<u8>,
@@ -80,6 +99,7 @@ pub(super) fn structure(
     let mut guards = vec![[0u64; WORDS]; n_players * n_pos];
     let mut complex = vec![NO_COMPLEX; n_players * n_pieces * n_pos];
     let mut lines = vec![[0u64; WORDS]; n_players * n_pieces * n_pos];
+    let mut advance = vec![0u16; n_players * n_pieces * n_pos];
     let mut scratch = Scratch::default();
     let mut list = MoveList::new();
     for &p in players {
@@ -100,6 +120,26 @@ pub(super) fn structure(
         }
         for t in (0..n_pieces).filter(|&t| promoter[t]) {
             let g = graphs[p.idx() * n_pieces + t].as_ref()?;
+            // Advancement: moves left to promote against the most from the setup's squares
+            // of this type (else from any square).
+            let left = g.distances(n_pos, |sq| g.promotes[sq]);
+            let from_setup = def
+                .setup
+                .placements
+                .iter()
+                .filter(|pl| pl.player == p && pl.piece.idx() == t)
+                .map(|pl| left[pl.pos.idx()])
+                .filter(|&d| d != u32::MAX)
+                .max();
+            let most = from_setup
+                .or_else(|| left.iter().copied().filter(|&d| d != u32::MAX).max())
+                .unwrap_or(0);
+            for (sq, &d) in left.iter().enumerate() {
+                if d != u32::MAX && most > 0 {
+                    let a = (most.saturating_sub(d)) as f64 / most as f64;
+                    advance[idx(p.idx(), t, sq)] = (a * a * ADV_ONE as f64).round() as u16;
+                }
+            }
             // Captures from each square.
             let piece = Cell::new(PieceId(t as u16), p, rules.attr_defaults[t]);
             let mut hits: Vec<Vec<usize>> = vec![Vec::new(); n_pos];
@@ -228,7 +268,30 @@ pub(super) fn structure(
             }
         }
     }
+    // Stoppers: the other side's promoters ahead on the line or guarding a square of the way.
+    let mut stoppers = vec![[0u64; WORDS]; n_players * n_pieces * n_pos];
+    for &p in players {
+        let q = players.iter().copied().find(|&q| q != p)?;
+        for t in (0..n_pieces).filter(|&t| promoter[t]) {
+            for sq in 0..n_pos {
+                let i = idx(p.idx(), t, sq);
+                let mut s = ahead[i];
+                let mut way = ahead[i];
+                set(&mut way, sq);
+                for c in 0..n_pos {
+                    if way[c / 64] & (1 << (c % 64)) != 0 {
+                        for (w, g) in s.iter_mut().zip(&guards[q.idx() * n_pos + c]) {
+                            *w |= g;
+                        }
+                    }
+                }
+                stoppers[i] = s;
+            }
+        }
+    }
     Some(Box::new(Structure {
+        stoppers,
+        advance,
         complex,
         line: lines,
         promoter: promoter.to_vec(),
@@ -279,5 +342,33 @@ impl Structure {
             }
         }
         v[0] - v[1]
+    }
+
+    /// The passed promoters' worth for side 0 less side 1: `at` and `own` as in
+    /// [`Structure::worth`], `occupied` the squares holding a piece, `phase` of `most` the
+    /// material left ([`super::phase::Phased`]).
+    pub(super) fn passers(
+        &self,
+        at: &[(usize, usize, usize)],
+        own: &[Squares; 2],
+        occupied: &Squares,
+        phase: i64,
+        most: i64,
+    ) -> i64 {
+        let gone = most - phase;
+        let mut v = [0i64; 2];
+        for &(i, side, _) in at {
+            if meets(&self.stoppers[i], &own[1 - side]) {
+                continue;
+            }
+            let a = self.advance[i] as i64;
+            let mut w = PASSED as i64 * most * ADV_ONE
+                + a * (PASSED_MG as i64 * phase + PASSED_EG as i64 * gone);
+            if !meets(&self.ahead[i], occupied) {
+                w += a * FREE_EG as i64 * gone;
+            }
+            v[side] += w;
+        }
+        (v[0] - v[1]) / (most * ADV_ONE)
     }
 }

@@ -15,6 +15,7 @@ mod formation;
 mod graph;
 mod lines;
 mod phase;
+mod structure;
 
 use activity::{activity, Activity};
 use formation::{Formation, Tally};

@@ -16,6 +16,9 @@ pub(super) struct Phased {
     /// `pst` by the phase (non-zero for royal pieces only).
     pub(super) mg: Vec<i32>,
     pub(super) eg: Vec<i32>,
+    /// The promoters' structure and the pieces it concerns (`structure.rs`), where it can
+    /// be derived.
+    pub(super) structure: Option<Box<super::structure::Structure>>,
 }
 
 /// Royal safety while material is high: the most exposed square costs this many units.
@@ -148,11 +151,13 @@ pub(super) fn phased_terms(
             }
         }
     }
+    let structure = super::structure::structure(rules, graphs, players, &promoter);
     Some(Box::new(Phased {
         phase_w,
         phase_max,
         mg,
         eg,
+        structure,
     }))
 }
 
@@ -164,6 +169,14 @@ impl Evaluator {
         let mut mg = [0i64; 2];
         let mut eg = [0i64; 2];
         let mut phase = 0i64;
+        let mut at = [(0usize, 0usize, 0usize); 64];
+        let mut n_at = 0;
+        let mut own = [[0u64; 4]; 2];
+        let mut occupied = [0u64; 4];
+        let mut liners = [(0usize, 0usize); 16];
+        let mut n_liners = 0;
+        // The complexes each side's bound types stand on: `parts[type * 2 + side]`.
+        let mut parts = [0u8; 64];
         for (sq, &c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -172,6 +185,23 @@ impl Evaluator {
             let i = (c.owner as usize * self.n_pieces + t) * self.stride + sq;
             let side = (c.owner != me.0) as usize;
             sum[side] += self.pst[i] as i64;
+            if let Some(s) = &ph.structure {
+                occupied[sq / 64] |= 1 << (sq % 64);
+                if s.promoter[t] && n_at < at.len() {
+                    at[n_at] = (i, side, c.owner as usize * self.stride + sq);
+                    n_at += 1;
+                    own[side][sq / 64] |= 1 << (sq % 64);
+                } else {
+                    if s.line[i] != [0; 4] && n_liners < liners.len() {
+                        liners[n_liners] = (i, side);
+                        n_liners += 1;
+                    }
+                    let k = s.complex[i];
+                    if k != super::structure::NO_COMPLEX && t < 32 {
+                        parts[t * 2 + side] |= 1 << k;
+                    }
+                }
+            }
             phase += ph.phase_w[t] as i64;
             mg[side] += ph.mg[i] as i64;
             eg[side] += ph.eg[i] as i64;
@@ -180,7 +210,13 @@ impl Evaluator {
             let v = self.line_worth(pos, line) as i64;
             sum[(line.player != me.0) as usize] += v;
         }
+        if let Some(s) = &ph.structure {
+            sum[0] += s.worth(&at[..n_at], &own, &liners[..n_liners], &parts) as i64;
+        }
         let phase = phase.min(ph.phase_max);
+        if let Some(s) = &ph.structure {
+            sum[0] += s.passers(&at[..n_at], &own, &occupied, phase, ph.phase_max);
+        }
         let gone = ph.phase_max - phase;
         let total = |s: usize| sum[s] + (mg[s] * phase + eg[s] * gone) / ph.phase_max;
         let others = (self.n_active.max(2) - 1) as i64;

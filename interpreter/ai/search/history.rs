@@ -2,8 +2,9 @@
 //! move before it (that move's piece type and destination), for each side. A cut-off by a
 //! quiet move raises its entry and lowers the entries of the quiet moves searched before it;
 //! entries stay within ±[`CONT_MAX`] by gravity (a change shrinks as the entry nears the
-//! bound). Used in move ordering and in late move reductions, in games without drops only
-//! (Crazyhouse at equal nodes scored 10 wins to 14 losses with it: docs/strength.md).
+//! bound). Used in move ordering and in late move reductions, only in games without drops
+//! (Crazyhouse at equal nodes scored 10 wins to 14 losses with it: docs/strength.md) and
+//! without compulsory captures (draughts: not measured, so left as it was).
 
 use super::*;
 
@@ -58,7 +59,7 @@ impl Search<'_> {
     #[inline]
     pub(super) fn cont_score(&self, prev: [u32; 2], cur: u32) -> i32 {
         let mut s = 0;
-        if !self.prune {
+        if !self.prune || self.gen_first {
             return s;
         }
         for (lag, &p) in prev.iter().enumerate() {
@@ -72,7 +73,7 @@ impl Search<'_> {
     /// A quiet move cut off at `ply` after the quiet moves in `tried[ply]` (the cut move last
     /// among them): its entries gain, the others' lose.
     pub(super) fn reward_cont(&mut self, ply: usize, depth: i32) {
-        if !self.prune {
+        if !self.prune || self.gen_first {
             return;
         }
         let prev = self.prev_keys(ply);

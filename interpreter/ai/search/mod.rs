@@ -39,6 +39,7 @@ const HIST: usize = 1 << 14;
 /// Entries of the evaluation memo ([`Search::eval_root`]), a power of two.
 const EVAL_MEMO: usize = 1 << 14;
 mod exchange;
+mod history;
 mod order;
 mod quiesce;
 mod root;
@@ -130,6 +131,11 @@ struct Search<'a> {
     root_depth: i32,
     /// Evaluations by board key, direct-mapped (`i32::MIN`: empty).
     eval_memo: Vec<(u64, i32)>,
+    /// The continuation-history key ([`history::move_key`]) of the move made at each ply of
+    /// the path (0 for a null move).
+    made_key: Vec<u32>,
+    /// Per ply: the keys of the quiet moves searched so far at the node.
+    tried: Vec<Vec<u32>>,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -225,6 +231,8 @@ impl<'a> Search<'a> {
             ops_only: def.after_move.is_empty() || rules.after_move_plain,
             root_depth: 1,
             eval_memo: vec![(0, i32::MIN); EVAL_MEMO],
+            made_key: vec![0; MAX_PLY + 1],
+            tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
         }
     }
 
@@ -584,12 +592,20 @@ impl<'a> Search<'a> {
         let mut best = -INF;
         let mut best_idx = u16::MAX;
         let n = self.keys[ply].len();
+        let prev_keys = self.prev_keys(ply);
+        self.tried[ply].clear();
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
             let quiet = m.n_captures() == 0 && m.promote == 0;
             let key = self.keys[ply][k].0;
             let late_quiet = k > 0 && quiet && key < KILLER && best > -MATE_BOUND;
+            let mkey = history::move_key(&self.lists[ply], &m, me);
+            let stat = if quiet {
+                self.cont_score(prev_keys, mkey)
+            } else {
+                0
+            };
             // Late move pruning and futility pruning of quiet moves near the horizon; the
             // bounds are halved where the evaluation fell since the side last moved, and the
             // futility margin counts the depth the move would be searched at after its
@@ -655,6 +671,7 @@ impl<'a> Search<'a> {
                 self.note_kings(ply);
             }
             self.made[ply] = fingerprint(&self.lists[ply], &m);
+            self.made_key[ply] = mkey;
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             // A move that checks is searched all the same (mates are quiet moves too).
@@ -669,7 +686,9 @@ impl<'a> Search<'a> {
                 // (Games with drops too: with one ply, two for very late moves, instead,
                 // Crazyhouse lost at equal nodes, docs/strength.md.)
                 let reduce = if depth >= 3 && k >= 2 && quiet && !in_check && key < KILLER {
-                    let r = lmr(depth, k) - pv_node as i32;
+                    // Less for a move with a good continuation history, more for a bad one.
+                    let r =
+                        lmr(depth, k) - pv_node as i32 - (stat / history::CONT_LMR).clamp(-2, 2);
                     r.clamp(0, depth - 2)
                 } else {
                     0
@@ -687,6 +706,9 @@ impl<'a> Search<'a> {
             if self.aborted {
                 return 0;
             }
+            if quiet {
+                self.tried[ply].push(mkey);
+            }
             if v > best {
                 best = v;
                 best_idx = idx;
@@ -697,6 +719,7 @@ impl<'a> Search<'a> {
                         if quiet {
                             let fp = fingerprint(&self.lists[ply], &m);
                             self.reward(ply, &m, fp, depth, me);
+                            self.reward_cont(ply, depth);
                         }
                         break;
                     }
@@ -741,6 +764,7 @@ impl<'a> Search<'a> {
         let saved = self.last_null;
         self.last_null = ply + 1;
         self.made[ply] = 0;
+        self.made_key[ply] = 0;
         let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
         self.last_null = saved;
         revert(&mut self.pos, &mut self.log);

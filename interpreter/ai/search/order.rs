@@ -10,6 +10,8 @@ pub struct Heuristics {
     pub(super) killers: Vec<[u32; 2]>,
     pub(super) history: Vec<i32>,
     pub(super) counters: Vec<u32>,
+    /// Continuation history ([`super::history`]).
+    pub(super) cont: Vec<i16>,
 }
 
 impl Default for Heuristics {
@@ -18,6 +20,7 @@ impl Default for Heuristics {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HIST],
             counters: vec![0; 2 * HIST],
+            cont: vec![0; super::history::CONT],
         }
     }
 }
@@ -84,6 +87,7 @@ impl Search<'_> {
             && self.has_royal
             && self.rules.mark_checks(&mut self.ws, &self.pos);
         let n_pos = self.pos.cells.len();
+        let prev = self.prev_keys(ply);
         for (i, m) in list.moves.iter().enumerate() {
             if captures_only && m.n_captures() == 0 && m.promote == 0 {
                 continue;
@@ -127,7 +131,10 @@ impl Search<'_> {
             } {
                 QUIET_CHECK
             } else {
+                // The history by squares, plus the continuation history after the two moves
+                // before.
                 self.heur.history[hist_index(list, m, team)]
+                    + self.cont_score(prev, super::history::move_key(list, m, team))
             };
             keys.push((key, i as u16));
         }

@@ -174,6 +174,7 @@ impl Search<'_> {
             let idx = order[k] as usize;
             let m = self.lists[0].moves[idx];
             self.made[0] = fingerprint(&self.lists[0], &m);
+            self.made_key[0] = super::history::move_key(&self.lists[0], &m, true);
             self.rules
                 .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
             let v = if k == 0 {

@@ -624,3 +624,27 @@ fn draughts_men_on_both_wings_and_in_the_centre_count() {
     let ev = zrf::ai::eval::Evaluator::new(&g.rules);
     assert_eq!(ev.formation(&g.pos, zrf::def::PlayerId(0)), 0);
 }
+
+/// A bare royal piece is mated: the stronger side's royal piece has to come and help, which
+/// depth 3 alone does not see. Both sides play at depth 3 from positions where, before the
+/// evaluation drew the royal pieces together, the game ran into the fifty-move rule.
+#[test]
+fn king_and_rook_or_queen_mate_a_bare_king_at_depth_3() {
+    for fen in [
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1",
+        "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+    ] {
+        let mut g = game("games/chess.zrf", Some(fen), "");
+        let mut engine = Engine::new(&g.rules);
+        let cfg = config(EngineKind::AlphaBeta, Some(3), None);
+        let mut plies = 0;
+        while g.outcome().is_none() && plies < 120 {
+            let r = think_with(&mut g, &mut engine, &cfg);
+            g.play(&r.best_text).expect("legal");
+            plies += 1;
+        }
+        let o = g.outcome().expect("over within 120 plies");
+        assert_eq!(o.describe(&g.rules.def), "White wins (checkmated)", "{fen}");
+    }
+}

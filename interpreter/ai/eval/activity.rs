@@ -259,7 +259,9 @@ impl Activity {
         let mut promoters = [(0u16, 0u16); MAX_SQUARES];
         let mut n_promoters = 0;
         let mut royal_at = [NONE; 2];
+        // Per side: its pieces that are not royal, and those that neither are royal nor promote.
         let mut others = [0u32; 2];
+        let mut big = [0u32; 2];
         for (sq, &c) in pos.cells[..n_pos].iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -269,6 +271,7 @@ impl Activity {
             bad[side][sq / 64] |= 1 << (sq % 64);
             let i = side * self.n_pieces + c.piece as usize - 1;
             others[side] += !self.royal[i] as u32;
+            big[side] += !(self.royal[i] || self.guard[i]) as u32;
             if self.royal[i] {
                 royal_at[side] = sq as u16;
             } else if self.guard[i] {
@@ -322,9 +325,12 @@ impl Activity {
                 prox += if side == me.idx() { a * w } else { -a * w };
             }
             v += (prox >> SHIFT) * gone / phase_max;
-            // A bare royal piece: the stronger side's royal piece walks up to it.
-            if (others[0] == 0) != (others[1] == 0) {
-                let strong = (others[0] == 0) as usize;
+            // A bare royal piece against a side with pieces that do not promote (which mate
+            // it): that side's royal piece walks up to it. With promoters only, the
+            // promoters' proximity above leads the royal pieces.
+            let bare = [others[0] == 0, others[1] == 0];
+            if bare[0] != bare[1] && big[bare[0] as usize] > 0 {
+                let strong = bare[0] as usize;
                 let near = (FAR as i64 - dist(strong, royal_at[1 - strong] as usize)) * MOP_UP;
                 v += if strong == me.idx() { near } else { -near };
             }

@@ -56,9 +56,10 @@ impl Search<'_> {
         depth: i32,
         k: usize,
     ) -> QuietExchange {
-        if !self.see_ok || !self.prune || m.drop != 0 {
+        if !self.prune {
             return QuietExchange::Keep;
         }
+        // 0 where exchanges are not judged (drops, no usable attack tables).
         let v = self.see_quiet(ply, m);
         if v >= 0 {
             return QuietExchange::Keep;

@@ -43,6 +43,109 @@ pub(super) struct Activity {
     royal_dist: Vec<u8>,
     /// A promoter's advancement weight by player, type and square (`<< SHIFT`, 0 to 1).
     advance: Vec<i32>,
+    /// The same leaps and slides as one-word sets, where the board allows ([`Bits`]).
+    bits: Option<Bits>,
+}
+
+/// The leaps and slides as sets of squares in one word, on boards of at most 64 squares whose
+/// every sliding direction runs through the squares in one order of their indexes (ascending
+/// or descending) and whose leap lists name each square once: a slide's squares up to its
+/// first occupied one are then its ray less the ray beyond that square, found by a bit scan,
+/// and each count is a population count (the same counts as the walks).
+#[derive(Clone, Debug)]
+struct Bits {
+    /// Leap targets, indexed as `leap_lo`'s rows.
+    leap: Vec<u64>,
+    /// The squares after each square along each direction, indexed as `fwd`.
+    ray: Vec<u64>,
+    /// Per player and type: its sliding directions (index bases of `fwd`), each with whether
+    /// its squares ascend.
+    slides: Vec<Vec<(usize, bool)>>,
+    /// Whether every piece's leaps and slides reach disjoint squares on the empty board
+    /// (then one population count of their union counts them all).
+    disjoint: bool,
+}
+
+impl Bits {
+    /// The tables, or `None` where the board does not allow them.
+    fn new(
+        n_pos: usize,
+        leap_lo: &[u32],
+        leaps: &[u16],
+        fwd: &[u16],
+        slides: &[Vec<usize>],
+    ) -> Option<Bits> {
+        if n_pos > 64 {
+            return None;
+        }
+        let mut leap = vec![0u64; leap_lo.len() - 1];
+        for (row, set) in leap.iter_mut().enumerate() {
+            for &q in &leaps[leap_lo[row] as usize..leap_lo[row + 1] as usize] {
+                if *set >> q & 1 != 0 {
+                    return None;
+                }
+                *set |= 1 << q;
+            }
+        }
+        let mut ray = vec![0u64; fwd.len()];
+        let mut up = vec![true; fwd.len() / n_pos];
+        for (d, u) in up.iter_mut().enumerate() {
+            let base = d * n_pos;
+            // Ascending (Some(true)), descending (Some(false)), not known yet (None).
+            let mut order = None;
+            for sq in 0..n_pos {
+                let (mut set, mut at, mut q) = (0u64, sq, fwd[base + sq]);
+                while q != NONE {
+                    let to = q as usize;
+                    let asc = to > at;
+                    if to == at || *order.get_or_insert(asc) != asc || set >> to & 1 != 0 {
+                        return None;
+                    }
+                    set |= 1 << to;
+                    at = to;
+                    q = fwd[base + to];
+                }
+                ray[base + sq] = set;
+            }
+            *u = order.unwrap_or(true);
+        }
+        let slides: Vec<Vec<(usize, bool)>> = (slides.iter())
+            .map(|v| v.iter().map(|&b| (b, up[b / n_pos])).collect())
+            .collect();
+        let disjoint = (0..leap.len()).all(|row| {
+            let (i, sq) = (row / n_pos, row % n_pos);
+            let mut seen = leap[row];
+            slides[i].iter().all(|&(b, _)| {
+                let r = ray[b + sq];
+                let apart = seen & r == 0;
+                seen |= r;
+                apart
+            })
+        });
+        Some(Bits {
+            leap,
+            ray,
+            slides,
+            disjoint,
+        })
+    }
+
+    /// The squares a slide from `sq` along `b` (an index base of `fwd`, its squares ascending
+    /// or not) passes, up to and including the first occupied one.
+    #[inline]
+    fn slide(&self, (b, up): (usize, bool), sq: usize, occ: u64) -> u64 {
+        let r = self.ray[b + sq];
+        let blockers = r & occ;
+        if blockers == 0 {
+            return r;
+        }
+        let first = if up {
+            blockers.trailing_zeros()
+        } else {
+            63 - blockers.leading_zeros()
+        } as usize;
+        r & !self.ray[b + first]
+    }
 }
 
 /// In the ending, hundredths per royal move between a fully advanced promoter and the
@@ -204,6 +307,7 @@ pub(super) fn activity(
     if weight.iter().all(|&w| w == 0) && royal_dist.is_empty() {
         return None;
     }
+    let bits = Bits::new(n_pos, &leap_lo, &leaps, &fwd, &slides);
     Some(Box::new(Activity {
         n_pos,
         n_pieces,
@@ -219,6 +323,7 @@ pub(super) fn activity(
             .collect(),
         royal_dist,
         advance,
+        bits,
     }))
 }
 
@@ -279,6 +384,10 @@ impl Activity {
                 n_promoters += 1;
                 let row = i * n_pos + sq;
                 let other = &mut bad[1 - side];
+                if let Some(bits) = &self.bits {
+                    other[0] |= bits.leap[row];
+                    continue;
+                }
                 for &q in &self.leaps[self.leap_lo[row] as usize..self.leap_lo[row + 1] as usize] {
                     other[q as usize / 64] |= 1 << (q % 64);
                 }
@@ -294,6 +403,24 @@ impl Activity {
             let bad = &bad[side];
             let row = i * n_pos + sq;
             let mut n = 0i32;
+            if let Some(bits) = &self.bits {
+                let good = !bad[0];
+                if bits.disjoint {
+                    let mut reach = bits.leap[row];
+                    for &s in &bits.slides[i] {
+                        reach |= bits.slide(s, sq, occ[0]);
+                    }
+                    n = (reach & good).count_ones() as i32;
+                } else {
+                    n = (bits.leap[row] & good).count_ones() as i32;
+                    for &s in &bits.slides[i] {
+                        n += (bits.slide(s, sq, occ[0]) & good).count_ones() as i32;
+                    }
+                }
+                let v = self.weight[i] as i64 * ((n << SHIFT) - self.centre[i]) as i64;
+                sum[(side != me.idx()) as usize] += v;
+                continue;
+            }
             for &q in &self.leaps[self.leap_lo[row] as usize..self.leap_lo[row + 1] as usize] {
                 n += !has(bad, q) as i32;
             }

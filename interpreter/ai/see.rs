@@ -23,6 +23,126 @@ pub fn exchange(
     side: u8,
     victim: i32,
 ) -> i32 {
+    swap_off(rules, worth, pos, None, from, to, side, victim)
+}
+
+/// [`exchange`] with the tables of [`Bits`] and the position's [`Occupancy`]: the same value.
+#[allow(clippy::too_many_arguments)]
+pub fn exchange_bits(
+    rules: &Rules,
+    bits: &Bits,
+    occ: Occupancy,
+    worth: &[i32],
+    pos: &Position,
+    from: u16,
+    to: u16,
+    side: u8,
+    victim: i32,
+) -> i32 {
+    swap_off(rules, worth, pos, Some((bits, occ)), from, to, side, victim)
+}
+
+/// The attack tables as one-word square sets, on boards of at most 64 squares whose reverse
+/// links run through the squares in one order of their indexes along each direction (ascending
+/// or descending): the first piece a slide meets is then the nearest occupied square of its
+/// ray, found by a bit scan, and a side with no piece on the squares that leap to a target
+/// needs no look at the leap lists.
+#[derive(Clone, Debug)]
+pub struct Bits {
+    n_pos: usize,
+    n_dirs: usize,
+    /// The squares along the reverse links from each square (not the square itself), indexed
+    /// as the attack tables' `rev`.
+    ray: Vec<u64>,
+    /// Per player and direction: whether the squares of the rays ascend.
+    up: Vec<bool>,
+    /// Per player and target square: the squares of its `leap_to` list.
+    leaps: Vec<u64>,
+}
+
+/// The occupied squares of a position, all and by player (0 and 1).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Occupancy {
+    all: u64,
+    side: [u64; 2],
+}
+
+impl Bits {
+    /// The tables, or `None` where the board or the attack tables do not allow them.
+    pub fn new(rules: &Rules) -> Option<Bits> {
+        let a = &rules.attacks;
+        let n_pos = rules.def.board.n_pos();
+        let n_dirs = rules.def.board.directions.len();
+        if n_pos > 64 || !a.usable || a.capped || a.rev.len() % n_pos.max(1) != 0 {
+            return None;
+        }
+        let mut ray = vec![0u64; a.rev.len()];
+        let mut up = vec![true; a.rev.len() / n_pos];
+        for (k, u) in up.iter_mut().enumerate() {
+            let base = k * n_pos;
+            let mut order = None;
+            for sq in 0..n_pos {
+                let (mut set, mut at, mut q) = (0u64, sq, a.rev[base + sq]);
+                while q != NONE {
+                    let next = q as usize;
+                    let asc = next > at;
+                    if next >= n_pos || next == at || *order.get_or_insert(asc) != asc {
+                        return None;
+                    }
+                    set |= 1 << next;
+                    at = next;
+                    q = a.rev[base + next];
+                }
+                ray[base + sq] = set;
+            }
+            *u = order.unwrap_or(true);
+        }
+        let mut leaps = vec![0u64; a.leap_to.len()];
+        for (set, list) in leaps.iter_mut().zip(&a.leap_to) {
+            for &(src, _) in list {
+                if src as usize >= n_pos {
+                    return None;
+                }
+                *set |= 1 << src;
+            }
+        }
+        Some(Bits {
+            n_pos,
+            n_dirs,
+            ray,
+            up,
+            leaps,
+        })
+    }
+
+    /// The occupied squares of `pos`.
+    pub fn occupancy(&self, pos: &Position) -> Occupancy {
+        let mut occ = Occupancy::default();
+        for (sq, c) in pos.cells[..self.n_pos].iter().enumerate() {
+            if !c.is_empty() {
+                occ.all |= 1 << sq;
+                if let Some(s) = occ.side.get_mut(c.owner as usize) {
+                    *s |= 1 << sq;
+                }
+            }
+        }
+        occ
+    }
+}
+
+/// The exchange on `to` ([`exchange`]), the attackers found by walking the tables or, with
+/// `fast`, by their square sets.
+#[allow(clippy::too_many_arguments)]
+fn swap_off(
+    rules: &Rules,
+    worth: &[i32],
+    pos: &Position,
+    fast: Option<(&Bits, Occupancy)>,
+    from: u16,
+    to: u16,
+    side: u8,
+    victim: i32,
+) -> i32 {
     let a = &rules.attacks;
     let n_pos = pos.cells.len();
     let n_dirs = rules.def.board.directions.len();
@@ -33,9 +153,12 @@ pub fn exchange(
             worth[t]
         }
     };
+    let fast = fast.filter(|(bits, _)| bits.n_pos == n_pos);
     let mut gone = [NONE; MAX_SWAPS + 1];
     gone[0] = from;
     let mut n_gone = 1;
+    // With `fast`, the same squares as a set.
+    let mut gone_set = if fast.is_some() { 1u64 << from } else { 0 };
     let mut gains = [0i32; MAX_SWAPS + 1];
     gains[0] = victim;
     let Some(first) = pos.cells[from as usize].piece_id() else {
@@ -45,34 +168,69 @@ pub fn exchange(
     let mut stm = 1 - side.min(1);
     let mut d = 0;
     while d < MAX_SWAPS {
-        // The least valuable piece of `stm` that attacks `to`.
-        let is_gone = |q: u16, n: usize| gone[..n].contains(&q);
+        // The least valuable piece of `stm` that attacks `to`, the first of equal ones in the
+        // order of the tables (leaps, then slides).
         let pl = stm as usize;
         let mut best: Option<(i32, u16)> = None;
-        for &(src, t) in &a.leap_to[pl * n_pos + to as usize] {
-            let c = pos.cells[src as usize];
-            if !c.is_empty() && c.owner == stm && c.piece == t + 1 && !is_gone(src, n_gone) {
-                let v = value(t as usize);
-                if best.is_none_or(|(b, _)| v < b) {
-                    best = Some((v, src));
-                }
-            }
-        }
-        for (dir, pieces) in &a.slides[pl] {
-            let base = (pl * n_dirs + dir.idx()) * n_pos;
-            let mut q = a.rev[base + to as usize];
-            while q != NONE {
-                let c = pos.cells[q as usize];
-                if !c.is_empty() && !is_gone(q, n_gone) {
-                    if c.owner == stm && pieces[c.piece as usize - 1] {
-                        let v = value(c.piece as usize - 1);
+        if let Some((bits, occ)) = fast {
+            if bits.leaps[pl * n_pos + to as usize] & occ.side[pl] & !gone_set != 0 {
+                for &(src, t) in &a.leap_to[pl * n_pos + to as usize] {
+                    let c = pos.cells[src as usize];
+                    if c.owner == stm && c.piece == t + 1 && gone_set >> src & 1 == 0 {
+                        let v = value(t as usize);
                         if best.is_none_or(|(b, _)| v < b) {
-                            best = Some((v, q));
+                            best = Some((v, src));
                         }
                     }
-                    break;
                 }
-                q = a.rev[base + q as usize];
+            }
+            let live = occ.all & !gone_set;
+            for (dir, pieces) in &a.slides[pl] {
+                let k = pl * bits.n_dirs + dir.idx();
+                let blockers = bits.ray[k * n_pos + to as usize] & live;
+                if blockers == 0 {
+                    continue;
+                }
+                let q = if bits.up[k] {
+                    blockers.trailing_zeros()
+                } else {
+                    63 - blockers.leading_zeros()
+                } as u16;
+                let c = pos.cells[q as usize];
+                if c.owner == stm && pieces[c.piece as usize - 1] {
+                    let v = value(c.piece as usize - 1);
+                    if best.is_none_or(|(b, _)| v < b) {
+                        best = Some((v, q));
+                    }
+                }
+            }
+        } else {
+            let is_gone = |q: u16, n: usize| gone[..n].contains(&q);
+            for &(src, t) in &a.leap_to[pl * n_pos + to as usize] {
+                let c = pos.cells[src as usize];
+                if !c.is_empty() && c.owner == stm && c.piece == t + 1 && !is_gone(src, n_gone) {
+                    let v = value(t as usize);
+                    if best.is_none_or(|(b, _)| v < b) {
+                        best = Some((v, src));
+                    }
+                }
+            }
+            for (dir, pieces) in &a.slides[pl] {
+                let base = (pl * n_dirs + dir.idx()) * n_pos;
+                let mut q = a.rev[base + to as usize];
+                while q != NONE {
+                    let c = pos.cells[q as usize];
+                    if !c.is_empty() && !is_gone(q, n_gone) {
+                        if c.owner == stm && pieces[c.piece as usize - 1] {
+                            let v = value(c.piece as usize - 1);
+                            if best.is_none_or(|(b, _)| v < b) {
+                                best = Some((v, q));
+                            }
+                        }
+                        break;
+                    }
+                    q = a.rev[base + q as usize];
+                }
             }
         }
         let Some((v, sq)) = best else {
@@ -86,6 +244,9 @@ pub fn exchange(
         on_square = v;
         gone[n_gone] = sq;
         n_gone += 1;
+        if fast.is_some() {
+            gone_set |= 1 << sq;
+        }
         stm = 1 - stm;
     }
     while d > 0 {
@@ -97,7 +258,7 @@ pub fn exchange(
 
 #[cfg(test)]
 mod tests {
-    use super::exchange;
+    use super::{exchange, exchange_bits, Bits};
     use crate::engine::Rules;
 
     fn chess() -> Rules {
@@ -137,15 +298,14 @@ mod tests {
         let case = |fen: &str, from: &str, to: &str, victim: i32| {
             let pos = crate::setup::parse(&rules, fen).expect("fen");
             let side = rules.entry(pos.turn).owner.0;
-            exchange(
-                &rules,
-                &worth,
-                &pos,
-                sq(&rules, from),
-                sq(&rules, to),
-                side,
-                victim,
-            )
+            let (from, to) = (sq(&rules, from), sq(&rules, to));
+            let v = exchange(&rules, &worth, &pos, from, to, side, victim);
+            // The square sets give the same value.
+            let bits = Bits::new(&rules).expect("chess has square sets");
+            let occ = bits.occupancy(&pos);
+            let w = exchange_bits(&rules, &bits, occ, &worth, &pos, from, to, side, victim);
+            assert_eq!(v, w, "{fen} {from} {to}");
+            v
         };
         // Queen takes a pawn a pawn defends: loses the queen for a pawn.
         assert_eq!(

@@ -42,7 +42,29 @@ impl Search<'_> {
             return 0;
         }
         let side = self.rules.entry(self.pos.turn).owner.0;
-        crate::ai::see::exchange(self.rules, &self.ev.base, &self.pos, from, to, side, 0)
+        self.exchange(from, to, side, 0)
+    }
+
+    /// [`crate::ai::see::exchange`] in the current position, over square sets where the board
+    /// allows (the occupancy computed once per position).
+    pub(super) fn exchange(&self, from: u16, to: u16, side: u8, victim: i32) -> i32 {
+        use crate::ai::see;
+        let Some(bits) = &self.see_bits else {
+            return see::exchange(self.rules, &self.ev.base, &self.pos, from, to, side, victim);
+        };
+        let key = self.pos.board_key();
+        let occ = match self.see_occ.get() {
+            Some((k, occ)) if k == key => occ,
+            _ => {
+                let occ = bits.occupancy(&self.pos);
+                self.see_occ.set(Some((key, occ)));
+                occ
+            }
+        };
+        let base = &self.ev.base;
+        see::exchange_bits(
+            self.rules, bits, occ, base, &self.pos, from, to, side, victim,
+        )
     }
 
     /// The `k`-th quiet move at `depth` (not in check, a move already searched, no mate score

@@ -121,6 +121,10 @@ struct Search<'a> {
     /// The last in-check answer, by position hash (a frontier node asks twice: in the main
     /// search, then in quiescence).
     check_memo: std::cell::Cell<Option<(u64, bool)>>,
+    /// Static exchange over square sets where the board allows (`see::Bits`), and the
+    /// occupancy of the last position it judged, by board key.
+    see_bits: Option<Box<crate::ai::see::Bits>>,
+    see_occ: std::cell::Cell<Option<(u64, crate::ai::see::Occupancy)>>,
     /// Per ply: the royal squares of the side that moves after the node's moves, found once
     /// for the quiet moves tested for check there (keyed by the node's repetition key and that
     /// side).
@@ -228,6 +232,8 @@ impl<'a> Search<'a> {
             made: vec![0; MAX_PLY + 1],
             sevals: vec![-INF; MAX_PLY + 1],
             check_memo: std::cell::Cell::new(None),
+            see_bits: crate::ai::see::Bits::new(rules).map(Box::new),
+            see_occ: std::cell::Cell::new(None),
             kings: vec![Kings::default(); MAX_PLY + 1],
             ops_only: def.after_move.is_empty() || rules.after_move_plain,
             root_depth: 1,

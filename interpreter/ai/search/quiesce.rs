@@ -199,10 +199,7 @@ impl Search<'_> {
             return None;
         }
         let side = self.rules.entry(self.pos.turn).owner.0;
-        Some(crate::ai::see::exchange(
-            self.rules,
-            &self.ev.base,
-            &self.pos,
+        Some(self.exchange(
             from,
             to,
             side,

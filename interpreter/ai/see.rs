@@ -26,6 +26,18 @@ pub fn exchange(
     swap_off(rules, worth, pos, None, from, to, side, victim)
 }
 
+/// Whether a capture by a piece of type `mover` of a piece worth `victim` gains at least
+/// nothing by [`exchange`] whatever stands around: the first recapture wins back at most the
+/// mover's worth, so the exchange is worth at least `victim` less that.
+pub fn never_loses(rules: &Rules, worth: &[i32], mover: usize, victim: i32) -> bool {
+    let v = if rules.royal[mover] {
+        ROYAL_WORTH
+    } else {
+        worth[mover]
+    };
+    victim >= 0 && victim >= v
+}
+
 /// [`exchange`] with the tables of [`Bits`] and the position's [`Occupancy`]: the same value.
 #[allow(clippy::too_many_arguments)]
 pub fn exchange_bits(

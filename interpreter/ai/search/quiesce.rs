@@ -2,6 +2,7 @@
 //! quiet, with delta and exchange pruning.
 
 use super::*;
+use crate::ai::see;
 
 /// Delta pruning in quiescence: the margin over the captured material.
 const DELTA_MARGIN: i32 = 200;
@@ -182,7 +183,8 @@ impl Search<'_> {
     }
 
     /// The static exchange value of a capture at `ply` whose one captured piece stands on its
-    /// destination (`None` for other moves, or where exchanges are not judged).
+    /// destination (`None` for other moves, where exchanges are not judged, or where the
+    /// capture cannot lose by exchange).
     pub(super) fn see_move(&self, ply: usize, m: &Move) -> Option<i32> {
         if !self.see_ok || m.drop != 0 {
             return None;
@@ -198,12 +200,16 @@ impl Search<'_> {
         if victim.is_empty() {
             return None;
         }
+        let worth = self.ev.base[victim.piece as usize - 1].abs();
+        // Taking a piece worth at least the mover never loses: the ordering asks only
+        // whether a capture loses.
+        let mover = &self.pos.cells[from as usize];
+        if !mover.is_empty()
+            && see::never_loses(self.rules, &self.ev.base, mover.piece as usize - 1, worth)
+        {
+            return None;
+        }
         let side = self.rules.entry(self.pos.turn).owner.0;
-        Some(self.exchange(
-            from,
-            to,
-            side,
-            self.ev.base[victim.piece as usize - 1].abs(),
-        ))
+        Some(self.exchange(from, to, side, worth))
     }
 }

@@ -465,3 +465,40 @@ impl Activity {
         v
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts over square sets are the walks' counts.
+    #[test]
+    fn square_sets_count_as_the_walks() {
+        let src = crate::shipped::GAMES[0].1;
+        let loaded = crate::load("chess.zrf", src.as_bytes(), &crate::expand::NoFiles);
+        let (def, _) = crate::resolve_game(&loaded.games[0]);
+        let rules = Rules::new(def.expect("chess resolves"));
+        let ev = Evaluator::new(&rules);
+        let sets = ev.activity.as_deref().expect("chess has the term");
+        assert!(sets.bits.is_some(), "chess has square sets");
+        let mut walks = sets.clone();
+        walks.bits = None;
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 b - - 0 6",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1",
+        ] {
+            let pos = crate::setup::parse(&rules, fen).expect("fen");
+            for me in [PlayerId(0), PlayerId(1)] {
+                for gone in [0, 20, 40] {
+                    assert_eq!(
+                        sets.score(&pos, me, gone, 40),
+                        walks.score(&pos, me, gone, 40),
+                        "{fen}"
+                    );
+                }
+            }
+        }
+    }
+}

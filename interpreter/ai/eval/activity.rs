@@ -8,6 +8,7 @@
 //! enemy promoter attacks; each square over the type's expected count is worth a share of
 //! the type's worth over its average reach on the empty board.
 
+use super::weights::hundredths;
 use super::*;
 
 /// The largest board measured: the squares the enemy promoters attack are one bit set.
@@ -45,6 +46,14 @@ pub(super) struct Activity {
     advance: Vec<i32>,
     /// The same leaps and slides as one-word sets, where the board allows ([`Bits`]).
     bits: Option<Bits>,
+    /// In the ending, hundredths per royal move between a fully advanced promoter and the
+    /// other side's royal piece, and its own side's (`Weights::prox_other`, `prox_own`).
+    prox_other: i64,
+    prox_own: i64,
+    /// Hundredths a side gains per royal move its royal piece stands nearer the other
+    /// side's, when that side has nothing left but its royal piece (the royal piece has to
+    /// help mate it; `Weights::mop_up`).
+    mop_up: i64,
 }
 
 /// The leaps and slides as sets of squares in one word, on boards of at most 64 squares whose
@@ -148,23 +157,22 @@ impl Bits {
     }
 }
 
-/// In the ending, hundredths per royal move between a fully advanced promoter and the
-/// other side's royal piece.
-const PROX_OTHER: i32 = 20;
-/// The same for the promoter's own side's royal piece.
-const PROX_OWN: i32 = 8;
-/// Hundredths the search adds for the side to move where this term applies.
-pub(super) const TEMPO: i32 = 10;
 /// Royal distances are cut at this many moves.
 const FAR: u8 = 8;
-/// Hundredths a side gains per royal move its royal piece stands nearer the other side's, when
-/// that side has nothing left but its royal piece (the royal piece has to help mate it).
-const MOP_UP: i64 = 10;
 
-/// Worth of one safe square, as a share of the type's worth over its average reach on the
-/// empty board (in chess a knight's square is worth 0.07 of a pawn, a
-/// bishop's, rook's or queen's about 0.04).
-const MOBILITY: f64 = 0.10;
+/// Whether the game is one the term can measure: two sides, royal pieces, no drops, a board
+/// of at most [`MAX_SQUARES`] squares and usable attack tables.
+pub(super) fn applies(rules: &Rules, players: &[PlayerId]) -> bool {
+    let def = &rules.def;
+    let a = &rules.attacks;
+    players.len() == 2
+        && def.players.len() == 2
+        && def.board.n_pos() <= MAX_SQUARES
+        && a.usable
+        && !a.capped
+        && rules.royal.iter().any(|&r| r)
+        && def.pieces.iter().all(|p| p.drops.is_empty())
+}
 
 /// Builds the term, or `None` where it does not apply.
 pub(super) fn activity(
@@ -172,6 +180,7 @@ pub(super) fn activity(
     graphs: &[Option<Graph>],
     players: &[PlayerId],
     base: &[i32],
+    w: &Weights,
 ) -> Option<Box<Activity>> {
     let def = &rules.def;
     let a = &rules.attacks;
@@ -179,14 +188,7 @@ pub(super) fn activity(
     let n_pieces = def.pieces.len();
     let n_players = def.players.len();
     let n_dirs = def.board.directions.len();
-    if players.len() != 2
-        || n_players != 2
-        || n_pos > MAX_SQUARES
-        || !a.usable
-        || a.capped
-        || !rules.royal.iter().any(|&r| r)
-        || def.pieces.iter().any(|p| !p.drops.is_empty())
-    {
+    if !applies(rules, players) {
         return None;
     }
     let promoter: Vec<bool> = (0..n_pieces)
@@ -253,7 +255,7 @@ pub(super) fn activity(
                 continue;
             }
             let avg = sum as f64 / n as f64;
-            weight[i] = (MOBILITY * base[t] as f64 / avg * (1 << SHIFT) as f64).round() as i32;
+            weight[i] = (w.mobility * base[t] as f64 / avg * (1 << SHIFT) as f64).round() as i32;
             centre[i] = (avg / 2.0 * (1 << SHIFT) as f64).round() as i32;
         }
     }
@@ -324,6 +326,9 @@ pub(super) fn activity(
         royal_dist,
         advance,
         bits,
+        prox_other: hundredths(w.prox_other) as i64,
+        prox_own: hundredths(w.prox_own) as i64,
+        mop_up: hundredths(w.mop_up) as i64,
     }))
 }
 
@@ -448,7 +453,7 @@ impl Activity {
                 let (sq, i) = (sq as usize, i as usize);
                 let side = i / self.n_pieces;
                 let a = self.advance[i * n + sq] as i64;
-                let w = PROX_OTHER as i64 * dist(1 - side, sq) - PROX_OWN as i64 * dist(side, sq);
+                let w = self.prox_other * dist(1 - side, sq) - self.prox_own * dist(side, sq);
                 prox += if side == me.idx() { a * w } else { -a * w };
             }
             v += (prox >> SHIFT) * gone / phase_max;
@@ -458,7 +463,7 @@ impl Activity {
             let bare = [others[0] == 0, others[1] == 0];
             if bare[0] != bare[1] && big[bare[0] as usize] > 0 {
                 let strong = bare[0] as usize;
-                let near = (FAR as i64 - dist(strong, royal_at[1 - strong] as usize)) * MOP_UP;
+                let near = (FAR as i64 - dist(strong, royal_at[1 - strong] as usize)) * self.mop_up;
                 v += if strong == me.idx() { near } else { -near };
             }
         }

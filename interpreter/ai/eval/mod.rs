@@ -16,12 +16,14 @@ mod graph;
 mod lines;
 mod phase;
 mod structure;
+mod weights;
 
 use activity::{activity, Activity};
 use formation::{Formation, Tally};
 use graph::{empty_graph, reachable, Graph};
 use lines::{goal_lines, Line, LineCell};
 use phase::{phased_terms, Phased};
+pub use weights::Weights;
 
 /// One hundredth of a unit; a unit is the weakest piece type of the setup (a pawn, a man).
 pub const UNIT: i32 = 100;
@@ -33,8 +35,6 @@ pub const EVAL_MAX: i32 = 15_000;
 const SAMPLES: usize = 6;
 /// Share of the board's squares the random boards fill.
 const DENSITY: f64 = 0.3;
-/// How much a square's own mobility moves a piece's worth there (0: not at all, 1: fully).
-const CENTRE: f64 = 0.25;
 /// Mobility given to a piece with no moves (a drop-only mark), so that it still counts.
 const FLOOR: f64 = 0.25;
 /// Worth, in units, of standing on the squares of an `absolute-config` goal (less with distance).
@@ -182,15 +182,39 @@ impl Evaluator {
     /// [`Evaluator::new`] with other limits than [`FINE_CELLS`] and [`FINE_EDGES`] for the
     /// square tables (for tests).
     pub fn with_limits(rules: &Rules, fine_cells: usize, fine_edges: usize) -> Evaluator {
-        Evaluator::limited(rules, fine_cells, fine_edges, FINE_WORK)
+        Evaluator::limited(
+            rules,
+            fine_cells,
+            fine_edges,
+            FINE_WORK,
+            &Weights::default(),
+        )
     }
 
     /// [`Evaluator::new`] with another limit than [`FINE_WORK`] (for tests).
     pub fn with_work_limit(rules: &Rules, fine_work: u64) -> Evaluator {
-        Evaluator::limited(rules, FINE_CELLS, FINE_EDGES, fine_work)
+        Evaluator::limited(
+            rules,
+            FINE_CELLS,
+            FINE_EDGES,
+            fine_work,
+            &Weights::default(),
+        )
     }
 
-    fn limited(rules: &Rules, fine_cells: usize, fine_edges: usize, fine_work: u64) -> Evaluator {
+    /// [`Evaluator::new`] with other weights than [`Weights::default`] (for tuning them).
+    #[doc(hidden)]
+    pub fn with_weights(rules: &Rules, weights: &Weights) -> Evaluator {
+        Evaluator::limited(rules, FINE_CELLS, FINE_EDGES, FINE_WORK, weights)
+    }
+
+    fn limited(
+        rules: &Rules,
+        fine_cells: usize,
+        fine_edges: usize,
+        fine_work: u64,
+        w: &Weights,
+    ) -> Evaluator {
         let def = &rules.def;
         let Shape {
             n_pieces,
@@ -316,10 +340,17 @@ impl Evaluator {
         let mut table = vec![0f64; n_players * n_pieces * n_pos];
         let mut positional = vec![0f64; n_players * n_pieces * n_pos];
         let mut promo_raw = vec![0f64; n_players * n_pieces * n_pos];
+        // Where the mobility term measures the pieces on the actual board, the square tables
+        // count less of a square's mobility (the term counts it) and of promotion's nearness.
+        let (centre, promotion) = if activity::applies(rules, &players) {
+            (w.centre, w.promotion)
+        } else {
+            (w.plain_centre, w.plain_promotion)
+        };
         for &p in &players {
             for &t in &live_types {
                 let avg = avg_mob(p.idx(), t).max(FLOOR);
-                let beta = if rules.royal[t] { 0.0 } else { CENTRE };
+                let beta = if rules.royal[t] { 0.0 } else { centre };
                 let g = graphs[p.idx() * n_pieces + t].as_ref().expect("graph");
                 let promo = g.distances(n_pos, |sq| g.promotes[sq]);
                 // Distance 1: a move from here promotes. The best promotion counts.
@@ -417,7 +448,7 @@ impl Evaluator {
         // against their owner.
         let liability = liabilities(def);
         let phased = phased_terms(
-            rules, &graphs, &players, &reach, &mob, &promo_raw, &means, &liability, scale,
+            rules, &graphs, &players, &reach, &mob, &promo_raw, &means, &liability, scale, w,
         );
 
         let mut pst = vec![0i32; n_players * n_pieces * n_pos];
@@ -435,7 +466,7 @@ impl Evaluator {
             for p in &players {
                 for sq in 0..n_pos {
                     let i = (p.idx() * n_pieces + t) * n_pos + sq;
-                    let positional = positional[i] + promo_raw[i];
+                    let positional = positional[i] + promotion * promo_raw[i];
                     let v = match given {
                         // A given value keeps the shape of the derived table.
                         Some(v) if raw[t] > 0.0 => {
@@ -469,11 +500,11 @@ impl Evaluator {
             None
         };
         let activity = match phased {
-            Some(_) => activity(rules, &graphs, &players, &base),
+            Some(_) => activity(rules, &graphs, &players, &base, w),
             None => None,
         };
         let tempo = if activity.is_some() {
-            activity::TEMPO
+            weights::hundredths(w.tempo)
         } else {
             0
         };

@@ -21,13 +21,6 @@ pub(super) struct Phased {
     pub(super) structure: Option<Box<super::structure::Structure>>,
 }
 
-/// Royal safety while material is high: the most exposed square costs this many units.
-const ROYAL_EXPOSED: f64 = 0.5;
-/// Royal safety while material is high: three moves or more from the side's setup squares
-/// cost this many units.
-const ROYAL_AWAY: f64 = 0.5;
-/// Royal centre in the ending: units per unit of the royal's mobility ratio over average.
-const ROYAL_CENTRE: f64 = 0.6;
 /// The royal squares by phase ([`Phased`]), derived from the empty-board graphs and the
 /// mobility on random boards; `None` in games without royal pieces or with drops (where a
 /// captured piece stays in play; not measured there).
@@ -42,6 +35,7 @@ pub(super) fn phased_terms(
     means: &[f64],
     liability: &[bool],
     scale: f64,
+    w: &Weights,
 ) -> Option<Box<Phased>> {
     if !rules.royal.iter().any(|&r| r) || rules.def.pieces.iter().any(|p| !p.drops.is_empty()) {
         return None;
@@ -144,14 +138,15 @@ pub(super) fn phased_terms(
                     } else {
                         away[sq].min(3) as f64 / 3.0
                     };
-                    mg[i] = (-(ROYAL_EXPOSED * e + ROYAL_AWAY * d) * UNIT as f64).round() as i32;
+                    mg[i] =
+                        (-(w.royal_exposed * e + w.royal_away * d) * UNIT as f64).round() as i32;
                     let ratio = (mob[i] / a).clamp(0.0, 2.0);
-                    eg[i] = (ROYAL_CENTRE * (ratio - 1.0) * UNIT as f64).round() as i32;
+                    eg[i] = (w.royal_centre * (ratio - 1.0) * UNIT as f64).round() as i32;
                 }
             }
         }
     }
-    let structure = super::structure::structure(rules, graphs, players, &promoter);
+    let structure = super::structure::structure(rules, graphs, players, &promoter, w);
     Some(Box::new(Phased {
         phase_w,
         phase_max,

@@ -6,6 +6,7 @@
 //! promoters of its side or of any (a rook on a half-open or open file); a promoter no
 //! promoter of the other side can stop (passed), by its advancement and the phase.
 
+use super::weights::hundredths;
 use super::*;
 
 /// Words of a square set; boards of more squares get no structure terms.
@@ -16,29 +17,6 @@ const MAX_SQUARES: usize = WORDS * 64;
 /// A set of squares.
 pub(super) type Squares = [u64; WORDS];
 
-/// Worth, in hundredths of a unit, of a promoter with another of its side on its way ahead
-/// (the one behind), of one with no promoter of its side on the neighbouring lines, and of
-/// one a promoter of its side captures onto.
-const DOUBLED: i32 = 15;
-const ISOLATED: i32 = 12;
-const DEFENDED: i32 = 5;
-/// Worth of two pieces of one bound type on different complexes (the bishop pair).
-const PAIR: i32 = 40;
-/// Worth of a piece on a promoters' line it reaches whole, without promoters of its side,
-/// and the more where the line holds none of the other side's either.
-const HALF_OPEN: i32 = 10;
-const OPEN: i32 = 15;
-/// Passed promoters (no promoter of the other side ahead on its line or able to capture onto
-/// its way): worth this many hundredths anywhere, plus the square of its advancement (the
-/// share of its way to promotion already made, 0 on its setup squares, 1 a move from
-/// promoting) times a worth that grows from `PASSED_MG` with all material on the board to
-/// `PASSED_EG` with none but royal pieces and promoters.
-const PASSED: i32 = 10;
-const PASSED_MG: i32 = 30;
-const PASSED_EG: i32 = 110;
-/// In the ending, a passed promoter whose way ahead is empty: this many hundredths more
-/// times the square of its advancement, by the share of material gone.
-const FREE_EG: i32 = 40;
 /// The unit of [`Structure::advance`]: the square of the advancement in 1024ths.
 const ADV_ONE: i64 = 1024;
 
@@ -76,6 +54,17 @@ pub(super) struct Structure {
     /// The promoters' line through a square, by the index of `Evaluator::pst`, for the
     /// pieces that reach the whole line from there (a rook on its file); empty for others.
     pub(super) line: Vec<Squares>,
+    /// The weights of the terms, in hundredths ([`Weights`]).
+    doubled: i32,
+    isolated: i32,
+    defended: i32,
+    pair: i32,
+    half_open: i32,
+    open: i32,
+    passed: i64,
+    passed_mg: i64,
+    passed_eg: i64,
+    free_eg: i64,
 }
 
 /// The structure tables, or `None` where no type promotes, the board is too large or more
@@ -85,6 +74,7 @@ pub(super) fn structure(
     graphs: &[Option<Graph>],
     players: &[PlayerId],
     promoter: &[bool],
+    w: &Weights,
 ) -> Option<Box<Structure>> {
     let def = &rules.def;
     let n_pieces = def.pieces.len();
@@ -298,6 +288,16 @@ pub(super) fn structure(
         ahead,
         beside,
         guards,
+        doubled: hundredths(w.doubled),
+        isolated: hundredths(w.isolated),
+        defended: hundredths(w.defended),
+        pair: hundredths(w.pair),
+        half_open: hundredths(w.half_open),
+        open: hundredths(w.open),
+        passed: hundredths(w.passed) as i64,
+        passed_mg: hundredths(w.passed_mg) as i64,
+        passed_eg: hundredths(w.passed_eg) as i64,
+        free_eg: hundredths(w.free_eg) as i64,
     }))
 }
 
@@ -318,27 +318,27 @@ impl Structure {
         for &(i, side) in liners {
             let l = &self.line[i];
             if !meets(l, &own[side]) {
-                v[side] += HALF_OPEN;
+                v[side] += self.half_open;
                 if !meets(l, &own[1 - side]) {
-                    v[side] += OPEN;
+                    v[side] += self.open;
                 }
             }
         }
         for (k, &m) in parts.iter().enumerate() {
             if m.count_ones() >= 2 {
-                v[k % 2] += PAIR;
+                v[k % 2] += self.pair;
             }
         }
         for &(i, side, g) in at {
             let mine = &own[side];
             if meets(&self.ahead[i], mine) {
-                v[side] -= DOUBLED;
+                v[side] -= self.doubled;
             }
             if !meets(&self.beside[i], mine) {
-                v[side] -= ISOLATED;
+                v[side] -= self.isolated;
             }
             if meets(&self.guards[g], mine) {
-                v[side] += DEFENDED;
+                v[side] += self.defended;
             }
         }
         v[0] - v[1]
@@ -362,10 +362,10 @@ impl Structure {
                 continue;
             }
             let a = self.advance[i] as i64;
-            let mut w = PASSED as i64 * most * ADV_ONE
-                + a * (PASSED_MG as i64 * phase + PASSED_EG as i64 * gone);
+            let mut w =
+                self.passed * most * ADV_ONE + a * (self.passed_mg * phase + self.passed_eg * gone);
             if !meets(&self.ahead[i], occupied) {
-                w += a * FREE_EG as i64 * gone;
+                w += a * self.free_eg * gone;
             }
             v[side] += w;
         }

@@ -141,6 +141,12 @@ struct Search<'a> {
     made_key: Vec<u32>,
     /// Per ply: the keys of the quiet moves searched so far at the node.
     tried: Vec<Vec<u32>>,
+    /// The origin and destination of the move made at each ply (`NONE` for a null move), and
+    /// whether the side to move was in check there ([`Search::checks_again`]; quiescence
+    /// notes destinations only, for its recaptures).
+    from: Vec<u16>,
+    dest: Vec<u16>,
+    checked: Vec<bool>,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -240,6 +246,9 @@ impl<'a> Search<'a> {
             eval_memo: vec![(0, i32::MIN); EVAL_MEMO],
             made_key: vec![0; MAX_PLY + 1],
             tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            from: vec![crate::def::NONE; MAX_PLY + 1],
+            dest: vec![crate::def::NONE; MAX_PLY + 1],
+            checked: vec![false; MAX_PLY + 1],
         }
     }
 
@@ -303,8 +312,16 @@ impl<'a> Search<'a> {
         let best_possible = MATE - ply as i32 - 1;
         let in_check = self.in_check();
         let pv_node = beta - alpha > 1;
+        self.checked[ply] = in_check;
         if in_check && ply < MAX_PLY / 2 {
-            depth += 1;
+            // A check given again by the piece that gave the side's last check (a rook
+            // chasing the king) is not extended away from the principal variation; at the
+            // horizon it is searched to depth 1 (docs/strength.md, session 13).
+            if pv_node || !self.checks_again(ply) {
+                depth += 1;
+            } else {
+                depth = depth.max(1);
+            }
         }
         // At the horizon the position is the quiescence search's node, counted there once
         // (counted here too, horizon positions were two nodes each).
@@ -319,8 +336,10 @@ impl<'a> Search<'a> {
         }
         let hash = self.tt_key();
         let mut tt_fp = 0;
+        let mut tt_entry = None;
         if let Some(e) = self.tt.probe(hash) {
             tt_fp = e.fp;
+            tt_entry = Some(e);
             if e.depth as i32 >= depth && !pv_node {
                 if let Some(v) = tt_cut(&e, ply, alpha, beta) {
                     return v;
@@ -362,11 +381,18 @@ impl<'a> Search<'a> {
             -INF
         };
         self.sevals[ply] = static_eval;
+        // Reverse futility, razoring and the null move read the table's score in place of
+        // the evaluation where its bound allows (games with royal pieces and no drops).
+        let eval = if self.prune && self.has_royal {
+            tt_eval(tt_entry, static_eval, ply)
+        } else {
+            static_eval
+        };
         let improving =
             ply < 2 || self.sevals[ply - 2] == -INF || static_eval > self.sevals[ply - 2];
         // The cuts below need the evaluation at or above beta; a finished game is never cut
         // (the goals that do not depend on the moves, before generating them).
-        if (prunable || null_here) && gen_late && static_eval >= beta {
+        if (prunable || null_here) && gen_late && eval >= beta {
             if let Some(v) = self.terminal_before_moves(ply, reps) {
                 return v;
             }
@@ -374,14 +400,12 @@ impl<'a> Search<'a> {
         if prunable {
             // Reverse futility: far above beta with little depth left, a move will not fall
             // below it.
-            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
-                return static_eval;
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta {
+                return eval;
             }
             // Razoring: far below alpha near the horizon, only a capture could help, so
             // quiescence decides; the node fails low if it confirms.
-            if depth <= RAZOR_DEPTH
-                && static_eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth <= alpha
-            {
+            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth <= alpha {
                 let v = self.quiesce(alpha, alpha + 1, ply, 0);
                 if self.aborted {
                     return 0;
@@ -394,8 +418,8 @@ impl<'a> Search<'a> {
         // Null move: if passing still holds beta, a real move will (not in zugzwang-prone
         // positions: only where kings must be kept safe and the mover has a piece worth more
         // than the least one).
-        if null_here && static_eval >= beta && self.has_big_piece() {
-            let r = 3 + depth / 3 + ((static_eval - beta) / 200).min(3);
+        if null_here && eval >= beta && static_eval >= beta && self.has_big_piece() {
+            let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
             if let Some(v) = self.null_move(depth, r, beta, ply, me, mover) {
                 return v;
             }
@@ -425,6 +449,7 @@ impl<'a> Search<'a> {
         let n = self.keys[ply].len();
         let prev_keys = self.prev_keys(ply);
         self.tried[ply].clear();
+        let mut others_bare = None;
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
@@ -442,11 +467,20 @@ impl<'a> Search<'a> {
             // futility margin counts the depth the move would be searched at after its
             // reduction.
             let reduced = (depth - lmr(depth, k)).max(1);
-            let prune_it = prunable
-                && late_quiet
-                && depth <= PRUNE_DEPTH
-                && (k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize)
-                    || static_eval + FUTILITY_BASE + FUTILITY_MARGIN * reduced <= alpha);
+            let late = prunable && late_quiet && depth <= PRUNE_DEPTH;
+            let counted_out =
+                late && k >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize);
+            // Past the count a quiet move is dropped, check or not (where royal pieces make
+            // checks: without them `prune_it` drops it below), unless the other side has
+            // royal pieces alone: there checks are how it is mated (tests/ai.rs).
+            if counted_out
+                && self.has_royal
+                && !*others_bare.get_or_insert_with(|| self.others_bare())
+            {
+                continue;
+            }
+            let prune_it = counted_out
+                || (late && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * reduced <= alpha);
             // Quiet moves that lose material by exchange, principal variation or not.
             let exchange = if quiet
                 && k > 0
@@ -503,6 +537,7 @@ impl<'a> Search<'a> {
             }
             self.made[ply] = fingerprint(&self.lists[ply], &m);
             self.made_key[ply] = mkey;
+            self.note_squares(ply, &m);
             self.rules
                 .make(&mut self.pos, &self.lists[ply], &m, &mut self.log);
             // A move that checks is searched all the same (mates are quiet moves too).
@@ -596,6 +631,8 @@ impl<'a> Search<'a> {
         self.last_null = ply + 1;
         self.made[ply] = 0;
         self.made_key[ply] = 0;
+        self.from[ply] = crate::def::NONE;
+        self.dest[ply] = crate::def::NONE;
         let v = self.child(depth - 1 - r, beta - 1, beta, ply, me);
         self.last_null = saved;
         revert(&mut self.pos, &mut self.log);
@@ -672,6 +709,21 @@ fn to_tt(v: i32, ply: usize) -> i32 {
         v - ply as i32
     } else {
         v
+    }
+}
+
+/// The static evaluation `eval` at `ply`, or the table's score where its bound says the
+/// position is worth at least (above `eval`) or at most (below) that score.
+fn tt_eval(entry: Option<tt::Entry>, eval: i32, ply: usize) -> i32 {
+    let Some(e) = entry else {
+        return eval;
+    };
+    let v = from_tt(e.score as i32, ply);
+    let bound = if v > eval { tt::LOWER } else { tt::UPPER };
+    if eval > -INF && e.bound() & bound != 0 && v.abs() < MATE_BOUND {
+        v
+    } else {
+        eval
     }
 }
 

@@ -76,6 +76,24 @@ impl Search<'_> {
         self.lists[ply].len() == 1 && (ply as i32) < 2 * self.root_depth && !in_check
     }
 
+    /// Notes the origin and destination of the move `m` made at `ply`.
+    pub(super) fn note_squares(&mut self, ply: usize, m: &Move) {
+        let path = self.lists[ply].path(m);
+        self.from[ply] = path.first().copied().unwrap_or(crate::def::NONE);
+        self.dest[ply] = path.last().copied().unwrap_or(crate::def::NONE);
+    }
+
+    /// Whether the node at `ply`, in check, is checked by the piece that gave its side's last
+    /// check: the move just made started where the same side's move two plies before, which
+    /// checked, ended (games without drops).
+    pub(super) fn checks_again(&self, ply: usize) -> bool {
+        self.prune
+            && ply >= 3
+            && self.checked[ply - 2]
+            && self.from[ply - 1] != crate::def::NONE
+            && self.from[ply - 1] == self.dest[ply - 3]
+    }
+
     /// Counts a node and notes when a limit is reached.
     pub(super) fn tick(&mut self) {
         self.nodes += 1;
@@ -106,6 +124,16 @@ impl Search<'_> {
                 && !self.rules.royal[c.piece as usize - 1]
                 && self.ev.base[c.piece as usize - 1] >= 2 * self.min_base
         })
+    }
+
+    /// Whether the sides other than the one to move have no piece but royal ones.
+    pub(super) fn others_bare(&self) -> bool {
+        let owner = self.rules.entry(self.pos.turn).owner;
+        !self
+            .pos
+            .cells
+            .iter()
+            .any(|c| !c.is_empty() && c.owner != owner.0 && !self.rules.royal[c.piece as usize - 1])
     }
 
     /// The transposition table's key for the current position: its hash, salted by the

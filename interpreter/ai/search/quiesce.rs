@@ -6,6 +6,9 @@ use crate::ai::see;
 
 /// Delta pruning in quiescence: the margin over the captured material.
 const DELTA_MARGIN: i32 = 200;
+/// Captures a side that may stand pat searches before the rest are dropped, except those
+/// that check, recapture on the square of the last move or promote (games without drops).
+const QCAPTURES: usize = 2;
 
 impl Search<'_> {
     /// Captures and promotions until the position is quiet; a side that must capture (or is
@@ -103,9 +106,23 @@ impl Search<'_> {
             n = n.min(if qply == 0 { QWIDE } else { QNARROW });
         }
         let mut best_idx = u16::MAX;
+        let mut searched = 0;
+        let last_to = if ply > 0 {
+            self.dest[ply - 1]
+        } else {
+            crate::def::NONE
+        };
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
+            let to = self.lists[ply].path(&m).last().copied();
+            let to = to.unwrap_or(crate::def::NONE);
+            let limited = self.prune
+                && !forced
+                && searched >= QCAPTURES
+                && m.promote == 0
+                && to != last_to
+                && best > -MATE_BOUND;
             if !forced && m.promote == 0 && best > -MATE_BOUND {
                 // Delta pruning: even winning the captured pieces outright leaves the side
                 // below alpha.
@@ -140,6 +157,12 @@ impl Search<'_> {
                     continue;
                 }
             }
+            if limited && !self.in_check() {
+                revert(&mut self.pos, &mut self.log);
+                continue;
+            }
+            searched += 1;
+            self.dest[ply] = to;
             let v = self.qchild(alpha, beta, ply, qply, me);
             revert(&mut self.pos, &mut self.log);
             if self.aborted {

@@ -175,6 +175,8 @@ impl Search<'_> {
             let m = self.lists[0].moves[idx];
             self.made[0] = fingerprint(&self.lists[0], &m);
             self.made_key[0] = super::history::move_key(&self.lists[0], &m, true);
+            self.checked[0] = self.in_check();
+            self.note_squares(0, &m);
             self.rules
                 .make(&mut self.pos, &self.lists[0], &m, &mut self.log);
             let v = if k == 0 {

@@ -28,6 +28,11 @@ const ROYAL_EXPOSED: f64 = 0.5;
 const ROYAL_AWAY: f64 = 0.5;
 /// Royal centre in the ending: units per unit of the royal's mobility ratio over average.
 const ROYAL_CENTRE: f64 = 0.6;
+/// The share, in percent, of everything but the material (the types' average worths) that
+/// the evaluation keeps: the square tables, structure, royal squares and activity together
+/// outweighed material (a pawn given up for what they promised; docs/strength.md, session
+/// 13 "diag").
+const POSITION_SHARE: i64 = 80;
 /// The royal squares by phase ([`Phased`]), derived from the empty-board graphs and the
 /// mobility on random boards; `None` in games without royal pieces or with drops (where a
 /// captured piece stays in play; not measured there).
@@ -177,6 +182,7 @@ impl Evaluator {
         let mut n_liners = 0;
         // The complexes each side's bound types stand on: `parts[type * 2 + side]`.
         let mut parts = [0u8; 64];
+        let mut material = [0i64; 2];
         for (sq, &c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -185,6 +191,7 @@ impl Evaluator {
             let i = (c.owner as usize * self.n_pieces + t) * self.stride + sq;
             let side = (c.owner != me.0) as usize;
             sum[side] += self.pst[i] as i64;
+            material[side] += self.base[t] as i64;
             if let Some(s) = &ph.structure {
                 occupied[sq / 64] |= 1 << (sq % 64);
                 if s.promoter[t] && n_at < at.len() {
@@ -224,6 +231,8 @@ impl Evaluator {
             .activity
             .as_ref()
             .map_or(0, |a| a.score(pos, me, gone, ph.phase_max));
-        (total(0) - total(1) / others + act).clamp(-EVAL_MAX as i64, EVAL_MAX as i64) as i32
+        let v = (total(0) - total(1) / others + act).clamp(-EVAL_MAX as i64, EVAL_MAX as i64);
+        let m = material[0] - material[1] / others;
+        (m + (v - m) * POSITION_SHARE / 100) as i32
     }
 }

@@ -85,30 +85,10 @@ impl Bits {
         let a = &rules.attacks;
         let n_pos = rules.def.board.n_pos();
         let n_dirs = rules.def.board.directions.len();
-        if n_pos > 64 || !a.usable || a.capped || a.rev.len() % n_pos.max(1) != 0 {
+        if !a.usable || a.capped {
             return None;
         }
-        let mut ray = vec![0u64; a.rev.len()];
-        let mut up = vec![true; a.rev.len() / n_pos];
-        for (k, u) in up.iter_mut().enumerate() {
-            let base = k * n_pos;
-            let mut order = None;
-            for sq in 0..n_pos {
-                let (mut set, mut at, mut q) = (0u64, sq, a.rev[base + sq]);
-                while q != NONE {
-                    let next = q as usize;
-                    let asc = next > at;
-                    if next >= n_pos || next == at || *order.get_or_insert(asc) != asc {
-                        return None;
-                    }
-                    set |= 1 << next;
-                    at = next;
-                    q = a.rev[base + next];
-                }
-                ray[base + sq] = set;
-            }
-            *u = order.unwrap_or(true);
-        }
+        let (ray, up) = rays(&a.rev, n_pos)?;
         let mut leaps = vec![0u64; a.leap_to.len()];
         for (set, list) in leaps.iter_mut().zip(&a.leap_to) {
             for &(src, _) in list {
@@ -139,6 +119,50 @@ impl Bits {
             }
         }
         occ
+    }
+}
+
+/// The squares along a link table (`links[d * n_pos + sq]`: the next square from `sq` along
+/// direction `d`, or `NONE`) from each square, not the square itself, as one-word sets, and
+/// per direction whether they ascend; `None` unless the board has at most 64 squares and
+/// each direction runs through the squares in one order of their indexes (so that the
+/// nearest square of a ray among a set is its lowest or highest bit, [`nearest`]).
+pub(crate) fn rays(links: &[u16], n_pos: usize) -> Option<(Vec<u64>, Vec<bool>)> {
+    if n_pos == 0 || n_pos > 64 || links.len() % n_pos != 0 {
+        return None;
+    }
+    let mut ray = vec![0u64; links.len()];
+    let mut up = vec![true; links.len() / n_pos];
+    for (d, u) in up.iter_mut().enumerate() {
+        let base = d * n_pos;
+        // Ascending (Some(true)), descending (Some(false)), not known yet (None).
+        let mut order = None;
+        for sq in 0..n_pos {
+            let (mut set, mut at, mut q) = (0u64, sq, links[base + sq]);
+            while q != NONE {
+                let next = q as usize;
+                let asc = next > at;
+                if next >= n_pos || next == at || *order.get_or_insert(asc) != asc {
+                    return None;
+                }
+                set |= 1 << next;
+                at = next;
+                q = links[base + next];
+            }
+            ray[base + sq] = set;
+        }
+        *u = order.unwrap_or(true);
+    }
+    Some((ray, up))
+}
+
+/// The square of `set` (not empty) nearest along a ray whose squares ascend (`up`) or descend.
+#[inline]
+pub(crate) fn nearest(set: u64, up: bool) -> usize {
+    if up {
+        set.trailing_zeros() as usize
+    } else {
+        63 - set.leading_zeros() as usize
     }
 }
 
@@ -203,11 +227,7 @@ fn swap_off(
                 if blockers == 0 {
                     continue;
                 }
-                let q = if bits.up[k] {
-                    blockers.trailing_zeros()
-                } else {
-                    63 - blockers.leading_zeros()
-                } as u16;
+                let q = nearest(blockers, bits.up[k]) as u16;
                 let c = pos.cells[q as usize];
                 if c.owner == stm && pieces[c.piece as usize - 1] {
                     let v = value(c.piece as usize - 1);

@@ -96,28 +96,7 @@ impl Bits {
                 *set |= 1 << q;
             }
         }
-        let mut ray = vec![0u64; fwd.len()];
-        let mut up = vec![true; fwd.len() / n_pos];
-        for (d, u) in up.iter_mut().enumerate() {
-            let base = d * n_pos;
-            // Ascending (Some(true)), descending (Some(false)), not known yet (None).
-            let mut order = None;
-            for sq in 0..n_pos {
-                let (mut set, mut at, mut q) = (0u64, sq, fwd[base + sq]);
-                while q != NONE {
-                    let to = q as usize;
-                    let asc = to > at;
-                    if to == at || *order.get_or_insert(asc) != asc || set >> to & 1 != 0 {
-                        return None;
-                    }
-                    set |= 1 << to;
-                    at = to;
-                    q = fwd[base + to];
-                }
-                ray[base + sq] = set;
-            }
-            *u = order.unwrap_or(true);
-        }
+        let (ray, up) = crate::ai::see::rays(fwd, n_pos)?;
         let slides: Vec<Vec<(usize, bool)>> = (slides.iter())
             .map(|v| v.iter().map(|&b| (b, up[b / n_pos])).collect())
             .collect();
@@ -148,12 +127,7 @@ impl Bits {
         if blockers == 0 {
             return r;
         }
-        let first = if up {
-            blockers.trailing_zeros()
-        } else {
-            63 - blockers.leading_zeros()
-        } as usize;
-        r & !self.ray[b + first]
+        r & !self.ray[b + crate::ai::see::nearest(blockers, up)]
     }
 }
 

@@ -23,6 +23,7 @@ fn config(kind: EngineKind, depth: Option<u32>, nodes: Option<u64>) -> SearchCon
             depth,
             nodes,
             time: None,
+            fixed_time: false,
         },
         seed: 7,
         // The game values below are the games' own: a draw is worth 0.

@@ -48,6 +48,10 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Positions visited (alpha-beta) or playouts (MCTS).
     pub nodes: Option<u64>,
+    /// `time` is the move's whole budget (UCI `movetime`, Hub `move-time`), not a share of a
+    /// clock: alpha-beta keeps deepening until it is spent instead of starting no iteration
+    /// after half of it, and an unfinished iteration still counts where it found a better move.
+    pub fixed_time: bool,
 }
 
 /// What to search with.

@@ -592,7 +592,10 @@ impl Hub {
                     Err(_) => return self.error(&bad()),
                 },
                 "move-time" => match seconds(v) {
-                    Some(t) => limits.time = Some(t.max(Duration::from_millis(1))),
+                    Some(t) => {
+                        limits.time = Some(t.max(Duration::from_millis(1)));
+                        limits.fixed_time = true;
+                    }
                     None => return self.error(&bad()),
                 },
                 "time" => match seconds(v) {

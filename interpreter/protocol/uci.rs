@@ -508,7 +508,8 @@ impl Uci {
                         ms(v)
                             .saturating_sub(self.overhead)
                             .max(Duration::from_millis(1)),
-                    )
+                    );
+                    limits.fixed_time = true;
                 }
                 ("infinite", _) => hold = true,
                 ("ponder", _) => {

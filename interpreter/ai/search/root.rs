@@ -96,7 +96,8 @@ impl Search<'_> {
                 break;
             }
             let proven = value.abs() >= MATE_BOUND && ((MATE - value.abs()) as u32) < depth;
-            let half_time = limits.time.is_some_and(|t| self.start.elapsed() * 2 >= t);
+            let half_time =
+                !limits.fixed_time && limits.time.is_some_and(|t| self.start.elapsed() * 2 >= t);
             let only = n == 1 && limits.depth.is_none();
             if proven || half_time || only {
                 break;

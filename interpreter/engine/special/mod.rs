@@ -57,6 +57,7 @@ impl Special {
             opposite: def.board.opposite.clone(),
             next: def.board.next.clone(),
             leaps: RefCell::new(Vec::new()),
+            fuse_attr: !def.options.recycle_captures && !def.options.deferred_captures,
         };
         let mut blocks = Vec::new();
         let mut weights = Vec::new();
@@ -201,6 +202,60 @@ fn straight_nodes(nodes: &[Node], caps: &mut usize, in_loop: bool) -> bool {
         Node::While(c, body) => pure_cond(c) && straight_nodes(&body.nodes, caps, true),
         _ => false,
     })
+}
+
+/// Whether a straight walk, which keeps no pending effects, writes the moves of the adds
+/// with a fused attribute ([`Adder::with_attr`]) as the plain walk does. The plain walk
+/// leaves each such `set-attribute` pending for the block's later adds too; it changes none
+/// of them when every add of the block sets the same attribute to the same value (a second
+/// setting of a landing square changes nothing), none captures, and each either ends the
+/// block or begins the body of a loop on an empty current square (the setting then lies on
+/// an empty square, which no later move of the piece writes unless it lands there).
+fn attrs_straight(nodes: &[Node], caps: usize) -> bool {
+    fn adds<'a>(nodes: &'a [Node], out: &mut Vec<&'a Adder>) {
+        for n in nodes {
+            match n {
+                Node::Add(a) | Node::AddWhile(_, a, _) => out.push(a),
+                Node::If(_, a, b) => {
+                    adds(&a.nodes, out);
+                    adds(&b.nodes, out);
+                }
+                Node::While(_, b) | Node::Walk(_, b, _) => adds(&b.nodes, out),
+                _ => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    adds(nodes, &mut all);
+    let Some(first) = all.iter().find_map(|a| a.attr) else {
+        return true;
+    };
+    let empty_here = |c: &SCond| {
+        matches!(
+            c,
+            SCond::Test(
+                Test {
+                    kind: Kind::Empty,
+                    neg: false
+                },
+                Tgt::Here
+            )
+        )
+    };
+    let placed = nodes.iter().enumerate().all(|(k, n)| match n {
+        Node::Add(_) => k + 1 == nodes.len(),
+        Node::While(c, b) => {
+            let mut inner = Vec::new();
+            adds(&b.nodes, &mut inner);
+            inner.is_empty()
+                || empty_here(c)
+                    && inner.len() == 1
+                    && matches!(b.nodes.first(), Some(Node::Add(_)))
+        }
+        Node::AddWhile(..) | Node::If(..) | Node::Walk(..) => false,
+        _ => true,
+    });
+    caps == 0 && placed && all.iter().all(|a| a.attr == Some(first))
 }
 
 /// One block as the generation loop sees it: where it stands in its piece's `moves`, and its
@@ -487,6 +542,10 @@ struct Build {
     opposite: Vec<Option<DirId>>,
     next: Vec<u16>,
     leaps: RefCell<Vec<u16>>,
+    /// A `set-attribute` of the current square before an add may be fused into the add
+    /// ([`Adder::with_attr`]): captures are neither recycled nor deferred, so the simple
+    /// moves that carry it are all that a straight walk writes.
+    fuse_attr: bool,
 }
 
 impl Build {
@@ -582,6 +641,18 @@ impl Build {
                 i += 1;
                 continue;
             }
+            if let (Instr::SetAttribute(a, Cond::Const(v), None), Some(Instr::Add(spec))) =
+                (instr, body.get(i + 1))
+            {
+                if let Some(add) = (self.fuse_attr)
+                    .then(|| Adder::with_attr(spec.clone(), *a, *v))
+                    .flatten()
+                {
+                    nodes.push(Node::Add(add));
+                    i += 2;
+                    continue;
+                }
+            }
             nodes.push(self.node(instr));
             i += 1;
         }
@@ -635,7 +706,9 @@ impl Build {
             _ => None,
         };
         let mut caps = 0;
-        let straight = straight_nodes(&nodes, &mut caps, false) && caps <= MAX_STRAIGHT_CAPTURES;
+        let straight = straight_nodes(&nodes, &mut caps, false)
+            && caps <= MAX_STRAIGHT_CAPTURES
+            && attrs_straight(&nodes, caps);
         Seq {
             nodes,
             cost: body.len() as u32,
@@ -728,7 +801,7 @@ impl Seq {
     #[inline(always)]
     pub(in crate::engine) fn lone_add(&self) -> Option<&Adder> {
         match self.nodes.get(self.prefix..) {
-            Some([Node::Add(a)]) if a.promote.is_empty() && !a.copy => Some(a),
+            Some([Node::Add(a)]) if a.promote.is_empty() && !a.copy && a.attr.is_none() => Some(a),
             _ => None,
         }
     }

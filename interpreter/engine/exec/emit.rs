@@ -780,7 +780,7 @@ impl Exec<'_> {
     /// on the loop).
     #[inline(never)]
     pub(in crate::engine) fn push_simple_call(
-        &self,
+        &mut self,
         head: &Move,
         move_type: u16,
         from: u16,
@@ -796,7 +796,7 @@ impl Exec<'_> {
     /// deferred, which `emit_simple` writes in full.
     #[inline(always)]
     pub(in crate::engine) fn push_simple(
-        &self,
+        &mut self,
         head: &Move,
         move_type: u16,
         from: u16,
@@ -811,6 +811,14 @@ impl Exec<'_> {
         let taken = dest != from && !there.is_empty();
         if taken && self.rules.deferred {
             return false;
+        }
+        if !taken && head.promote == 0 && self.quiet_left != u32::MAX {
+            // A quiet move in a search for captures: written while the first few are.
+            if self.quiet_left == 0 {
+                self.quiet_skipped += 1;
+                return true;
+            }
+            self.quiet_left -= 1;
         }
         // The header is copied whole, then its move's fields are written in place.
         out.moves.push(*head);

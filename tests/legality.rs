@@ -271,6 +271,62 @@ fn captures_without_quiet_drops_agree() {
     );
 }
 
+/// `Rules::legal_captures_in` writes only the first few quiet simple moves: it must still
+/// return exactly the legal captures and promotions (the same moves, ops and paths, in the
+/// same order), and say whether another legal move exists, also where the few quiet moves
+/// written are all illegal (pins, a royal piece's steps into attack). Seeded random games of
+/// every shipped game and variant.
+#[test]
+fn captures_without_quiet_moves_agree() {
+    let wanted = |m: &zrf::engine::Move| m.n_captures() > 0 || m.promote != 0;
+    let mut files: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("games"))
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .map(|p| format!("games/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    let (mut positions, mut with_captures) = (0, 0);
+    for file in &files {
+        for (name, rules) in all_rules(file) {
+            let (mut ws, mut all, mut caps) =
+                (Workspace::default(), MoveList::new(), MoveList::new());
+            for seed in 0..4 {
+                let mut rng = Rng(seed * 17 + 3);
+                let mut pos = rules.initial();
+                let mut log = UndoLog::new();
+                for ply in 0..100 {
+                    rules.legal_moves_in(&mut ws, &mut pos, &mut all);
+                    let other = rules.legal_captures_in(&mut ws, &mut pos, &mut caps);
+                    let at = format!("{name}, game {seed}, ply {ply}");
+                    let expect: Vec<_> = all.moves.iter().filter(|m| wanted(m)).collect();
+                    assert_eq!(caps.moves.len(), expect.len(), "{at}");
+                    for (a, b) in caps.moves.iter().zip(&expect) {
+                        assert_eq!(caps.path(a), all.path(b), "{at}");
+                        assert_eq!(caps.captured(a), all.captured(b), "{at}");
+                        assert_eq!(&*caps.ops(a), &*all.ops(b), "{at}");
+                    }
+                    let quiet = all.moves.iter().any(|m| !wanted(m));
+                    assert_eq!(other, quiet, "{at}");
+                    positions += 1;
+                    with_captures += usize::from(!expect.is_empty());
+                    if all.is_empty() {
+                        break;
+                    }
+                    let m = all.moves[rng.below(all.len())];
+                    rules.make(&mut pos, &all, &m, &mut log);
+                }
+            }
+        }
+    }
+    assert!(positions > 3000, "only {positions} positions");
+    assert!(
+        with_captures > 500,
+        "only {with_captures} positions with captures"
+    );
+}
+
 /// With `Workspace::set_checking_drops`, `Rules::legal_captures_in` also returns the legal
 /// drops that attack a royal piece of the other side, found from the attack tables: exactly
 /// those drops of the full list after which the other side is in check, besides the same

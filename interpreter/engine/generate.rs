@@ -58,10 +58,17 @@ impl Rules {
             Some(base) if self.special.enabled => Some(base),
             _ => None,
         };
+        if scratch.skip_quiet && only == NONE && self.skip_quiet {
+            ex.quiet_left = QUIET_KEPT;
+        }
         let go = match rows {
             Some(base) => self.gen_rows(&mut ex, base, only, scratch, out),
             None => self.gen_lists_of(&mut ex, sel, only, scratch, out),
         };
+        if ex.quiet_skipped > 0 {
+            scratch.quiet_skipped += ex.quiet_skipped;
+            scratch.quiet_overflow |= out.moves.len() + ex.quiet_skipped >= BLOCK_MOVE_LIMIT;
+        }
         if !go {
             return;
         }

@@ -97,7 +97,15 @@ pub struct Rules {
     /// ([`quiet_drop`]) and no move priorities rank drops against other moves: a search for
     /// captures may leave the drops out ([`Rules::legal_captures_in`]).
     quiet_drops: bool,
+    /// No filter compares a quiet move with the others (no move priorities, maximal captures
+    /// or capture precedence, no huffing): a search for captures may write only the first
+    /// [`QUIET_KEPT`] quiet simple moves ([`Rules::legal_captures_in`]).
+    skip_quiet: bool,
 }
+
+/// The quiet simple moves a search for captures writes before it leaves the others out: one
+/// of them being legal is all it needs to know about them ([`Rules::legal_captures_in`]).
+pub(super) const QUIET_KEPT: u32 = 2;
 
 impl Rules {
     /// Derives the engine tables from a definition.
@@ -206,6 +214,10 @@ impl Rules {
             quiet_drops: def.pieces.iter().any(|p| !p.drops.is_empty())
                 && def.move_priorities.is_empty()
                 && (def.pieces.iter()).all(|p| p.drops.iter().all(|b| quiet_drop(&b.body))),
+            skip_quiet: def.move_priorities.is_empty()
+                && def.options.maximal_captures == 0
+                && def.capture_precedence.is_empty()
+                && !def.options.huffing,
             def,
         };
         if let Some(mut clock) = rules.clock.take() {

@@ -77,7 +77,18 @@ impl Rules {
         ws.scratch.check_drops = self.quiet_drops
             && ws.checking_drops
             && self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch);
+        ws.scratch.skip_quiet = true;
+        ws.scratch.quiet_skipped = 0;
+        ws.scratch.quiet_overflow = false;
         self.legal_moves_in(ws, pos, out);
+        ws.scratch.skip_quiet = false;
+        if ws.scratch.quiet_skipped > 0 && (!ws.other_legal || ws.scratch.quiet_overflow) {
+            // None of the quiet moves written is legal (or so many were left out that a
+            // block's limit might have cut otherwise): every move, as before.
+            ws.other_legal = false;
+            ws.scratch.drops_skipped = false;
+            self.legal_moves_in(ws, pos, out);
+        }
         ws.scratch.skip_quiet_drops = false;
         if ws.scratch.drops_skipped && !ws.other_legal {
             ws.other_legal = false;

@@ -42,15 +42,20 @@ impl Exec<'_> {
                 // Recycling changes nothing when nothing is captured.
                 || (s.pending.is_empty() && (dest == self.from || self.cell(dest).is_empty())))
             && self.from != NONE
-            && s.pending.iter().all(|p| matches!(p, Pending::Capture(_)))
             && !self.cell(self.from).is_empty()
         {
-            let caps = s.pending.iter().map(|p| match *p {
-                Pending::Capture(q) => q,
-                _ => NONE,
-            });
-            self.emit_simple_call(&head_of(spec), promote, dest, caps, out);
-            return;
+            if s.pending.iter().all(|p| matches!(p, Pending::Capture(_))) {
+                let caps = s.pending.iter().map(|p| match *p {
+                    Pending::Capture(q) => q,
+                    _ => NONE,
+                });
+                self.emit_simple_call(&head_of(spec), promote, dest, caps, out);
+                return;
+            }
+            if let Some(attrs) = self.landing_attrs(dest, s) {
+                self.emit_simple_attrs(&head_of(spec), promote, dest, attrs, out);
+                return;
+            }
         }
         let n_pieces = rules.def.pieces.len() as u32;
         // With deferred captures the victims stay, marked, until the whole turn is assembled.
@@ -283,6 +288,33 @@ impl Exec<'_> {
         self.push_head(&head, promote, span, drop, piece, out);
     }
 
+    /// When every pending effect is an attribute setting that either lands on `dest` (the
+    /// moving piece as it lands) or changes nothing (on the square the piece leaves, or on an
+    /// empty square): the bits they set and clear on the landing piece, in program order, so
+    /// that the move is written as a simple one with that cell (`(set-attribute
+    /// never-moved? false) add`, as a rook or king moves).
+    fn landing_attrs(&self, dest: u16, s: &Scratch) -> Option<(u32, u32)> {
+        let (mut set, mut clear) = (0u32, 0u32);
+        for p in &s.pending {
+            let Pending::Attr(q, a, v) = *p else {
+                return None;
+            };
+            if q == dest {
+                let bit = 1u32 << (a.0 % 32);
+                if v {
+                    set |= bit;
+                    clear &= !bit;
+                } else {
+                    clear |= bit;
+                    set &= !bit;
+                }
+            } else if q != self.from && !self.cell(q).is_empty() {
+                return None;
+            }
+        }
+        Some((set, clear))
+    }
+
     /// [`Exec::push_move`] given the header fields the add fixes ([`head_of`]).
     #[inline(always)]
     fn push_head(
@@ -332,6 +364,10 @@ pub(in crate::engine) struct Adder {
     /// (at most one promotion type, no chain, `finally` or `must-continue`); the squares,
     /// cell, captures, piece and move type are filled in per move ([`Exec::push_simple`]).
     simple: Option<Move>,
+    /// A `(set-attribute A v)` of the current square just before the add, fused into it
+    /// ([`Adder::with_attr`]): the tree's walk leaves it pending as the plain instruction
+    /// would, and the simple moves carry it in their header's cell.
+    pub(in crate::engine) attr: Option<(AttrId, bool)>,
 }
 
 impl Adder {
@@ -344,7 +380,33 @@ impl Adder {
                     promote: spec.promote.first().map_or(0, |p| p.0 + 1),
                     ..head
                 });
-        Adder { head, simple, spec }
+        Adder {
+            head,
+            simple,
+            spec,
+            attr: None,
+        }
+    }
+
+    /// An add that first sets attribute `a` of the piece on the current square to `v`
+    /// (`(set-attribute a v) add`, as a rook's or king's first move clears `never-moved?`),
+    /// when it writes simple moves without promotion; `None` otherwise. The simple moves'
+    /// header holds the attribute's bit in its cell (`attrs`, and `marks` 1 to set it, 0 to
+    /// clear it), which [`Exec::push_simple`] applies to the piece as it lands: the cell the
+    /// plain `emit` writes when the current square is the destination.
+    pub(in crate::engine) fn with_attr(spec: AddSpec, a: AttrId, v: bool) -> Option<Adder> {
+        if !spec.promote.is_empty() || spec.copy {
+            return None;
+        }
+        let mut add = Adder::new(spec);
+        let simple = add.simple.as_mut()?;
+        simple.cell = Cell {
+            attrs: 1u32 << (a.0 % 32),
+            marks: v as u8,
+            ..Cell::EMPTY
+        };
+        add.attr = Some((a, v));
+        Some(add)
     }
 
     /// The header of the simple moves this add writes, if it writes them.
@@ -423,11 +485,13 @@ impl Exec<'_> {
         promote: Option<PieceId>,
         dest: u16,
         caps: impl Iterator<Item = u16>,
+        (set, clear): (u32, u32),
         out: &mut MoveList,
     ) {
         // Both callers run outside attack tests, so `Exec::cell` is the board's cell.
         debug_assert_eq!(self.target, NONE);
-        let (from, original, cell, taken) = self.moving(promote, dest);
+        let (from, original, mut cell, taken) = self.moving(promote, dest);
+        cell.attrs = cell.attrs & !clear | set;
         let mut caps = caps.peekable();
         if caps.peek().is_none()
             && !head.partial
@@ -499,7 +563,21 @@ impl Exec<'_> {
         caps: impl Iterator<Item = u16>,
         out: &mut MoveList,
     ) {
-        self.emit_simple(head, promote, dest, caps, out);
+        self.emit_simple(head, promote, dest, caps, (0, 0), out);
+    }
+
+    /// [`Exec::emit_simple`] with no captures but the landing piece's attribute bits set and
+    /// cleared ([`Exec::landing_attrs`]).
+    #[inline(never)]
+    fn emit_simple_attrs(
+        &mut self,
+        head: &Move,
+        promote: Option<PieceId>,
+        dest: u16,
+        attrs: (u32, u32),
+        out: &mut MoveList,
+    ) {
+        self.emit_simple(head, promote, dest, std::iter::empty(), attrs, out);
     }
 
     /// `add` in a straight block run by generation (`Exec::run_straight`): the piece on
@@ -702,7 +780,7 @@ impl Exec<'_> {
     /// on the loop).
     #[inline(never)]
     pub(in crate::engine) fn push_simple_call(
-        &self,
+        &mut self,
         head: &Move,
         move_type: u16,
         from: u16,
@@ -718,7 +796,7 @@ impl Exec<'_> {
     /// deferred, which `emit_simple` writes in full.
     #[inline(always)]
     pub(in crate::engine) fn push_simple(
-        &self,
+        &mut self,
         head: &Move,
         move_type: u16,
         from: u16,
@@ -734,6 +812,14 @@ impl Exec<'_> {
         if taken && self.rules.deferred {
             return false;
         }
+        if !taken && head.promote == 0 && self.quiet_left != u32::MAX {
+            // A quiet move in a search for captures: written while the first few are.
+            if self.quiet_left == 0 {
+                self.quiet_skipped += 1;
+                return true;
+            }
+            self.quiet_left -= 1;
+        }
         // The header is copied whole, then its move's fields are written in place.
         out.moves.push(*head);
         let Some(m) = out.moves.last_mut() else {
@@ -743,6 +829,15 @@ impl Exec<'_> {
         m.cell = original;
         if head.promote != 0 {
             m.cell.piece = head.promote;
+        }
+        // An attribute set before the add ([`Adder::with_attr`]; no bit for other adds).
+        let bit = head.cell.attrs;
+        if bit != 0 {
+            if head.cell.marks != 0 {
+                m.cell.attrs |= bit;
+            } else {
+                m.cell.attrs &= !bit;
+            }
         }
         m.cap_hi = taken as u32;
         m.piece = original.piece;

@@ -53,6 +53,14 @@ pub struct Scratch {
     pub(super) skip_quiet_drops: bool,
     /// Set when drops were left out that the side had pieces in hand for.
     pub(super) drops_skipped: bool,
+    /// Write only the first [`super::QUIET_KEPT`] quiet simple moves of a generation of first
+    /// steps (`Rules::legal_captures_in`): a simple move that neither captures nor promotes.
+    pub(super) skip_quiet: bool,
+    /// The quiet simple moves left out so far.
+    pub(super) quiet_skipped: usize,
+    /// Set when the moves written and left out by one generation reach
+    /// [`BLOCK_MOVE_LIMIT`], where leaving moves out could change which the limit cuts.
+    pub(super) quiet_overflow: bool,
     /// With `skip_quiet_drops`: the drops generated all the same, by type and square
     /// (`check_mask[type * n_pos + square]`, `Rules::mark_checking_drops`), when set.
     pub(super) check_drops: bool,
@@ -145,6 +153,11 @@ pub struct Exec<'a> {
     pub(super) stop: bool,
     /// The mover's part of `Board::next` (for the specialised tree).
     pub(super) base: usize,
+    /// Quiet simple moves still to write before the others are left out (`u32::MAX`: all
+    /// are written; see [`Scratch::skip_quiet`]).
+    pub(super) quiet_left: u32,
+    /// Quiet simple moves left out.
+    pub(super) quiet_skipped: usize,
 }
 
 #[derive(PartialEq, Eq)]
@@ -176,6 +189,8 @@ impl<'a> Exec<'a> {
             first_move: 0,
             stop: false,
             base: side.idx() * rules.def.board.directions.len() * rules.def.board.n_pos(),
+            quiet_left: u32::MAX,
+            quiet_skipped: 0,
         }
     }
 

@@ -26,6 +26,9 @@ use std::cell::RefCell;
 
 mod drops;
 mod run;
+mod straight;
+
+use straight::{attrs_straight, straight_nodes};
 
 pub(super) use drops::DropPrefix;
 
@@ -57,6 +60,7 @@ impl Special {
             opposite: def.board.opposite.clone(),
             next: def.board.next.clone(),
             leaps: RefCell::new(Vec::new()),
+            fuse_attr: !def.options.recycle_captures && !def.options.deferred_captures,
         };
         let mut blocks = Vec::new();
         let mut weights = Vec::new();
@@ -172,36 +176,6 @@ pub struct Seq {
 
 /// The most captures a straight block may hold ([`Seq::straight`]).
 const MAX_STRAIGHT_CAPTURES: usize = 8;
-
-/// Whether a condition is made only of tests of squares and constants.
-fn pure_cond(c: &SCond) -> bool {
-    match c {
-        SCond::Const(_) | SCond::Test(..) => true,
-        SCond::And(xs) | SCond::Or(xs) => xs.iter().all(pure_cond),
-        SCond::Plain(_) => false,
-    }
-}
-
-/// Whether nodes are straight (see [`Seq::straight`]); counts their captures (none may stand
-/// in a loop, where their number has no bound).
-fn straight_nodes(nodes: &[Node], caps: &mut usize, in_loop: bool) -> bool {
-    nodes.iter().all(|n| match n {
-        Node::Step(_) | Node::StepTest(..) | Node::Leap(..) | Node::Skip(..) => true,
-        Node::Verify(c) => pure_cond(c),
-        Node::Capture(_) => {
-            *caps += 1;
-            !in_loop
-        }
-        Node::Add(spec) | Node::AddWhile(_, spec, _) => !spec.copy,
-        Node::If(c, a, b) => {
-            pure_cond(c)
-                && straight_nodes(&a.nodes, caps, in_loop)
-                && straight_nodes(&b.nodes, caps, in_loop)
-        }
-        Node::While(c, body) => pure_cond(c) && straight_nodes(&body.nodes, caps, true),
-        _ => false,
-    })
-}
 
 /// One block as the generation loop sees it: where it stands in its piece's `moves`, and its
 /// gate and straightness copied out of its tree as plain fields, so that a block that fails at
@@ -487,6 +461,10 @@ struct Build {
     opposite: Vec<Option<DirId>>,
     next: Vec<u16>,
     leaps: RefCell<Vec<u16>>,
+    /// A `set-attribute` of the current square before an add may be fused into the add
+    /// ([`Adder::with_attr`]): captures are neither recycled nor deferred, so the simple
+    /// moves that carry it are all that a straight walk writes.
+    fuse_attr: bool,
 }
 
 impl Build {
@@ -582,6 +560,18 @@ impl Build {
                 i += 1;
                 continue;
             }
+            if let (Instr::SetAttribute(a, Cond::Const(v), None), Some(Instr::Add(spec))) =
+                (instr, body.get(i + 1))
+            {
+                if let Some(add) = (self.fuse_attr)
+                    .then(|| Adder::with_attr(spec.clone(), *a, *v))
+                    .flatten()
+                {
+                    nodes.push(Node::Add(add));
+                    i += 2;
+                    continue;
+                }
+            }
             nodes.push(self.node(instr));
             i += 1;
         }
@@ -635,7 +625,9 @@ impl Build {
             _ => None,
         };
         let mut caps = 0;
-        let straight = straight_nodes(&nodes, &mut caps, false) && caps <= MAX_STRAIGHT_CAPTURES;
+        let straight = straight_nodes(&nodes, &mut caps, false)
+            && caps <= MAX_STRAIGHT_CAPTURES
+            && attrs_straight(&nodes, caps);
         Seq {
             nodes,
             cost: body.len() as u32,
@@ -728,7 +720,7 @@ impl Seq {
     #[inline(always)]
     pub(in crate::engine) fn lone_add(&self) -> Option<&Adder> {
         match self.nodes.get(self.prefix..) {
-            Some([Node::Add(a)]) if a.promote.is_empty() && !a.copy => Some(a),
+            Some([Node::Add(a)]) if a.promote.is_empty() && !a.copy && a.attr.is_none() => Some(a),
             _ => None,
         }
     }

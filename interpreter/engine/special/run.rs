@@ -360,7 +360,11 @@ impl Exec<'_> {
     /// Adds a move; the block ends once an attack test has hit or the block's move limit is
     /// reached (the plain interpreter stops before its next instruction).
     #[inline(always)]
-    fn add_node(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) -> Flow {
+    fn add_node(&mut self, spec: &Adder, s: &mut Scratch, out: &mut MoveList) -> Flow {
+        if let Some((a, v)) = spec.attr {
+            // The fused `set-attribute` of the current square, as the plain one leaves it.
+            s.pending.push(Pending::Attr(self.cp, a, v));
+        }
         self.add(spec, s, out);
         if self.hit || self.stop {
             Flow::Stop

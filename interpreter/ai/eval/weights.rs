@@ -66,6 +66,13 @@ pub struct Weights {
     pub passed_eg: f64,
     /// More in the ending, times the square of the advancement, when its way ahead is empty.
     pub free_eg: f64,
+    /// Threats (`threats.rs`), hundredths per piece of the other side: attacked by a
+    /// non-promoting piece of lesser worth.
+    pub threat_lesser: f64,
+    /// Attacked by a promoter, not being one.
+    pub threat_promoter: f64,
+    /// Attacked and defended by nothing.
+    pub hanging: f64,
 }
 
 impl Default for Weights {
@@ -93,13 +100,16 @@ impl Default for Weights {
             passed_mg: 0.0,
             passed_eg: 110.0,
             free_eg: 120.0,
+            threat_lesser: 60.0,
+            threat_promoter: 50.0,
+            hanging: 15.0,
         }
     }
 }
 
 impl Weights {
     /// The names of the weights, in the order of [`Weights::get_mut`].
-    pub const NAMES: [&'static str; 20] = [
+    pub const NAMES: [&'static str; 23] = [
         "centre",
         "promotion",
         "royal_exposed",
@@ -120,6 +130,9 @@ impl Weights {
         "passed_mg",
         "passed_eg",
         "free_eg",
+        "threat_lesser",
+        "threat_promoter",
+        "hanging",
     ];
 
     /// The weight named `NAMES[i]`.
@@ -145,7 +158,10 @@ impl Weights {
             16 => &mut w.passed,
             17 => &mut w.passed_mg,
             18 => &mut w.passed_eg,
-            _ => &mut w.free_eg,
+            19 => &mut w.free_eg,
+            20 => &mut w.threat_lesser,
+            21 => &mut w.threat_promoter,
+            _ => &mut w.hanging,
         }
     }
 }

@@ -8,6 +8,7 @@
 //! enemy promoter attacks; each square over the type's expected count is worth a share of
 //! the type's worth over its average reach on the empty board.
 
+use super::threats::{Sets, Threats};
 use super::weights::hundredths;
 use super::*;
 
@@ -54,6 +55,11 @@ pub(super) struct Activity {
     /// side's, when that side has nothing left but its royal piece (the royal piece has to
     /// help mate it; `Weights::mop_up`).
     mop_up: i64,
+    /// The threats term, where the square sets are (`threats.rs`).
+    threats: Option<Threats>,
+    /// Per player and type: whether only the threats need its attacks (royal, or neither
+    /// counted nor a promoter).
+    uncounted: Vec<bool>,
 }
 
 /// The leaps and slides as sets of squares in one word, on boards of at most 64 squares whose
@@ -284,6 +290,13 @@ pub(super) fn activity(
         return None;
     }
     let bits = Bits::new(n_pos, &leap_lo, &leaps, &fwd, &slides);
+    let uncounted = (0..n_players * n_pieces)
+        .map(|i| rules.royal[i % n_pieces] || weight[i] == 0 && !guard[i])
+        .collect();
+    let threats = match bits {
+        Some(_) => Threats::new(base, &rules.royal, &promoter, w),
+        None => None,
+    };
     Some(Box::new(Activity {
         n_pos,
         n_pieces,
@@ -303,6 +316,8 @@ pub(super) fn activity(
         prox_other: hundredths(w.prox_other) as i64,
         prox_own: hundredths(w.prox_own) as i64,
         mop_up: hundredths(w.mop_up) as i64,
+        threats,
+        uncounted,
     }))
 }
 
@@ -346,6 +361,12 @@ impl Activity {
         // Per side: its pieces that are not royal, and those that neither are royal nor promote.
         let mut others = [0u32; 2];
         let mut big = [0u32; 2];
+        // The threats' square sets (only with `threats`, whose boards have `bits`).
+        let mut sets = Sets::default();
+        let threats = self.threats.as_ref();
+        // The pieces whose attacks only the threats need: royal ones and the uncounted.
+        let mut uncounted = [(0u16, 0u16); 64];
+        let mut n_uncounted = 0;
         for (sq, &c) in pos.cells[..n_pos].iter().enumerate() {
             if c.is_empty() {
                 continue;
@@ -356,6 +377,13 @@ impl Activity {
             let i = side * self.n_pieces + c.piece as usize - 1;
             others[side] += !self.royal[i] as u32;
             big[side] += !(self.royal[i] || self.guard[i]) as u32;
+            if threats.is_some() {
+                sets.at[side][c.piece as usize - 1] |= 1 << sq;
+                if self.uncounted[i] {
+                    uncounted[n_uncounted] = (sq as u16, i as u16);
+                    n_uncounted += 1;
+                }
+            }
             if self.royal[i] {
                 royal_at[side] = sq as u16;
             } else if self.guard[i] {
@@ -365,6 +393,9 @@ impl Activity {
                 let other = &mut bad[1 - side];
                 if let Some(bits) = &self.bits {
                     other[0] |= bits.leap[row];
+                    if threats.is_some() {
+                        sets.att[side][c.piece as usize - 1] |= bits.leap[row];
+                    }
                     continue;
                 }
                 for &q in &self.leaps[self.leap_lo[row] as usize..self.leap_lo[row + 1] as usize] {
@@ -384,8 +415,8 @@ impl Activity {
             let mut n = 0i32;
             if let Some(bits) = &self.bits {
                 let good = !bad[0];
+                let mut reach = bits.leap[row];
                 if bits.disjoint {
-                    let mut reach = bits.leap[row];
                     for &s in &bits.slides[i] {
                         reach |= bits.slide(s, sq, occ[0]);
                     }
@@ -393,8 +424,13 @@ impl Activity {
                 } else {
                     n = (bits.leap[row] & good).count_ones() as i32;
                     for &s in &bits.slides[i] {
-                        n += (bits.slide(s, sq, occ[0]) & good).count_ones() as i32;
+                        let r = bits.slide(s, sq, occ[0]);
+                        n += (r & good).count_ones() as i32;
+                        reach |= r;
                     }
+                }
+                if threats.is_some() {
+                    sets.att[side][i % self.n_pieces] |= reach;
                 }
                 let v = self.weight[i] as i64 * ((n << SHIFT) - self.centre[i]) as i64;
                 sum[(side != me.idx()) as usize] += v;
@@ -417,6 +453,17 @@ impl Activity {
             sum[(side != me.idx()) as usize] += v;
         }
         let mut v = (sum[0] - sum[1]) >> (2 * SHIFT);
+        if let (Some(t), Some(bits)) = (threats, &self.bits) {
+            for &(sq, i) in &uncounted[..n_uncounted] {
+                let (sq, i) = (sq as usize, i as usize);
+                let mut reach = bits.leap[i * n_pos + sq];
+                for &s in &bits.slides[i] {
+                    reach |= bits.slide(s, sq, occ[0]);
+                }
+                sets.att[i / self.n_pieces][i % self.n_pieces] |= reach;
+            }
+            v += t.score(&sets, me.idx());
+        }
         if !self.royal_dist.is_empty() && gone > 0 && royal_at[0] != NONE && royal_at[1] != NONE {
             let n = self.n_pos;
             let dist = |side: usize, to: usize| {
@@ -457,8 +504,10 @@ mod tests {
         let (def, _) = crate::resolve_game(&loaded.games[0]);
         let rules = Rules::new(def.expect("chess resolves"));
         let ev = Evaluator::new(&rules);
-        let sets = ev.activity.as_deref().expect("chess has the term");
+        let mut sets = ev.activity.as_deref().expect("chess has the term").clone();
         assert!(sets.bits.is_some(), "chess has square sets");
+        assert!(sets.threats.is_some(), "chess has the threats");
+        sets.threats = None;
         let mut walks = sets.clone();
         walks.bits = None;
         for fen in [

@@ -16,6 +16,7 @@ mod graph;
 mod lines;
 mod phase;
 mod structure;
+mod threats;
 mod weights;
 
 use activity::{activity, Activity};

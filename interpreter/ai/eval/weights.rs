@@ -7,7 +7,10 @@
 //! after winning at equal nodes (docs/strength.md, session 13 "tune"); the hand-set values
 //! they replace: `centre` 0.25, `promotion` 1, `royal_exposed` 0.5, `prox_own` 8, `tempo`
 //! 10, `doubled` 15, `defended` 5, `half_open` 10, `open` 15, `passed_mg` 30, `free_eg` 40.
-//! `plain_centre` and `plain_promotion` (every other game) were set by hand.
+//! `plain_centre` and `plain_promotion` (every other game) were set by hand. The threats'
+//! weights (`threat_lesser`, `threat_promoter`, `hanging`) were fitted the same way with the
+//! others held (session 14 "threat"): the ridge's 78, 32 and 4 and the chosen 60, 50 and 15
+//! err alike on held-out positions.
 
 /// The weights of the terms (each in the unit its term states).
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +69,13 @@ pub struct Weights {
     pub passed_eg: f64,
     /// More in the ending, times the square of the advancement, when its way ahead is empty.
     pub free_eg: f64,
+    /// Threats (`threats.rs`), hundredths per piece of the other side: attacked by a
+    /// non-promoting piece of lesser worth.
+    pub threat_lesser: f64,
+    /// Attacked by a promoter, not being one.
+    pub threat_promoter: f64,
+    /// Attacked and defended by nothing.
+    pub hanging: f64,
 }
 
 impl Default for Weights {
@@ -93,13 +103,16 @@ impl Default for Weights {
             passed_mg: 0.0,
             passed_eg: 110.0,
             free_eg: 120.0,
+            threat_lesser: 60.0,
+            threat_promoter: 50.0,
+            hanging: 15.0,
         }
     }
 }
 
 impl Weights {
     /// The names of the weights, in the order of [`Weights::get_mut`].
-    pub const NAMES: [&'static str; 20] = [
+    pub const NAMES: [&'static str; 23] = [
         "centre",
         "promotion",
         "royal_exposed",
@@ -120,6 +133,9 @@ impl Weights {
         "passed_mg",
         "passed_eg",
         "free_eg",
+        "threat_lesser",
+        "threat_promoter",
+        "hanging",
     ];
 
     /// The weight named `NAMES[i]`.
@@ -145,7 +161,10 @@ impl Weights {
             16 => &mut w.passed,
             17 => &mut w.passed_mg,
             18 => &mut w.passed_eg,
-            _ => &mut w.free_eg,
+            19 => &mut w.free_eg,
+            20 => &mut w.threat_lesser,
+            21 => &mut w.threat_promoter,
+            _ => &mut w.hanging,
         }
     }
 }

@@ -44,10 +44,12 @@ mod node;
 mod order;
 mod quiesce;
 mod root;
+mod singular;
 
 use exchange::QuietExchange;
 pub use order::{fingerprint, Heuristics};
 use order::{BAD_CAPTURE, KILLER, QUIET_CHECK};
+use singular::Singular;
 /// Runs an alpha-beta search for [`Engine::search`].
 pub fn run(
     engine: &mut Engine,
@@ -147,6 +149,10 @@ struct Search<'a> {
     from: Vec<u16>,
     dest: Vec<u16>,
     checked: Vec<bool>,
+    /// Per ply: the move (fingerprint) a singular-extension search leaves out (0: none).
+    excluded: Vec<u32>,
+    /// Singular extensions are tried: games without drops or compulsory captures.
+    singular_ok: bool,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -249,6 +255,8 @@ impl<'a> Search<'a> {
             from: vec![crate::def::NONE; MAX_PLY + 1],
             dest: vec![crate::def::NONE; MAX_PLY + 1],
             checked: vec![false; MAX_PLY + 1],
+            excluded: vec![0; MAX_PLY + 1],
+            singular_ok: def.pieces.iter().all(|p| p.drops.is_empty()) && !gen_first,
         }
     }
 
@@ -337,7 +345,8 @@ impl<'a> Search<'a> {
         let hash = self.tt_key();
         let mut tt_fp = 0;
         let mut tt_entry = None;
-        if let Some(e) = self.tt.probe(hash) {
+        let excluded = self.excluded[ply];
+        if let Some(e) = (excluded == 0).then(|| self.tt.probe(hash)).flatten() {
             tt_fp = e.fp;
             tt_entry = Some(e);
             if e.depth as i32 >= depth && !pv_node {
@@ -374,7 +383,8 @@ impl<'a> Search<'a> {
             !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
         let prunable = self.prune && quiet_node;
         // Null move, also in games with drops (there the only pruning by the evaluation).
-        let null_here = quiet_node && self.null_ok && depth >= 3 && self.last_null != ply;
+        let null_here =
+            quiet_node && self.null_ok && depth >= 3 && self.last_null != ply && excluded == 0;
         let static_eval = if prunable || null_here {
             self.evaluate()
         } else {
@@ -424,6 +434,11 @@ impl<'a> Search<'a> {
                 return v;
             }
         }
+        // Singular extension and multi-cut (`singular.rs`).
+        let tt_ext = match self.singular(tt_entry, depth, beta, ply, in_check) {
+            Singular::Cut(v) => return v,
+            Singular::Extend(e) => e,
+        };
         if gen_late {
             if let Some(v) = self.generate(ply, reps) {
                 return v;
@@ -453,6 +468,9 @@ impl<'a> Search<'a> {
         for k in 0..n {
             let idx = self.pick(ply, k);
             let m = self.lists[ply].moves[idx as usize];
+            if excluded != 0 && fingerprint(&self.lists[ply], &m) == excluded {
+                continue;
+            }
             let quiet = m.n_captures() == 0 && m.promote == 0;
             let key = self.keys[ply][k].0;
             let late_quiet = k > 0 && quiet && key < KILLER && best > -MATE_BOUND;
@@ -546,7 +564,12 @@ impl<'a> Search<'a> {
                 continue;
             }
             let v = if k == 0 {
-                self.child(depth - 1, alpha, beta, ply, me)
+                let ext = if self.keys[ply][0].0 == order::TT_MOVE {
+                    tt_ext
+                } else {
+                    0
+                };
+                self.child(depth - 1 + ext, alpha, beta, ply, me)
             } else {
                 // Late quiet moves are searched less deep first, the later the less deep.
                 // (Games with drops too: with one ply, two for very late moves, instead,
@@ -591,6 +614,9 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+        }
+        if excluded != 0 {
+            return best;
         }
         let bound = tt::bound(best, alpha0, beta);
         let fp = if best_idx == u16::MAX {

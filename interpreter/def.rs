@@ -37,6 +37,14 @@ id_type! {
     MoveTypeId(u16);
 }
 
+impl AttrId {
+    /// The attribute's bit in a cell's `attrs` (a piece carries at most 32 attributes).
+    #[inline]
+    pub fn bit(self) -> u32 {
+        1 << (self.0 % 32)
+    }
+}
+
 /// A whole game or variant, resolved.
 #[derive(Clone, Debug)]
 pub struct GameDef {

@@ -253,7 +253,7 @@ fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<()
     else {
         return Ok(());
     };
-    let bit = 1u32 << (attr.0 % 32);
+    let bit = attr.bit();
     let is = |c: Cell, p: PieceId| c.piece == p.0 + 1;
     for sq in 0..pos.cells.len() {
         let c = pos.cells[sq];

@@ -130,7 +130,7 @@ impl Rules {
                 p.attributes
                     .iter()
                     .filter(|(_, v)| *v)
-                    .fold(0u32, |acc, (a, _)| acc | 1 << (a.0 % 32))
+                    .fold(0u32, |acc, (a, _)| acc | a.bit())
             })
             .collect();
         let mut in_turn_order = vec![false; def.players.len()];

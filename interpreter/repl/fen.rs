@@ -155,7 +155,7 @@ fn castling(rules: &Rules, pos: &Position) -> String {
     else {
         return "-".into();
     };
-    let bit = 1u32 << (attr.0 % 32);
+    let bit = attr.bit();
     let mut out = String::new();
     for owner in 0..2u8 {
         let with_right = |piece: usize| {

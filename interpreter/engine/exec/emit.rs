@@ -184,7 +184,7 @@ impl Exec<'_> {
                 Pending::Attr(p, a, v) => {
                     let c = current(&out.ops[op_lo..], p, self.pos);
                     if !c.is_empty() {
-                        let bit = 1u32 << (a.0 % 32);
+                        let bit = a.bit();
                         let attrs = if v { c.attrs | bit } else { c.attrs & !bit };
                         out.ops.push(Op::Set(p, Cell { attrs, ..c }));
                     }
@@ -300,7 +300,7 @@ impl Exec<'_> {
                 return None;
             };
             if q == dest {
-                let bit = 1u32 << (a.0 % 32);
+                let bit = a.bit();
                 if v {
                     set |= bit;
                     clear &= !bit;
@@ -401,7 +401,7 @@ impl Adder {
         let mut add = Adder::new(spec);
         let simple = add.simple.as_mut()?;
         simple.cell = Cell {
-            attrs: 1u32 << (a.0 % 32),
+            attrs: a.bit(),
             marks: v as u8,
             ..Cell::EMPTY
         };

@@ -153,6 +153,8 @@ struct Search<'a> {
     excluded: Vec<u32>,
     /// Singular extensions are tried: games without drops or compulsory captures.
     singular_ok: bool,
+    /// The number of pieces in the starting position.
+    start_pieces: usize,
 }
 
 /// Royal squares of one side at one node ([`Search::kings`]).
@@ -257,6 +259,7 @@ impl<'a> Search<'a> {
             checked: vec![false; MAX_PLY + 1],
             excluded: vec![0; MAX_PLY + 1],
             singular_ok: def.pieces.iter().all(|p| p.drops.is_empty()) && !gen_first,
+            start_pieces: def.setup.placements.len(),
         }
     }
 
@@ -435,7 +438,7 @@ impl<'a> Search<'a> {
             }
         }
         // Singular extension and multi-cut (`singular.rs`).
-        let tt_ext = match self.singular(tt_entry, depth, beta, ply, in_check) {
+        let tt_ext = match self.singular(tt_entry, depth, beta, ply, in_check, pv_node) {
             Singular::Cut(v) => return v,
             Singular::Extend(e) => e,
         };

@@ -2,13 +2,17 @@
 //! low against a beta lowered below the table's score, at about half the depth; when the other
 //! moves hold that lowered beta and it is at or above the window's beta, the node is cut
 //! (multi-cut); when they hold it but the table's score alone is at or above beta, the
-//! table's move is searched a ply shallower. As Stockfish does; in games without drops or
-//! compulsory captures (measured in chess only: docs/strength.md, session 14 "search").
+//! table's move is searched a ply shallower. As Stockfish does, from depth 4 away from the
+//! principal variation and 6 on it; in games without drops or compulsory captures, and with no
+//! extension once fewer than a quarter of the starting pieces are left (measured in chess only:
+//! docs/strength.md, session 14 "search" and session 15).
 
 use super::*;
 
-/// Singular extensions are tried from this depth on.
-const SINGULAR_DEPTH: i32 = 6;
+/// Singular extensions are tried from this depth on, and from this one at principal-variation
+/// nodes.
+const SINGULAR_DEPTH: i32 = 4;
+const SINGULAR_PV_DEPTH: i32 = 6;
 /// The lowered beta: the table's score less this a ply of depth.
 const SINGULAR_MARGIN: i32 = 4;
 
@@ -32,6 +36,7 @@ impl Search<'_> {
         beta: i32,
         ply: usize,
         in_check: bool,
+        pv_node: bool,
     ) -> Singular {
         let Some(e) = entry else {
             return Singular::Extend(0);
@@ -40,6 +45,7 @@ impl Search<'_> {
             || ply == 0
             || in_check
             || depth < SINGULAR_DEPTH
+            || (pv_node && depth < SINGULAR_PV_DEPTH)
             || self.excluded[ply] != 0
             || e.fp == 0
             || e.bound() & tt::LOWER == 0
@@ -58,8 +64,11 @@ impl Search<'_> {
         if self.aborted {
             Singular::Cut(0)
         } else if v < sbeta {
-            // Extended up to twice the iteration's depth from the root, as single replies.
-            Singular::Extend(((ply as i32) < 2 * self.root_depth) as i32)
+            // Extended up to twice the iteration's depth from the root, as single replies, and
+            // not in sparse endings: there the lines a single move holds are long and narrow
+            // (a royal piece walking), and extending them cost a rook ending 2.8 times the
+            // nodes to depth 7 for no gain in games.
+            Singular::Extend(((ply as i32) < 2 * self.root_depth && !self.sparse()) as i32)
         } else if sbeta >= beta {
             Singular::Cut(sbeta)
         } else if tv >= beta {
@@ -67,5 +76,10 @@ impl Search<'_> {
         } else {
             Singular::Extend(0)
         }
+    }
+
+    /// Fewer than a quarter of the pieces of the starting position are on the board.
+    fn sparse(&self) -> bool {
+        4 * self.pos.cells.iter().filter(|c| !c.is_empty()).count() < self.start_pieces
     }
 }

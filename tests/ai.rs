@@ -649,3 +649,41 @@ fn king_and_rook_or_queen_mate_a_bare_king_at_depth_3() {
         assert_eq!(o.describe(&g.rules.def), "White wins (checkmated)", "{fen}");
     }
 }
+
+/// Issue 14's efficiency goal: the nodes to complete depth 7 in four chess positions, at most
+/// 5 times what Stockfish 15.1's classical search needs (`Use NNUE=false`, counted with
+/// `scripts/match.py nodes`: 4,666, 8,007, 4,814 and 406). Session 14's singular extensions
+/// took the rook ending to 4,810 (11.8 times) before they left sparse endings alone.
+#[test]
+fn nodes_to_depth_7_stay_within_5_times_stockfish() {
+    let positions = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            4_666,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            8_007,
+        ),
+        (
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 b - - 0 6",
+            4_814,
+        ),
+        ("1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1", 406),
+    ];
+    let cfg = SearchConfig {
+        limits: Limits {
+            depth: Some(7),
+            ..Limits::default()
+        },
+        ..SearchConfig::default()
+    };
+    for (fen, stockfish) in positions {
+        let mut g = game("games/chess.zrf", Some(fen), "");
+        let nodes = think(&mut g, &cfg).info.nodes;
+        assert!(
+            nodes <= 5 * stockfish,
+            "{fen}: {nodes} nodes, Stockfish {stockfish}"
+        );
+    }
+}

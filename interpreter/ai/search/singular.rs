@@ -9,9 +9,9 @@
 
 use super::*;
 
-/// Singular extensions are tried from this depth on, and from this one at principal-variation
-/// nodes.
+/// Singular extensions are tried from this depth on away from the principal variation.
 const SINGULAR_DEPTH: i32 = 4;
+/// And from this depth on at principal-variation nodes.
 const SINGULAR_PV_DEPTH: i32 = 6;
 /// The lowered beta: the table's score less this a ply of depth.
 const SINGULAR_MARGIN: i32 = 4;

@@ -650,10 +650,10 @@ fn king_and_rook_or_queen_mate_a_bare_king_at_depth_3() {
     }
 }
 
-/// Issue 14's efficiency goal: the nodes to complete depth 7 in four chess positions, at most
+/// The search's efficiency goal: the nodes to complete depth 7 in four chess positions, at most
 /// 5 times what Stockfish 15.1's classical search needs (`Use NNUE=false`, counted with
-/// `scripts/match.py nodes`: 4,666, 8,007, 4,814 and 406). Session 14's singular extensions
-/// took the rook ending to 4,810 (11.8 times) before they left sparse endings alone.
+/// `scripts/match.py nodes`: 4,666, 8,007, 4,814 and 406). Singular extensions in sparse endings
+/// take the rook ending to 4,810 (11.8 times).
 #[test]
 fn nodes_to_depth_7_stay_within_5_times_stockfish() {
     let positions = [

@@ -4,12 +4,12 @@
 //!
 //! The weights of the games with the mobility term (royal pieces, no drops: chess and its
 //! kin) were fitted to Stockfish 15.1's evaluation of 9,749 quiet chess positions and kept
-//! after winning at equal nodes (docs/strength.md, session 13 "tune"); the hand-set values
+//! after winning at equal nodes (docs/strength.md); the hand-set values
 //! they replace: `centre` 0.25, `promotion` 1, `royal_exposed` 0.5, `prox_own` 8, `tempo`
 //! 10, `doubled` 15, `defended` 5, `half_open` 10, `open` 15, `passed_mg` 30, `free_eg` 40.
 //! `plain_centre` and `plain_promotion` (every other game) were set by hand. The threats'
 //! weights (`threat_lesser`, `threat_promoter`, `hanging`) were fitted the same way with the
-//! others held (session 14 "threat"): the ridge's 78, 32 and 4 and the chosen 60, 50 and 15
+//! others held: the ridge's 78, 32 and 4 and the chosen 60, 50 and 15
 //! err alike on held-out positions.
 
 /// The weights of the terms (each in the unit its term states).

@@ -327,7 +327,7 @@ impl<'a> Search<'a> {
         if in_check && ply < MAX_PLY / 2 {
             // A check given again by the piece that gave the side's last check (a rook
             // chasing the king) is not extended away from the principal variation; at the
-            // horizon it is searched to depth 1 (docs/strength.md, session 13).
+            // horizon it is searched to depth 1.
             if pv_node || !self.checks_again(ply) {
                 depth += 1;
             } else {

@@ -4,8 +4,8 @@
 //! (multi-cut); when they hold it but the table's score alone is at or above beta, the
 //! table's move is searched a ply shallower. As Stockfish does, from depth 4 away from the
 //! principal variation and 6 on it; in games without drops or compulsory captures, and with no
-//! extension once fewer than a quarter of the starting pieces are left (measured in chess only:
-//! docs/strength.md, session 14 "search" and session 15).
+//! extension once fewer than a quarter of the starting pieces are left (measured in chess only,
+//! docs/strength.md).
 
 use super::*;
 

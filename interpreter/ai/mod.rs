@@ -74,8 +74,7 @@ pub struct SearchConfig {
     pub contempt: i32,
 }
 
-/// [`SearchConfig::contempt`] unless a front end sets it: international draughts against the
-/// zrf of ed72125 at equal nodes scored 67.7% with it and 60.4% without (docs/strength.md).
+/// [`SearchConfig::contempt`] unless a front end sets it.
 pub const DEFAULT_CONTEMPT: i32 = 20;
 
 /// The range [`SearchConfig::contempt`] accepts.

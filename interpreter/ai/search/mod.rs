@@ -100,12 +100,10 @@ struct Search<'a> {
     gen_first: bool,
     has_royal: bool,
     /// Null moves are tried (two sides taking turns, kings to keep safe, no chance). Games
-    /// with drops too: Crazyhouse at equal nodes scored 66.7% over 48 games with them against
-    /// the search without (docs/strength.md).
+    /// with drops too.
     null_ok: bool,
     /// Pruning by the evaluation is used: not in games with drops, where a piece in hand can
-    /// change the evaluation at once (matches in Crazyhouse lost with it: 6 wins and 10 losses
-    /// against the search without); those prune late quiet moves by their count alone.
+    /// change the evaluation at once; those prune late quiet moves by their count alone.
     prune: bool,
     /// The ply just after the last null move on the path (no two in a row).
     last_null: usize,

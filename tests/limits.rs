@@ -847,3 +847,53 @@ fn direction_tables_past_the_limit_are_refused_where_the_directions_are_declared
         "direction `l32` is direction number 34"
     );
 }
+
+/// A 100x100 board where a drop adds its move, then loops until the per-block instruction limit
+/// stops it: a million instructions on each of 10,000 squares.
+fn looping_drops() -> String {
+    let labels = |p: &str| (0..100).map(|i| format!("{p}{i}")).collect::<Vec<_>>().join("/");
+    format!(
+        "(game (title \"Loop\") (players A B) (turn-order A B)\n \
+         (board (grid (dimensions (\"{}\" (1 0)) (\"{}\" (0 1))) (directions (n 0 -1))))\n \
+         (board-setup (A (S off 10)) (B (S off 10)))\n \
+         (piece (name S) (drops ((verify empty?) add (while true (set-flag f true)))))\n \
+         (draw-condition (A B) stalemated))\n",
+        labels("c"),
+        labels("r")
+    )
+}
+
+#[test]
+fn one_generation_has_a_total_work_budget() {
+    use zrf::engine::{Cut, Scratch, GEN_WORK_LIMIT, STEP_LIMIT};
+    assert_eq!(GEN_WORK_LIMIT, 10 * STEP_LIMIT as u64);
+    // Without the budget a generation ran 10,000 blocks of a million instructions (about 100
+    // seconds). With it, blocks stop running once the generation has done GEN_WORK_LIMIT
+    // work: the first ten drop squares, each a million instructions, give their move.
+    let rules = rules_of("t.zrf", looping_drops().as_bytes(), 0);
+    let mut pos = rules.initial();
+    let mut moves = zrf::engine::MoveList::new();
+    rules.legal_moves(&mut pos, &mut moves);
+    assert_eq!(
+        zrf::notation::move_texts(&rules.def, &moves),
+        (0..10).map(|i| format!("S@c{i}r0")).collect::<Vec<_>>()
+    );
+    // The first limit reached is named: each block's own.
+    assert_eq!(moves.cut, Some(Cut::Steps));
+    // The budget holds for each generation, the same ten moves every time.
+    rules.legal_moves(&mut pos, &mut moves);
+    assert_eq!(moves.len(), 10);
+    // Single steps (the computer player's derivations, `Rules::gen_steps`) have it too.
+    let mut scratch = Scratch::default();
+    moves.clear();
+    let side = rules.entry(pos.turn).owner;
+    rules.gen_steps(&pos, side, None, u16::MAX, &mut scratch, &mut moves);
+    assert_eq!(moves.len(), 10);
+    assert!(
+        (GEN_WORK_LIMIT..GEN_WORK_LIMIT + STEP_LIMIT as u64 + 100).contains(&scratch.work),
+        "{}",
+        scratch.work
+    );
+    // Each game can play on: the whole game is cut and reported, not hung.
+    assert_eq!(zrf::summary::runaway(&rules), Some(Cut::Steps));
+}

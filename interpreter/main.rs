@@ -64,6 +64,10 @@ enum Command {
         /// Fail when the rules file has warnings.
         #[arg(long)]
         deny_warnings: bool,
+        /// The work budget of each case: the positions whose moves its perft counts may
+        /// generate, in all; a case that would go past it fails.
+        #[arg(long, value_name = "N", default_value_t = zrf::testing::MAX_NODES)]
+        max_nodes: u64,
     },
     /// Load a rules file, report every error and warning, and summarise the game.
     Check {
@@ -335,6 +339,7 @@ fn run() -> ExitCode {
             accept,
             review,
             deny_warnings,
+            max_nodes,
         } => {
             let mode = if accept {
                 test_command::Mode::Accept
@@ -343,7 +348,7 @@ fn run() -> ExitCode {
             } else {
                 test_command::Mode::Check
             };
-            test_command::run(&files, mode, deny_warnings, color())
+            test_command::run(&files, mode, deny_warnings, color(), max_nodes)
         }
         Command::Check {
             file,

@@ -45,7 +45,13 @@ fn out(text: &str) {
 }
 
 /// Runs `zrf test`.
-pub fn run(paths: &[PathBuf], mode: Mode, deny_warnings: bool, color: bool) -> ExitCode {
+pub fn run(
+    paths: &[PathBuf],
+    mode: Mode,
+    deny_warnings: bool,
+    color: bool,
+    max_nodes: u64,
+) -> ExitCode {
     if mode == Mode::Review && !std::io::stdin().is_terminal() {
         eprintln!(
             "error: `zrf test --review` asks about each change on the terminal, but standard input is not a terminal\n\
@@ -78,7 +84,14 @@ pub fn run(paths: &[PathBuf], mode: Mode, deny_warnings: bool, color: bool) -> E
     }
     let mut stdin = std::io::stdin().lock();
     for t in &targets {
-        run_file(t, mode, deny_warnings, color, &mut tally, &mut stdin);
+        run_file(
+            t,
+            mode,
+            (deny_warnings, max_nodes),
+            color,
+            &mut tally,
+            &mut stdin,
+        );
     }
     let mut line = format!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.pending > 0 {
@@ -178,7 +191,7 @@ pub fn snap_path(tests: &Path) -> PathBuf {
 fn run_file(
     t: &Target,
     mode: Mode,
-    deny_warnings: bool,
+    (deny_warnings, max_nodes): (bool, u64),
     color: bool,
     tally: &mut Tally,
     stdin: &mut impl BufRead,
@@ -227,7 +240,8 @@ fn run_file(
     let tid = loaded
         .map
         .add_bytes(t.tests.to_string_lossy(), &tests_bytes);
-    let (results, tdiags) = testing::run(&loaded.games, &mut loaded.map, tid, &recorded);
+    let (results, tdiags) =
+        testing::run_within(&loaded.games, &mut loaded.map, tid, &recorded, max_nodes);
     if !tdiags.is_empty() {
         eprint!("{}", render(&loaded.map, &tdiags, opts));
     }

@@ -233,11 +233,14 @@ struct At {
     moves: Option<String>,
 }
 
-/// Prints a line to stdout; a closed pipe (`zrf moves … | head`) ends the program quietly.
+/// Prints a line to stdout, with control characters (from rules files and records) escaped;
+/// a closed pipe (`zrf moves … | head`) ends the program quietly.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write;
-        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+        let text = format!($($arg)*);
+        let text = zrf::repl::terminal_text(&text, false);
+        if writeln!(std::io::stdout().lock(), "{text}").is_err() {
             std::process::exit(0);
         }
     }};
@@ -249,8 +252,34 @@ mod cli;
 /// The starter rules file of `zrf new`.
 const NEW_GAME: &str = include_str!("templates/new-game.zrf");
 
+/// Why `zrf new` refuses a game name, if it does: the name becomes the file name in the
+/// current folder and the title string of the rules file, so it must make a visible file there
+/// and a string that loads.
+fn bad_new_name(base: &str) -> Option<&'static str> {
+    if base.trim().is_empty() {
+        Some("the name is empty")
+    } else if base.contains(['/', '\\']) {
+        Some("the name holds a path separator; `zrf new` writes NAME.zrf in the current folder")
+    } else if base.starts_with('.') {
+        Some("a name that starts with `.` would make a hidden file")
+    } else if base.contains('"') {
+        Some("a name may not hold `\"`, which would end the title's string in the rules file")
+    } else if base.chars().any(char::is_control) {
+        Some("a name may not hold control characters (a newline, a tab, an escape)")
+    } else {
+        None
+    }
+}
+
 fn new_game(name: &str) -> ExitCode {
-    let base = name.trim_end_matches(".zrf");
+    let base = name.strip_suffix(".zrf").unwrap_or(name);
+    if let Some(why) = bad_new_name(base) {
+        eprintln!(
+            "error: cannot make a game called \"{}\": {why}",
+            zrf::repl::printable(name)
+        );
+        return ExitCode::from(2);
+    }
     let path = PathBuf::from(format!("{base}.zrf"));
     let exists = || {
         eprintln!(

@@ -36,8 +36,10 @@ struct Tally {
     broken: bool,
 }
 
-/// Prints a line to stdout; a closed pipe ends the program quietly.
+/// Prints a line to stdout, with control characters from the files escaped; a closed pipe
+/// ends the program quietly.
 fn out(text: &str) {
+    let text = zrf::repl::terminal_text(text, false);
     let mut w = std::io::stdout().lock();
     if writeln!(w, "{text}").is_err() {
         std::process::exit(0);
@@ -74,7 +76,7 @@ pub fn run(
                 targets.extend(found);
             }
             Err((msg, code)) => {
-                eprintln!("error: {msg}");
+                eprintln!("error: {}", zrf::repl::printable_lines(&msg));
                 if code == 2 {
                     return ExitCode::from(2);
                 }

@@ -851,7 +851,12 @@ fn direction_tables_past_the_limit_are_refused_where_the_directions_are_declared
 /// A 100x100 board where a drop adds its move, then loops until the per-block instruction limit
 /// stops it: a million instructions on each of 10,000 squares.
 fn looping_drops() -> String {
-    let labels = |p: &str| (0..100).map(|i| format!("{p}{i}")).collect::<Vec<_>>().join("/");
+    let labels = |p: &str| {
+        (0..100)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join("/")
+    };
     format!(
         "(game (title \"Loop\") (players A B) (turn-order A B)\n \
          (board (grid (dimensions (\"{}\" (1 0)) (\"{}\" (0 1))) (directions (n 0 -1))))\n \

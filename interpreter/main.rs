@@ -64,6 +64,10 @@ enum Command {
         /// Fail when the rules file has warnings.
         #[arg(long)]
         deny_warnings: bool,
+        /// The work budget of each case: the positions whose moves its perft counts may
+        /// generate, in all; a case that would go past it fails.
+        #[arg(long, value_name = "N", default_value_t = zrf::testing::MAX_NODES)]
+        max_nodes: u64,
     },
     /// Load a rules file, report every error and warning, and summarise the game.
     Check {
@@ -229,11 +233,14 @@ struct At {
     moves: Option<String>,
 }
 
-/// Prints a line to stdout; a closed pipe (`zrf moves … | head`) ends the program quietly.
+/// Prints a line to stdout, with control characters (from rules files and records) escaped;
+/// a closed pipe (`zrf moves … | head`) ends the program quietly.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write;
-        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+        let text = format!($($arg)*);
+        let text = zrf::repl::terminal_text(&text, false);
+        if writeln!(std::io::stdout().lock(), "{text}").is_err() {
             std::process::exit(0);
         }
     }};
@@ -245,8 +252,34 @@ mod cli;
 /// The starter rules file of `zrf new`.
 const NEW_GAME: &str = include_str!("templates/new-game.zrf");
 
+/// Why `zrf new` refuses a game name, if it does: the name becomes the file name in the
+/// current folder and the title string of the rules file, so it must make a visible file there
+/// and a string that loads.
+fn bad_new_name(base: &str) -> Option<&'static str> {
+    if base.trim().is_empty() {
+        Some("the name is empty")
+    } else if base.contains(['/', '\\']) {
+        Some("the name holds a path separator; `zrf new` writes NAME.zrf in the current folder")
+    } else if base.starts_with('.') {
+        Some("a name that starts with `.` would make a hidden file")
+    } else if base.contains('"') {
+        Some("a name may not hold `\"`, which would end the title's string in the rules file")
+    } else if base.chars().any(char::is_control) {
+        Some("a name may not hold control characters (a newline, a tab, an escape)")
+    } else {
+        None
+    }
+}
+
 fn new_game(name: &str) -> ExitCode {
-    let base = name.trim_end_matches(".zrf");
+    let base = name.strip_suffix(".zrf").unwrap_or(name);
+    if let Some(why) = bad_new_name(base) {
+        eprintln!(
+            "error: cannot make a game called \"{}\": {why}",
+            zrf::repl::printable(name)
+        );
+        return ExitCode::from(2);
+    }
     let path = PathBuf::from(format!("{base}.zrf"));
     let exists = || {
         eprintln!(
@@ -335,6 +368,7 @@ fn run() -> ExitCode {
             accept,
             review,
             deny_warnings,
+            max_nodes,
         } => {
             let mode = if accept {
                 test_command::Mode::Accept
@@ -343,7 +377,7 @@ fn run() -> ExitCode {
             } else {
                 test_command::Mode::Check
             };
-            test_command::run(&files, mode, deny_warnings, color())
+            test_command::run(&files, mode, deny_warnings, color(), max_nodes)
         }
         Command::Check {
             file,

@@ -20,7 +20,7 @@ pub fn parse(rules: &Rules, text: &str) -> Result<Position, String> {
 }
 
 fn parse_any(rules: &Rules, text: &str) -> Result<Position, String> {
-    let t = text.trim();
+    let t = crate::records::strip_bom(text).trim();
     if t.starts_with("turn ") || t.contains("; ") && !t.contains('/') {
         parse_native(rules, t)
     } else if t.len() > 2 && (t.starts_with("W:") || t.starts_with("B:") || t.starts_with("[FEN")) {

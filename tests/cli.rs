@@ -694,3 +694,175 @@ fn check_warns_about_a_runaway_move_program() {
     );
     assert!(run.stdout.contains("title: Endless"), "{}", run.stdout);
 }
+
+/// Runs `zrf ARGS` in `dir` with `input` on standard input.
+fn zrf_piped(args: &[&str], dir: &Path, input: &[u8]) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the zrf binary");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write stdin");
+    drop(stdin);
+    let out = child.wait_with_output().expect("zrf output");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A game whose texts and names hold terminal escapes: a title that sets the terminal's title
+/// (OSC 0), a description and a help that clear the screen, a file label (so position names)
+/// and a piece notation with escapes.
+const ESCAPES: &str = "(game (title \"T\x1b]0;pwned\x07\") (description \"line one\r\nline \x1b[2J two\")\n \
+     (players W B) (turn-order W B)\n \
+     (board (grid (dimensions (\"a/b\x1b[2J/c\" (1 0)) (\"3/2/1\" (0 1))) (directions (n 0 -1))))\n \
+     (piece (name P) (notation \"\x1bc\") (help \"h\x1b[2J\") (moves (n add)))\n \
+     (board-setup (W (P a1)) (B (P c3))))\n";
+
+#[test]
+fn texts_and_names_from_a_rules_file_reach_the_terminal_escaped() {
+    let dir = TempDir::new("escapes");
+    dir.write("esc.zrf", ESCAPES);
+    dir.write(
+        "esc.tests",
+        "(test \"a1 \x1b[2J\" (expect-moves \"a1-a2 x\"))\n",
+    );
+    let runs = [
+        zrf_piped(&["check", "esc.zrf"], &dir.0, b""),
+        zrf_piped(&["moves", "esc.zrf"], &dir.0, b""),
+        zrf_piped(&["perft", "esc.zrf", "1", "--divide"], &dir.0, b""),
+        zrf_piped(
+            &["play", "esc.zrf", "--keep-going"],
+            &dir.0,
+            b"rules\nmoves\nboard\na1-a2\nhistory\nquit\n",
+        ),
+        zrf_piped(&["test", "esc.zrf"], &dir.0, b""),
+    ];
+    for r in &runs {
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(!all.contains(['\x1b', '\x07', '\r']), "{all:?}");
+    }
+    assert!(
+        runs[0]
+            .stdout
+            .starts_with("title: T\\u{1b}]0;pwned\\u{7}\n"),
+        "{}",
+        runs[0].stdout
+    );
+    assert!(
+        runs[0].stdout.contains("  P [\\u{1b}c]: 1 move block(s)"),
+        "{}",
+        runs[0].stdout
+    );
+    assert_eq!(runs[1].stdout, "a1-a2\n");
+    assert_eq!(runs[2].stdout, "1 1\na1-a2 1\n");
+    let play = &runs[3].stdout;
+    assert!(play.contains("line one line \\u{1b}[2J two"), "{play}");
+    assert!(play.contains("\\u{1b}C P: h\\u{1b}[2J"), "{play}");
+    assert!(play.contains("  a     b\\u{1b}[2J c\n"), "{play}");
+    assert!(play.contains("1. a1-a2"), "{play}");
+    let test = &runs[4].stdout;
+    assert!(test.contains("FAIL esc.tests:1:1: a1 \\u{1b}[2J"), "{test}");
+}
+
+#[test]
+fn new_refuses_names_that_would_not_make_a_visible_loadable_file() {
+    let dir = TempDir::new("new-names");
+    for (name, why) in [
+        ("", "the name is empty"),
+        (".zrf", "the name is empty"),
+        (".", "would make a hidden file"),
+        (".hidden", "would make a hidden file"),
+        ("sub/game", "the name holds a path separator"),
+        ("a\\b", "the name holds a path separator"),
+        ("say \"hi\"", "may not hold `\"`"),
+        ("two\nlines", "may not hold control characters"),
+        ("bell\x07", "may not hold control characters"),
+    ] {
+        let r = zrf_piped(&["new", name], &dir.0, b"");
+        assert_eq!(r.code, Some(2), "{name:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("error: cannot make a game called \""),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(why), "{name:?}: {}", r.stderr);
+        assert!(!r.stderr.contains(['\n', '\x07']) || r.stderr.ends_with('\n'));
+    }
+    // Nothing was written, hidden or not.
+    assert_eq!(std::fs::read_dir(&dir.0).expect("read dir").count(), 0);
+    // A plain name, with or without `.zrf`, makes a file that loads.
+    let r = zrf_piped(&["new", "Mine.zrf"], &dir.0, b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = zrf_piped(&["check", "Mine.zrf"], &dir.0, b"");
+    assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""));
+    assert!(r.stdout.contains("\ntitle: Mine\n"), "{}", r.stdout);
+}
+
+/// A UTF-8 byte-order mark, as Windows editors write before a file's text.
+const BOM: &str = "\u{feff}";
+
+#[test]
+fn a_byte_order_mark_is_skipped_by_every_reader() {
+    let dir = TempDir::new("bom");
+    let chess =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf"))
+            .expect("chess");
+    dir.write("chess.zrf", &chess);
+    // Records: PGN, zrf's own, and a position text in a file.
+    dir.write(
+        "g.pgn",
+        &format!("{BOM}[Event \"x\"]\n[Game \"chess.zrf\"]\n\n1. e4 e5 2. Nf3 *\n"),
+    );
+    dir.write(
+        "g.game",
+        &format!("{BOM}[Game \"chess.zrf\"]\ne2-e4\ne7-e5\n"),
+    );
+    for rec in ["g.pgn", "g.game"] {
+        let r = zrf_piped(&["replay", rec, "--rules", "chess.zrf"], &dir.0, b"");
+        assert_eq!(r.code, Some(0), "{rec}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("result: *"), "{rec}: {}", r.stdout);
+    }
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    // A position given on the command line, and lines piped to `moves --stdin`.
+    let r = zrf_piped(
+        &["moves", "chess.zrf", "--setup", &format!("{BOM}{fen}")],
+        &dir.0,
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("\ng1-f3\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("\ne1-e2\n"), "{}", r.stdout);
+    let piped = format!("{BOM}moves e2-e4\n");
+    let r = zrf_piped(&["moves", "chess.zrf", "--stdin"], &dir.0, piped.as_bytes());
+    assert!(r.stdout.starts_with("b8-c6 b8-a6 "), "{}", r.stdout);
+    // `play`'s piped script: the first line is a command like the others.
+    let piped = format!("{BOM}e2-e4\nhistory\n");
+    let r = zrf_piped(&["play", "chess.zrf"], &dir.0, piped.as_bytes());
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1. e4"), "{}", r.stdout);
+    // `load` in a session.
+    let r = zrf_piped(&["play", "chess.zrf"], &dir.0, b"load g.pgn\nhistory\n");
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("2. Nf3"), "{}", r.stdout);
+    // A tests file and its snapshots.
+    dir.write(
+        "chess.tests",
+        &format!("{BOM}(test \"start\" (perft 1 20) (snapshot (perft 1)))\n"),
+    );
+    dir.write(
+        "chess.snap",
+        &format!("{BOM}; snapshots\n\n=== start [perft 1]\n  1 20\n"),
+    );
+    let r = zrf_piped(&["test", "chess.zrf"], &dir.0, b"");
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 passed, 0 failed"), "{}", r.stdout);
+}

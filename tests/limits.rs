@@ -769,3 +769,136 @@ fn piece_values_of_many_types_on_a_big_board_are_coarse() {
         "every type moves alike"
     );
 }
+
+/// A two-player game on a `cols` x `rows` grid with `dirs` directions in its grid and `links`
+/// more declared by `links` forms.
+fn many_directions(cols: usize, rows: usize, dirs: usize, links: usize) -> String {
+    let labels = |n: usize, p: &str| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>();
+    let directions: Vec<String> = (0..dirs)
+        .map(|k| format!("(d{k} {} {})", k % 7, k / 7 % 7))
+        .collect();
+    let forms: Vec<String> = (0..links)
+        .map(|k| format!("(links l{k} (c0r0 c1r0))"))
+        .collect();
+    format!(
+        "(game (title \"Big\") (players A B) (turn-order A B)\n \
+         (board (grid (dimensions (\"{}\" (1 0)) (\"{}\" (0 1))) (directions {}))\n  {})\n \
+         (piece (name P)))\n",
+        labels(cols, "c").join("/"),
+        labels(rows, "r").join("/"),
+        directions.join(" "),
+        forms.join(" ")
+    )
+}
+
+#[test]
+fn direction_tables_past_the_limit_are_refused_where_the_directions_are_declared() {
+    use zrf::resolve::MAX_LINK_TABLE;
+    assert_eq!(MAX_LINK_TABLE, 4_000_000);
+    // A 240x250 board with 4,000 directions (70 KB of text) used to take 5 GB and ten
+    // seconds: 60,000 positions x 2 players allow 33 directions, and the 34th is refused
+    // before any link is stored.
+    let text = many_directions(240, 250, 4000, 0);
+    let col = text
+        .lines()
+        .nth(1)
+        .and_then(|l| l.find("(d33 "))
+        .expect("d33")
+        + 1;
+    let (map, diags) = zrf::check_source("t.zrf", text.as_bytes(), &NoFiles);
+    let out = render(&map, &diags, RenderOptions { color: false });
+    assert!(out.contains(&format!("t.zrf:2:{col}")), "{out:.2000}");
+    assert!(
+        out.contains(
+            "the board's direction table is too large: 60000 positions × 34 directions × 2 players = 4080000 links"
+        ),
+        "{out:.2000}"
+    );
+    assert_eq!(
+        diags[0].primary.text,
+        "direction `d33` is direction number 34"
+    );
+    assert!(
+        out.contains("a board may have at most 4000000 links (players × directions × positions)"),
+        "{out:.2000}"
+    );
+    // A table at the limit loads: 50x40 positions, 1,000 directions, 2 players.
+    let loaded = zrf::load(
+        "t.zrf",
+        many_directions(50, 40, 1000, 0).as_bytes(),
+        &NoFiles,
+    );
+    let (def, diags) = zrf::resolve_game(&loaded.games[0]);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(def.expect("resolves").board.next.len(), MAX_LINK_TABLE);
+    // Directions declared by `links` forms count too: the 34th is refused at its form.
+    let text = many_directions(240, 250, 1, 40);
+    let (map, diags) = zrf::check_source("t.zrf", text.as_bytes(), &NoFiles);
+    let out = render(&map, &diags, RenderOptions { color: false });
+    let col = text
+        .lines()
+        .nth(2)
+        .and_then(|l| l.find("(links l32 "))
+        .expect("l32")
+        + 1;
+    assert!(out.contains(&format!("t.zrf:3:{col}")), "{out:.2000}");
+    assert_eq!(
+        diags[0].primary.text,
+        "direction `l32` is direction number 34"
+    );
+}
+
+/// A 100x100 board where a drop adds its move, then loops until the per-block instruction limit
+/// stops it: a million instructions on each of 10,000 squares.
+fn looping_drops() -> String {
+    let labels = |p: &str| {
+        (0..100)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    format!(
+        "(game (title \"Loop\") (players A B) (turn-order A B)\n \
+         (board (grid (dimensions (\"{}\" (1 0)) (\"{}\" (0 1))) (directions (n 0 -1))))\n \
+         (board-setup (A (S off 10)) (B (S off 10)))\n \
+         (piece (name S) (drops ((verify empty?) add (while true (set-flag f true)))))\n \
+         (draw-condition (A B) stalemated))\n",
+        labels("c"),
+        labels("r")
+    )
+}
+
+#[test]
+fn one_generation_has_a_total_work_budget() {
+    use zrf::engine::{Cut, Scratch, GEN_WORK_LIMIT, STEP_LIMIT};
+    assert_eq!(GEN_WORK_LIMIT, 10 * STEP_LIMIT as u64);
+    // Without the budget a generation ran 10,000 blocks of a million instructions (about 100
+    // seconds). With it, blocks stop running once the generation has done GEN_WORK_LIMIT
+    // work: the first ten drop squares, each a million instructions, give their move.
+    let rules = rules_of("t.zrf", looping_drops().as_bytes(), 0);
+    let mut pos = rules.initial();
+    let mut moves = zrf::engine::MoveList::new();
+    rules.legal_moves(&mut pos, &mut moves);
+    assert_eq!(
+        zrf::notation::move_texts(&rules.def, &moves),
+        (0..10).map(|i| format!("S@c{i}r0")).collect::<Vec<_>>()
+    );
+    // The first limit reached is named: each block's own.
+    assert_eq!(moves.cut, Some(Cut::Steps));
+    // The budget holds for each generation, the same ten moves every time.
+    rules.legal_moves(&mut pos, &mut moves);
+    assert_eq!(moves.len(), 10);
+    // Single steps (the computer player's derivations, `Rules::gen_steps`) have it too.
+    let mut scratch = Scratch::default();
+    moves.clear();
+    let side = rules.entry(pos.turn).owner;
+    rules.gen_steps(&pos, side, None, u16::MAX, &mut scratch, &mut moves);
+    assert_eq!(moves.len(), 10);
+    assert!(
+        (GEN_WORK_LIMIT..GEN_WORK_LIMIT + STEP_LIMIT as u64 + 100).contains(&scratch.work),
+        "{}",
+        scratch.work
+    );
+    // Each game can play on: the whole game is cut and reported, not hung.
+    assert_eq!(zrf::summary::runaway(&rules), Some(Cut::Steps));
+}

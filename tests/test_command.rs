@@ -342,3 +342,51 @@ fn deny_warnings_fails_check_and_test_on_a_warning() {
     assert!(test.starts_with("exit 1\n"), "{test}");
     assert!(test.contains("warnings are denied"), "{test}");
 }
+
+#[test]
+fn a_case_past_its_work_budget_fails_saying_so() {
+    let dir = TempDir::new("budget");
+    let checkers =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/checkers.zrf"))
+            .expect("checkers");
+    dir.write("checkers.zrf", &checkers);
+    // Perft 12 of checkers would generate the moves of about 10^11 positions. Within 10,000:
+    // depths 1 to 5 generate 1 + 8 + 57 + 359 + 1,828 = 2,253 (each depth all the positions
+    // above it: 1, 7, 49, 302, 1,469), and depth 6 would need 9,189.
+    dir.write(
+        "checkers.tests",
+        "(test \"deep\" (perft 12 1))\n(test \"shallow\" (perft 3 302))\n",
+    );
+    let run = zrf(&dir.0, &["test", "checkers.zrf", "--max-nodes", "10000"]);
+    assert!(run.starts_with("exit 1\n"), "{run}");
+    assert!(
+        run.contains(
+            "FAIL checkers.tests:1:1: deep\n     perft 6 would generate the moves of 9189 positions, \
+             more than the 7747 left of this case's budget (zrf test --max-nodes)\n"
+        ),
+        "{run}"
+    );
+    // The budget is per case: the next one starts afresh and passes.
+    assert!(run.contains("1 passed, 1 failed"), "{run}");
+    // Snapshots of perft share the case's budget: (perft 3) needs 1 + 8 + 57 = 66.
+    dir.write(
+        "checkers.tests",
+        "(test \"snap\" (perft 1 7) (snapshot (perft 3)))\n",
+    );
+    let run = zrf(&dir.0, &["test", "checkers.zrf", "--max-nodes", "60"]);
+    assert!(
+        run.contains(
+            "perft 3 would generate the moves of 57 positions, more than the 50 left of this case's budget"
+        ),
+        "{run}"
+    );
+    let run = zrf(
+        &dir.0,
+        &["test", "checkers.zrf", "--max-nodes", "67", "--accept"],
+    );
+    assert!(run.starts_with("exit 0\n"), "{run}");
+    assert!(read(&dir, "checkers.snap").contains("  1 7\n  2 49\n  3 302\n"));
+    // The default budget, a million positions, is in the help.
+    let help = zrf(&dir.0, &["test", "--help"]);
+    assert!(help.contains("[default: 1000000]"), "{help}");
+}

@@ -139,7 +139,8 @@ pub(crate) fn play(file: &Path, o: &PlayOptions) -> ExitCode {
     if let Some(moves) = o.moves.filter(|m| !m.trim().is_empty()) {
         let out = session.eval_line(moves);
         if out.error {
-            eprint!("{}", out.text.replace("error: ", "error: --moves: "));
+            let text = out.text.replace("error: ", "error: --moves: ");
+            eprint!("{}", zrf::repl::terminal_text(&text, false));
             return ExitCode::from(1);
         }
     }
@@ -165,6 +166,7 @@ pub(crate) fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> Exi
         let format = zrf::repl::records::Format::of(&file.to_string_lossy());
         let got = session.result_token(format);
         if said != got {
+            let said = zrf::repl::printable(said);
             eprintln!("warning: the record says the result is `{said}`; its moves give `{got}`");
         }
     }

@@ -57,7 +57,7 @@ pub(crate) fn check(
     match zrf::summary::select_variant(&loaded.games, variant) {
         Ok(_) => {}
         Err(msg) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", zrf::repl::printable_lines(&msg));
             return ExitCode::from(2);
         }
     };
@@ -88,7 +88,7 @@ fn load_rules(file: &Path, variant: Option<&str>) -> Result<zrf::engine::Rules, 
     let name = file.to_string_lossy();
     let loaded = zrf::load(&name, &bytes, &FsLoader);
     let idx = zrf::summary::select_variant(&loaded.games, variant).map_err(|msg| {
-        eprintln!("error: {msg}");
+        eprintln!("error: {}", zrf::repl::printable_lines(&msg));
         ExitCode::from(2)
     })?;
     let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
@@ -188,6 +188,8 @@ pub(crate) fn moves_batch(file: &Path, at: &At) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        // A byte-order mark (a file saved on Windows, piped in) is not part of the first line.
+        let line = zrf::records::strip_bom(&line).to_string();
         if line.trim().is_empty() {
             continue;
         }

@@ -7,6 +7,7 @@ impl Rules {
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
     ///
     /// `only` restricts to the piece on one square; `move_type` to blocks of that type.
+    /// At most [`GEN_WORK_LIMIT`] work is done (`Cut::GenWork`).
     pub fn gen_steps(
         &self,
         pos: &Position,
@@ -17,7 +18,14 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let sel = self.type_selector(move_type);
+        if scratch.work_stop.0 != u64::MAX {
+            // Within a budgeted call (`Rules::legal_moves_in`, chains): its budget holds.
+            self.gen_steps_where(pos, side, sel, only, scratch, out);
+            return;
+        }
+        scratch.work_stop = WorkStop(scratch.work.saturating_add(GEN_WORK_LIMIT));
         self.gen_steps_where(pos, side, sel, only, scratch, out);
+        scratch.work_stop = WorkStop::default();
     }
 
     /// The selector of `Rules::gen_lists` for the blocks of a move type (all blocks: `None`).

@@ -23,7 +23,7 @@ pub use position::{Cell, Position, DEAD, HUFFABLE};
 use crate::def::*;
 use attack::Attacks;
 use chains::*;
-use exec::Exec;
+use exec::{Exec, WorkStop};
 pub use make::{unique_captures, PerftOptions};
 use turns::*;
 
@@ -38,6 +38,13 @@ pub const CHAIN_WORK_LIMIT: usize = 1 << 16;
 /// blocks run and no more chains are written. No real game comes near it (chess has at most
 /// 218 moves, a drop on each square of a 200x200 board 40,000 per piece type).
 pub const GEN_MOVE_LIMIT: usize = 200_000;
+
+/// The most work one `legal_moves` call may do, in the units of `Scratch::work` (a block
+/// run counts its loop rounds and its size): past it no more blocks run, in generation,
+/// chains or royal safety, so that a position whose blocks each run up to [`STEP_LIMIT`]
+/// instructions from every square still takes a bounded time. No shipped or corpus game
+/// comes near it.
+pub const GEN_WORK_LIMIT: u64 = 10_000_000;
 
 /// A game ready to play: the definition plus tables derived from it.
 #[derive(Clone, Debug)]

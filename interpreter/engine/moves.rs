@@ -120,6 +120,8 @@ pub enum Cut {
     TotalMoves,
     /// Chain expansion played [`super::CHAIN_WORK_LIMIT`] partial steps.
     ChainWork,
+    /// One generation did more than [`super::GEN_WORK_LIMIT`] units of work.
+    GenWork,
 }
 
 impl Cut {
@@ -141,6 +143,10 @@ impl Cut {
             Cut::ChainWork => format!(
                 "chains of partial moves took more than {} steps; the longer chains were ended early",
                 super::CHAIN_WORK_LIMIT
+            ),
+            Cut::GenWork => format!(
+                "one position's move blocks ran more than {} instructions in all; the blocks left were not run (an endless loop?)",
+                super::GEN_WORK_LIMIT
             ),
         }
     }

@@ -13,6 +13,8 @@ impl Rules {
     /// [`Rules::legal_moves`] with buffers kept between calls (no allocation once warm).
     pub fn legal_moves_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         out.clear();
+        // One budget for the whole call: generation, chains and royal safety.
+        ws.scratch.work_stop = WorkStop(ws.scratch.work.saturating_add(GEN_WORK_LIMIT));
         let entry = self.entry(pos.turn);
         let mut cut = None;
         if entry.move_type.is_none() && self.rank_passes.len() > 1 {
@@ -40,6 +42,12 @@ impl Rules {
         if let Some(why) = cut {
             out.note_cut(why);
         }
+        // Royal safety's attack tests write into lists of their own: a budget they used up
+        // is noted here.
+        if ws.scratch.work >= ws.scratch.work_stop.0 {
+            out.note_cut(Cut::GenWork);
+        }
+        ws.scratch.work_stop = WorkStop::default();
     }
 
     /// Marks, for [`Workspace::gives_check_from`], the types and empty squares from which a

@@ -47,6 +47,16 @@ pub struct Export {
     pub second_first: bool,
 }
 
+/// `text` without a UTF-8 byte-order mark at its start (or after leading white space): records
+/// and position texts saved by Windows editors begin with one, and every reader skips it.
+pub fn strip_bom(text: &str) -> &str {
+    let t = text.trim_start();
+    match t.strip_prefix('\u{feff}') {
+        Some(rest) => rest,
+        None => text,
+    }
+}
+
 /// Upper case, without spaces, hyphens or underscores: how variant names are compared.
 pub fn fold(name: &str) -> String {
     name.chars()

@@ -9,6 +9,7 @@ use super::native::Record;
 /// differ between PGN and PDN: `0-0` is castling in PGN). A game's result token is kept as
 /// its `Result` header when the tags gave none.
 pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
+    let text = super::strip_bom(text);
     let mut games = Vec::new();
     let mut cur = Record::default();
     // Whether the current game has movetext (a tag after movetext starts a new game).

@@ -34,6 +34,7 @@ impl Record {
 
     /// Reads a record. Errors name the line.
     pub fn parse(text: &str) -> Result<Record, String> {
+        let text = super::strip_bom(text);
         let mut rec = Record::default();
         let mut in_comment = false;
         for (n, line) in text.lines().enumerate() {

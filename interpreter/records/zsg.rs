@@ -218,9 +218,7 @@ fn err(line: usize, message: impl Into<String>) -> ZsgError {
 
 /// Whether a text starts like a ZSG record.
 pub fn is_zsg(text: &str) -> bool {
-    text.trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with(MAGIC)
+    super::strip_bom(text).trim_start().starts_with(MAGIC)
 }
 
 impl Record {

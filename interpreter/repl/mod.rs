@@ -52,6 +52,44 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
+/// Text for a terminal, whole lines of it: every control character but newline and tab is
+/// written as an escape (`\u{1b}`), and a carriage return that ends a line is dropped, so
+/// that names and texts from a rules file or a record cannot drive the terminal (set its
+/// title, clear the screen). With `colour`, the colour codes zrf writes itself (`ESC [`,
+/// digits and `;`, then `m`) are kept; they can change only colours.
+pub fn terminal_text(text: &str, colour: bool) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let sgr = match rest.strip_prefix("\u{1b}[") {
+            Some(r) if colour => r
+                .find(|c: char| !c.is_ascii_digit() && c != ';')
+                .filter(|&n| r[n..].starts_with('m'))
+                .map(|n| n + 3),
+            _ => None,
+        };
+        if let Some(n) = sgr {
+            out.push_str(&rest[..n]);
+            rest = &rest[n..];
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        if c == '\r' && rest.starts_with('\n') {
+            continue;
+        }
+        if bad(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 /// Reading and writing files, supplied by the caller.
 pub trait Files {
     /// The bytes of a file.
@@ -717,5 +755,15 @@ mod tests {
         assert_eq!(printable("e2e4"), "e2e4");
         assert_eq!(printable("a\tb"), "a\tb");
         assert_eq!(printable("\x1b[31mred\n\r\0"), "\\u{1b}[31mred\\n\\r\\u{0}");
+        let t = "\x1b]0;title\x07a\r\nb\tc\x1b[1;31mred\x1b[0m\r";
+        assert_eq!(
+            terminal_text(t, false),
+            "\\u{1b}]0;title\\u{7}a\nb\tc\\u{1b}[1;31mred\\u{1b}[0m\\r"
+        );
+        assert_eq!(
+            terminal_text(t, true),
+            "\\u{1b}]0;title\\u{7}a\nb\tc\x1b[1;31mred\x1b[0m\\r"
+        );
+        assert_eq!(terminal_text("plain\n", true), "plain\n");
     }
 }

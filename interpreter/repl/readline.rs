@@ -27,8 +27,14 @@ use rustyline::validate::{
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use zrf::repl::{command_names, Files, Session};
 
-/// Prints text; a closed pipe ends the program quietly.
+/// Whether the session writes colours (then `out` keeps its colour codes).
+static COLOUR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Prints text, with control characters from rules files and records escaped (but for the
+/// session's own colours, `COLOUR`); a closed pipe ends the program quietly.
 fn out(text: &str) {
+    let colour = COLOUR.load(std::sync::atomic::Ordering::Relaxed);
+    let text = zrf::repl::terminal_text(text, colour);
     let mut stdout = std::io::stdout().lock();
     if stdout
         .write_all(text.as_bytes())
@@ -44,6 +50,7 @@ fn out(text: &str) {
 pub fn run(mut session: Session, files: &dyn Files, keep_going: bool) -> bool {
     if std::io::stdin().is_terminal() {
         session.color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        COLOUR.store(session.color, std::sync::atomic::Ordering::Relaxed);
         match interactive(&mut session, files) {
             Ok(()) => {}
             Err(e) => eprintln!("error: the line editor failed: {e}"),
@@ -93,7 +100,13 @@ fn piped(session: &mut Session, files: &dyn Files, keep_going: bool) -> bool {
         n += 1;
         let refused = match line {
             Line::Text(text) => {
-                let (quit, refused) = answer(session, &text, files);
+                // A byte-order mark (a script saved on Windows) is not part of its first line.
+                let text = if n == 1 {
+                    zrf::records::strip_bom(&text)
+                } else {
+                    &text
+                };
+                let (quit, refused) = answer(session, text, files);
                 if quit {
                     return !refused || keep_going;
                 }
@@ -365,6 +378,7 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
             let mut err = std::io::stderr().lock();
             let width = 100;
             let shown: String = line.chars().take(width).collect();
+            let shown = zrf::repl::terminal_text(&shown, false);
             let _ = write!(err, "\r\x1b[K{shown}");
             let _ = err.flush();
         }));
@@ -382,8 +396,12 @@ fn interactive(session: &mut Session, files: &dyn Files) -> rustyline::Result<()
     }));
     out(&session.banner());
     loop {
-        *words.borrow_mut() = session.completions();
-        match rl.readline(&session.prompt()) {
+        *words.borrow_mut() = (session.completions().into_iter())
+            .map(|w| zrf::repl::terminal_text(&w, false).into_owned())
+            .collect();
+        let prompt = session.prompt();
+        let prompt = zrf::repl::terminal_text(&prompt, false).into_owned();
+        match rl.readline(prompt.as_str()) {
             Ok(line) => {
                 // The file gets what the editor keeps (not a line that begins with a space,
                 // nor one that repeats the line before).

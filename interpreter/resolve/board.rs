@@ -3,9 +3,10 @@
 
 use indexmap::IndexMap;
 
-use super::{quoted, Cx};
+use super::{quoted, Cx, MAX_LINK_TABLE};
 use crate::def::*;
 use crate::diagnostic::Diagnostic;
+use crate::source::Span;
 use crate::syntax::Sexp;
 
 const BOARD_FORMS: &[&str] = &[
@@ -45,6 +46,8 @@ struct Draft {
     dirs: IndexMap<String, DraftDir>,
     grids: Vec<GridDef>,
     killed: Vec<bool>,
+    /// Players, for the size of the direction table ([`table_fits`]).
+    n_players: usize,
 }
 
 #[derive(Default)]
@@ -94,6 +97,7 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
         dirs: IndexMap::new(),
         grids: Vec::new(),
         killed: Vec::new(),
+        n_players: n_players.max(1),
     };
     // Phase 1: everything that creates positions, in order.
     for sub in items {
@@ -174,7 +178,30 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
             }
         }
     };
-    // Phase 2: links and removals.
+    // Phase 2: links and removals. The directions `links` forms add count in the table
+    // before any link is stored.
+    let mut n_dirs = draft.dirs.len();
+    if !table_fits(
+        cx,
+        form.span,
+        draft.pos.len(),
+        n_dirs,
+        draft.n_players,
+        None,
+    ) {
+        return None;
+    }
+    let mut seen = rustc_hash::FxHashSet::default();
+    for sub in items.iter().filter(|s| s.head() == Some("links")) {
+        let name = sub.list().and_then(|l| l.get(1)).and_then(Sexp::sym);
+        if let Some(name) = name.filter(|n| !draft.dirs.contains_key(*n) && seen.insert(*n)) {
+            n_dirs += 1;
+            let n_pos = draft.pos.len();
+            if !table_fits(cx, sub.span, n_pos, n_dirs, draft.n_players, Some(name)) {
+                return None;
+            }
+        }
+    }
     for sub in items {
         let parts = sub.list().unwrap_or_default();
         match sub.head().unwrap_or("") {
@@ -380,6 +407,37 @@ pub fn resolve_board(cx: &mut Cx, form: &Sexp, n_players: usize) -> Option<Board
     })
 }
 
+/// Whether a direction table of `n_dirs` directions over `n_pos` positions for `n_players`
+/// players stays within [`MAX_LINK_TABLE`] entries; if not, an error at `span`, where the
+/// direction `dir` takes it past the limit.
+fn table_fits(
+    cx: &mut Cx,
+    span: Span,
+    n_pos: usize,
+    n_dirs: usize,
+    n_players: usize,
+    dir: Option<&str>,
+) -> bool {
+    let entries = n_pos.saturating_mul(n_dirs).saturating_mul(n_players);
+    if entries <= MAX_LINK_TABLE {
+        return true;
+    }
+    let d = cx.error(
+        span,
+        format!(
+            "the board's direction table is too large: {n_pos} positions \
+             × {n_dirs} directions × {n_players} players = {entries} links"
+        ),
+    );
+    if let Some(dir) = dir {
+        d.primary.text = format!("direction `{dir}` is direction number {n_dirs}");
+    }
+    d.notes.push(format!(
+        "a board may have at most {MAX_LINK_TABLE} links (players × directions × positions)"
+    ));
+    false
+}
+
 fn grid(cx: &mut Cx, draft: &mut Draft, form: &Sexp) {
     const GRID_FORMS: &[&str] = &["start-rectangle", "dimensions", "directions"];
     let parts = &form.list().unwrap_or_default()[1..];
@@ -564,6 +622,18 @@ fn grid_block(
                 rect,
             },
         );
+    }
+    // The directions this grid adds count in the table before any link is stored.
+    let mut n_dirs = draft.dirs.len();
+    let mut seen = rustc_hash::FxHashSet::default();
+    for (name, _, node) in directions {
+        if !draft.dirs.contains_key(name) && seen.insert(name) {
+            n_dirs += 1;
+            let n_pos = draft.pos.len();
+            if !table_fits(cx, node.span, n_pos, n_dirs, draft.n_players, Some(name)) {
+                return;
+            }
+        }
     }
     for (name, v, node) in directions {
         if v.len() > sizes.len() {

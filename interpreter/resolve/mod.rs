@@ -152,6 +152,11 @@ pub const MAX_NAME: usize = 256;
 /// The most flag names (`set-flag`, `flag?`) a game may use.
 pub const MAX_FLAGS: usize = 64;
 
+/// The most entries of a board's direction table, players × directions × positions
+/// (`Board::next`, two bytes each): past it the board is refused where its directions are
+/// declared, before the table is built (docs/semantics.md, "Limits").
+pub const MAX_LINK_TABLE: usize = 4_000_000;
+
 /// A table of names (hashed with FxHash: resolving looks names up for nearly every atom of
 /// a file, and SipHash was a tenth of loading big files).
 pub(crate) type Names<V> = IndexMap<String, V, rustc_hash::FxBuildHasher>;

@@ -36,8 +36,10 @@ struct Tally {
     broken: bool,
 }
 
-/// Prints a line to stdout; a closed pipe ends the program quietly.
+/// Prints a line to stdout, with control characters from the files escaped; a closed pipe
+/// ends the program quietly.
 fn out(text: &str) {
+    let text = zrf::repl::terminal_text(text, false);
     let mut w = std::io::stdout().lock();
     if writeln!(w, "{text}").is_err() {
         std::process::exit(0);
@@ -45,7 +47,13 @@ fn out(text: &str) {
 }
 
 /// Runs `zrf test`.
-pub fn run(paths: &[PathBuf], mode: Mode, deny_warnings: bool, color: bool) -> ExitCode {
+pub fn run(
+    paths: &[PathBuf],
+    mode: Mode,
+    deny_warnings: bool,
+    color: bool,
+    max_nodes: u64,
+) -> ExitCode {
     if mode == Mode::Review && !std::io::stdin().is_terminal() {
         eprintln!(
             "error: `zrf test --review` asks about each change on the terminal, but standard input is not a terminal\n\
@@ -68,7 +76,7 @@ pub fn run(paths: &[PathBuf], mode: Mode, deny_warnings: bool, color: bool) -> E
                 targets.extend(found);
             }
             Err((msg, code)) => {
-                eprintln!("error: {msg}");
+                eprintln!("error: {}", zrf::repl::printable_lines(&msg));
                 if code == 2 {
                     return ExitCode::from(2);
                 }
@@ -78,7 +86,14 @@ pub fn run(paths: &[PathBuf], mode: Mode, deny_warnings: bool, color: bool) -> E
     }
     let mut stdin = std::io::stdin().lock();
     for t in &targets {
-        run_file(t, mode, deny_warnings, color, &mut tally, &mut stdin);
+        run_file(
+            t,
+            mode,
+            (deny_warnings, max_nodes),
+            color,
+            &mut tally,
+            &mut stdin,
+        );
     }
     let mut line = format!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.pending > 0 {
@@ -178,7 +193,7 @@ pub fn snap_path(tests: &Path) -> PathBuf {
 fn run_file(
     t: &Target,
     mode: Mode,
-    deny_warnings: bool,
+    (deny_warnings, max_nodes): (bool, u64),
     color: bool,
     tally: &mut Tally,
     stdin: &mut impl BufRead,
@@ -227,7 +242,8 @@ fn run_file(
     let tid = loaded
         .map
         .add_bytes(t.tests.to_string_lossy(), &tests_bytes);
-    let (results, tdiags) = testing::run(&loaded.games, &mut loaded.map, tid, &recorded);
+    let (results, tdiags) =
+        testing::run_within(&loaded.games, &mut loaded.map, tid, &recorded, max_nodes);
     if !tdiags.is_empty() {
         eprint!("{}", render(&loaded.map, &tdiags, opts));
     }

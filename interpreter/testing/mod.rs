@@ -91,6 +91,33 @@ const SNAPSHOT_KINDS: &[&str] = &["position", "moves", "summary", "(perft DEPTH)
 /// The deepest perft a test may ask for.
 pub const MAX_TEST_PERFT: i64 = 12;
 
+/// The default work budget of one case (`zrf test --max-nodes`): the positions whose moves
+/// its perft counts may generate, in all.
+pub const MAX_NODES: u64 = 1_000_000;
+
+/// Perft counts at depths 1 to `depth`, within the positions `left` allows (and taken from
+/// it). Counting depth `d` generates the moves of every position at the depths before it,
+/// whose number the counts before it give, so a depth is counted only when it fits; past
+/// the budget, why.
+fn perft_within(game: &mut Game, depth: u32, left: &mut u64) -> Result<Vec<u64>, String> {
+    let mut counts = Vec::new();
+    let mut before = 1u64; // positions at the depths before `d`: the root, then the counts
+    for d in 1..=depth {
+        // Depth `d` generates the positions of depths 0 to d - 1.
+        if before > *left {
+            return Err(format!(
+                "perft {d} would generate the moves of {before} positions, more than the \
+                 {left} left of this case's budget (zrf test --max-nodes)"
+            ));
+        }
+        *left -= before;
+        let n = game.rules.perft(&mut game.pos, d);
+        before = before.saturating_add(n);
+        counts.push(n);
+    }
+    Ok(counts)
+}
+
 /// Runs the `(test …)` forms of a tests file against the games of a loaded rules file,
 /// comparing snapshots with `recorded` (the snapshot file's entries).
 ///
@@ -101,6 +128,18 @@ pub fn run(
     map: &mut SourceMap,
     tests: FileId,
     recorded: &Snapshots,
+) -> (Vec<TestResult>, Vec<Diagnostic>) {
+    run_within(games, map, tests, recorded, MAX_NODES)
+}
+
+/// [`run`] with a work budget per case other than [`MAX_NODES`]: the positions whose moves
+/// its perft counts may generate. A case that would go past it fails, saying so.
+pub fn run_within(
+    games: &[GameSource],
+    map: &mut SourceMap,
+    tests: FileId,
+    recorded: &Snapshots,
+    max_nodes: u64,
 ) -> (Vec<TestResult>, Vec<Diagnostic>) {
     let text = map.file(tests).text.clone();
     let (forms, mut diags) = parse_file(tests, &text);
@@ -146,9 +185,15 @@ pub fn run(
         }
         names.push((name.clone(), items[1].span));
         let start = Span::new(tests, form.span.lo as usize, form.span.lo as usize + 1);
-        if let Some((failure, snapshots)) =
-            case(games, form, &name, &items[2..], recorded, &mut diags)
-        {
+        if let Some((failure, snapshots)) = case(
+            games,
+            form,
+            &name,
+            &items[2..],
+            recorded,
+            max_nodes,
+            &mut diags,
+        ) {
             results.push(TestResult {
                 name,
                 span: start,
@@ -251,6 +296,7 @@ fn case(
     name: &str,
     checks: &[Sexp],
     recorded: &Snapshots,
+    max_nodes: u64,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<CaseOutcome> {
     let find = |key: &str| checks.iter().find(|c| c.head() == Some(key));
@@ -344,6 +390,7 @@ fn case(
     // expectation checks the game at that point.
     let mut failure = None;
     let mut played = 0;
+    let mut left = max_nodes;
     for c in checks {
         if failure.is_some() {
             break;
@@ -389,51 +436,60 @@ fn case(
                     ));
                     return None;
                 }
-                let got = game.rules.perft(&mut game.pos, *d as u32);
-                (got != *n as u64).then(|| format!("perft {d}: expected {n}, got {got}"))
+                match perft_within(&mut game, *d as u32, &mut left) {
+                    Ok(counts) => {
+                        let got = counts.last().copied().unwrap_or(1);
+                        (got != *n as u64).then(|| format!("perft {d}: expected {n}, got {got}"))
+                    }
+                    Err(why) => Some(why),
+                }
             }
             _ => None,
         };
     }
-    let snapshots = wanted
-        .into_iter()
-        .map(|(kind, depth)| {
-            let current = normalize(&match kind.as_str() {
-                "position" => format!(
-                    "{}\n\n{}",
-                    normalize(&crate::repl::diagram::diagram(
-                        &game.rules,
-                        &game.pos,
-                        false
-                    )),
-                    crate::setup::native(&game.rules, &game.pos)
-                ),
-                "moves" => {
-                    let mut texts = game.legal_texts();
-                    texts.sort();
-                    match game.outcome() {
-                        Some(o) => format!("result: {}", o.describe(&game.rules.def)),
-                        None if texts.is_empty() => "no legal move".to_string(),
-                        None => texts.join("\n"),
-                    }
+    let mut snapshots = Vec::new();
+    for (kind, depth) in wanted {
+        let current = normalize(&match kind.as_str() {
+            "position" => format!(
+                "{}\n\n{}",
+                normalize(&crate::repl::diagram::diagram(
+                    &game.rules,
+                    &game.pos,
+                    false
+                )),
+                crate::setup::native(&game.rules, &game.pos)
+            ),
+            "moves" => {
+                let mut texts = game.legal_texts();
+                texts.sort();
+                match game.outcome() {
+                    Some(o) => format!("result: {}", o.describe(&game.rules.def)),
+                    None if texts.is_empty() => "no legal move".to_string(),
+                    None => texts.join("\n"),
                 }
-                "summary" => summary.clone().unwrap_or_default(),
-                _ => (1..=depth)
-                    .map(|d| format!("{d} {}", game.rules.perft(&mut game.pos, d)))
+            }
+            "summary" => summary.clone().unwrap_or_default(),
+            _ => match perft_within(&mut game, depth, &mut left) {
+                Ok(counts) => (counts.iter().enumerate())
+                    .map(|(d, n)| format!("{} {n}", d + 1))
                     .collect::<Vec<_>>()
                     .join("\n"),
-            });
-            let recorded = recorded
-                .entries
-                .get(&(name.to_string(), kind.clone()))
-                .cloned();
-            SnapshotResult {
-                kind,
-                recorded,
-                current,
-            }
-        })
-        .collect();
+                Err(why) => {
+                    failure.get_or_insert(why);
+                    continue;
+                }
+            },
+        });
+        let recorded = recorded
+            .entries
+            .get(&(name.to_string(), kind.clone()))
+            .cloned();
+        snapshots.push(SnapshotResult {
+            kind,
+            recorded,
+            current,
+        });
+    }
     Some((failure, snapshots))
 }
 

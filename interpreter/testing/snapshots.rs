@@ -30,6 +30,7 @@ impl Snapshots {
     /// Reads a snapshot file; `Err` names the first line that is neither a header, text nor a
     /// comment.
     pub fn parse(text: &str) -> Result<Snapshots, String> {
+        let text = crate::records::strip_bom(text);
         let mut entries = IndexMap::new();
         let mut current: Option<((String, String), Vec<&str>)> = None;
         let finish = |cur: Option<((String, String), Vec<&str>)>,

@@ -31,6 +31,16 @@ pub(super) enum Pending {
     Counter(u32, i64),
 }
 
+/// The `Scratch::work` past which no block runs; by default none.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WorkStop(pub(super) u64);
+
+impl Default for WorkStop {
+    fn default() -> WorkStop {
+        WorkStop(u64::MAX)
+    }
+}
+
 /// Scratch buffers reused across blocks.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
@@ -42,8 +52,11 @@ pub struct Scratch {
     replaced: Vec<Cell>,
     locals: Vec<i64>,
     /// Instructions run by the blocks run with this scratch, for callers that bound their
-    /// work (the evaluator's derivation).
+    /// work (the evaluator's derivation, `Rules::legal_moves_in`).
     pub work: u64,
+    /// Past this `work`, no block runs: it notes [`Cut::GenWork`] and adds nothing
+    /// (`Rules::legal_moves_in` sets it for one generation).
+    pub(super) work_stop: WorkStop,
     /// Set by `Rules::gen_steps` when two of the moves it wrote may be equal (see there).
     pub(super) may_repeat: bool,
     /// By square: `stamp` when a move of the current group ends there.
@@ -235,6 +248,10 @@ impl<'a> Exec<'a> {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
+        if scratch.work >= scratch.work_stop.0 {
+            out.note_cut(Cut::GenWork);
+            return;
+        }
         self.from = if drop.is_some() { NONE } else { start };
         self.to = NONE;
         self.mark = start;

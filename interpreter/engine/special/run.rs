@@ -84,6 +84,10 @@ impl Exec<'_> {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
+        if scratch.work >= scratch.work_stop.0 {
+            out.note_cut(crate::engine::Cut::GenWork);
+            return;
+        }
         self.begin_run(e, start, out);
         let mut caps = Caps {
             sq: [NONE; MAX_STRAIGHT_CAPTURES],

@@ -335,7 +335,12 @@ impl Session {
             Some(near) if files.read_if_exists(&near) != Err(None) => near,
             _ => game.to_string(),
         };
-        let mut s = Session::open(&game, files, rec.get("Variant"), rec.get("Setup"))?;
+        let mut s = Session::open(
+            &game,
+            &records::Shipped(files),
+            rec.get("Variant"),
+            rec.get("Setup"),
+        )?;
         s.replay(&rec.moves)?;
         Ok(s)
     }

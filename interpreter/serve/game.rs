@@ -389,7 +389,14 @@ impl Game {
                     .map_or("game".into(), |s| s.to_string_lossy().into_owned());
                 let name = format!("{stem}.{ext}");
                 let path = self.file.with_file_name(&name);
-                let record = self.session.record_as(&path.to_string_lossy())?;
+                // The rules by their bare name, as the record is read back beside them.
+                let rules = self
+                    .file
+                    .file_name()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+                let record = self
+                    .session
+                    .record_naming(&path.to_string_lossy(), &rules)?;
                 self.message = format!("Saved as {name}.");
                 self.saved = Some((name, record));
             }
@@ -413,8 +420,10 @@ impl Game {
                 self.start = None;
                 let title = self.session.title();
                 self.variant = self.variants.iter().position(|t| t == title).unwrap_or(0);
-                // The first line says what was loaded; the rest is the text diagram.
-                self.message = out.text.lines().next().unwrap_or_default().to_string();
+                // The first line says what was loaded (the record by the name it was given,
+                // not the path it was read as); the rest is the text diagram.
+                let first = out.text.lines().next().unwrap_or_default();
+                self.message = first.replace(&*path.to_string_lossy(), &bare);
             }
             other => return Err(format!("unknown command `{other}`")),
         }

@@ -485,3 +485,38 @@ fn python_chess_reads_the_pgn_zrf_writes() {
         eprintln!("{variant}: {} plies, {result}", s.game().played.len());
     }
 }
+
+/// A FEN's fullmove number up to 4294967295 counts on without wrapping, in the board shown,
+/// the FEN and the PGN written; a larger one is refused.
+#[test]
+fn the_largest_fullmove_number_counts_on_without_wrapping() {
+    let dir = TempDir::new("fullmove");
+    let files = TestFiles(&dir.0);
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 4294967295";
+    let mut s = Session::open("games/chess.zrf", &files, None, Some(fen)).expect("opens");
+    for mv in ["d4", "d5", "Nf3"] {
+        assert!(!s.eval_line(mv).error, "{mv}");
+    }
+    assert!(
+        s.show().contains("Black to move, move 4294967296."),
+        "{}",
+        s.show()
+    );
+    assert!(s
+        .eval_line("fen")
+        .text
+        .trim_end()
+        .ends_with(" b KQkq - 1 4294967296"));
+    let pgn = s.record_as("x.pgn").expect("PGN");
+    assert!(pgn.contains("4294967295. d4 d5 4294967296. Nf3 *"), "{pgn}");
+    let e = Session::open(
+        "games/chess.zrf",
+        &files,
+        None,
+        Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 4294967296"),
+    )
+    .err()
+    .expect("refused")
+    .to_string();
+    assert!(e.contains("bad fullmove number `4294967296`"), "{e}");
+}

@@ -11,7 +11,7 @@ use crate::records::native::{self as record, Record};
 
 impl Session {
     /// The number of the round the next move belongs to.
-    pub(super) fn number_of_next(&self) -> u32 {
+    pub(super) fn number_of_next(&self) -> u64 {
         let g = &self.game;
         let mut n = self.first_number;
         for k in 1..g.turns.len() {

@@ -182,7 +182,7 @@ pub struct Session {
     /// The position text the game started from, when not the rules' own start.
     setup: Option<String>,
     /// The number of the first move (a FEN's fullmove field).
-    first_number: u32,
+    first_number: u64,
     /// Answer with ANSI colours.
     pub color: bool,
     /// Draw the board turned half round (`flip`).
@@ -204,10 +204,15 @@ fn resolve(loaded: &Loaded, idx: usize) -> Result<Rules, Vec<Diagnostic>> {
 }
 
 /// A FEN's fullmove field, if the text is a FEN that has one.
-fn fullmove(text: &str) -> Option<u32> {
+fn fullmove(text: &str) -> Option<u64> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() >= 6 && fields[0].contains('/') {
-        fields[5].parse().ok().filter(|&n| n >= 1)
+        // `setup::parse` refuses a fullmove past `u32::MAX`, so counting on never overflows.
+        fields[5]
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(u64::from)
     } else {
         None
     }

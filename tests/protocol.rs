@@ -652,14 +652,21 @@ fn a_game_against_stockfish_with_every_move_legal_both_ways() {
 
 #[test]
 fn hub_numbers_draughts_boards_that_name_their_squares() {
-    // Russian draughts names its squares; Hub numbers the dark squares from b8 (1) row by
-    // row to g1 (32), as PDN and pydraughts number an 8x8 board.
+    // Russian draughts names its squares; Hub moves number the dark squares as pydraughts
+    // does: from a1 (1) row by row up to h8 (32); positions list them from b8 down to g1.
     let rules = common::rules("games/russian-draughts.zrf", None);
     let nums = zrf::protocol::hub::Numbers::of(&rules).expect("derived");
     let number = |name: &str| nums.number(rules.def.board.pos_id(name).expect("square").0);
     assert_eq!(
         ["b8", "h8", "a7", "c3", "d4", "g1", "a1"].map(number),
-        [1, 4, 5, 22, 18, 32, 29]
+        [29, 32, 25, 10, 14, 4, 1]
+    );
+    let name = |k: u32| {
+        &rules.def.board.positions[nums.square_in_position(k).expect("a square") as usize].name
+    };
+    assert_eq!(
+        [1, 4, 5, 32].map(|k| name(k).as_str()),
+        ["b8", "h8", "a7", "g1"]
     );
     // A light square has no number (the shipped file does not even declare them).
     assert!(rules
@@ -672,7 +679,7 @@ fn hub_numbers_draughts_boards_that_name_their_squares() {
     for l in [
         "set-param name=variant value=russian",
         "init",
-        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 11-15 18x11\"",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 23-19 14x23\"",
         "level depth=1",
         "go think",
     ] {
@@ -680,12 +687,49 @@ fn hub_numbers_draughts_boards_that_name_their_squares() {
     }
     hub.wait();
     let out = lines.take();
-    // Black must retake on f6 (11): from e7 (7) landing on g5 (16), or from g7 (8) to e5 (15).
+    // Black must retake on f6 (23): from e7 (27) landing on g5 (20), or from g7 (28) to e5 (19).
     let done = out.iter().find(|l| l.starts_with("done")).expect("done");
     assert!(
-        done.starts_with("done move=7x16x11") || done.starts_with("done move=8x15x11"),
+        done.starts_with("done move=27x20x23") || done.starts_with("done move=28x19x23"),
         "{out:?}"
     );
+}
+
+/// pydraughts' `HubEngine.play` plays whole games of international, Frisian, English,
+/// Russian and Brazilian draughts against itself through zrf, every move legal on its board
+/// (tests/pydraughts_hub.py), and a game zrf's rules ended (a threefold repetition) still gets
+/// a legal move. `.ci/run` installs pydraughts; without it the test fails under CI and is
+/// skipped elsewhere with a note.
+#[test]
+fn pydraughts_plays_whole_games_through_the_hub_protocol() {
+    let python = Command::new("python3")
+        .args(["-c", "import draughts"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have pydraughts (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with pydraughts is not installed; skipping");
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/pydraughts_hub.py"
+        ))
+        .arg(env!("CARGO_BIN_EXE_zrf"))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fails: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok ")).collect();
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+    assert_eq!(text.lines().count(), 6, "{text}");
 }
 
 #[test]

@@ -589,6 +589,23 @@ fn records_replay_anywhere_with_the_shipped_games_and_print_the_final_fen() {
     assert_eq!(run.code, Some(2), "--rules is for records");
 }
 
+/// A start position with no legal move and no goal for it (the corpus' Hex) is warned about;
+/// a playable game gets no such warning.
+#[test]
+fn check_warns_when_nothing_can_be_played_at_the_start() {
+    let r = zrf(&["check", "tests/corpus/dagaz/arrange/hex.zrf"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: tests/corpus/dagaz/arrange/hex.zrf: the start position: Red has no legal move"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = zrf(&["check", "games/tic-tac-toe.zrf"]);
+    assert!(!r.stderr.contains("no legal move"), "{}", r.stderr);
+}
+
 // Files that cannot be read whole: every command reads only regular files of at most 8 MiB,
 // and says why it refuses one. A named pipe is never opened, so nothing waits on it.
 

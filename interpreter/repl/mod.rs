@@ -512,6 +512,10 @@ impl Session {
             }
             "setup" => self.setup(rest),
             "position" => Output::text(crate::setup::native(&self.game.rules, &self.game.pos)),
+            "fen" if self.pdn_applies() => match fen::pdn(&self.game.rules, &self.game.pos) {
+                Ok(t) => Output::text(t),
+                Err(e) => self.error(e),
+            },
             "fen" => match fen::write(&self.game.rules, &self.game.pos, self.number_of_next()) {
                 Ok(t) => Output::text(t),
                 Err(e) => self.error(e),

@@ -276,6 +276,29 @@ impl Session {
         Game::new(rules, pos)
     }
 
+    /// The moves played as players read them: SAN with check marks in chess-like games, PDN
+    /// in two-player draughts (numbered boards, or a game PDN knows by its `GameType`), else
+    /// zrf's canonical text.
+    pub fn move_list(&self) -> Vec<String> {
+        if self.game.has_san {
+            self.game.sans.clone()
+        } else if self.pdn_applies() {
+            self.pdn_moves()
+        } else {
+            self.game.played.clone()
+        }
+    }
+
+    /// Whether the game is draughts as PDN writes it: two players, no SAN, and numbered
+    /// squares or a `GameType` of PDN's table (Brazilian draughts names its squares).
+    pub fn pdn_applies(&self) -> bool {
+        let def = &self.game.rules.def;
+        def.players.len() == 2
+            && !self.game.has_san
+            && (def.board.numbers.iter().any(|&n| n > 0)
+                || pdn::game_type_of(self.title()).is_some())
+    }
+
     /// The moves as PDN writes them: `from-to` or `fromxto` where that names the move alone,
     /// else every landing square.
     fn pdn_moves(&self) -> Vec<String> {

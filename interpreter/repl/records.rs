@@ -104,7 +104,12 @@ fn rules_of(
             Some(near) if !readable(game) && readable(&near) => near,
             _ => game.to_string(),
         };
-        let title = raw.map(String::from).or(table.map(|t| t.1.to_string()));
+        // PGN's `Variant` may be the name lichess gives a game (`Capablanca`), which the
+        // table turns into zrf's title; otherwise the tag is the title itself.
+        let title = match (format, table) {
+            (Format::Pgn, Some(t)) if raw.is_some() => Some(t.1.to_string()),
+            _ => raw.map(String::from).or(table.map(|t| t.1.to_string())),
+        };
         return Ok((path, title));
     }
     let wanted: Option<String> = match (raw, table) {

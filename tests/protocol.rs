@@ -950,3 +950,35 @@ fn uci_keeps_its_rules_after_a_bad_rules_file() {
         "{got:?}"
     );
 }
+
+/// A refused Hub `pos` leaves no position: `go` says why and answers a bare `done` instead of
+/// searching the previous one, until a good `pos`.
+#[test]
+fn hub_go_after_a_refused_pos_searches_nothing() {
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    let start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    for l in [
+        "init",
+        "level depth=1",
+        &format!("pos pos={start} moves=\"32-28\""),
+        &format!("pos pos={start} moves=\"31-26 19-23 26-17\""),
+        "go think",
+    ] {
+        hub.handle(l);
+        hub.wait();
+    }
+    let out = lines.take();
+    assert!(
+        out.iter()
+            .any(|l| l
+                .starts_with("error message=\"no position to search: the last pos was refused")),
+        "{out:?}"
+    );
+    assert_eq!(out.last().map(String::as_str), Some("done"), "{out:?}");
+    hub.handle(&format!("pos pos={start} moves=\"32-28\""));
+    hub.handle("go think");
+    hub.wait();
+    let out = lines.take();
+    assert!(out.iter().any(|l| l.starts_with("done move=")), "{out:?}");
+}

@@ -39,6 +39,8 @@ pub struct Hub {
     /// ([`SearchConfig::contempt`]).
     contempt: i32,
     runner: Runner,
+    /// Why the last `pos` was refused: until the next good one, `go` searches nothing.
+    refused: Option<String>,
 }
 
 /// The numbers Hub gives the squares, as pydraughts (the Hub client of every draughts game
@@ -386,6 +388,7 @@ impl Hub {
             clock: None,
             contempt: crate::ai::DEFAULT_CONTEMPT,
             runner: Runner::default(),
+            refused: None,
         };
         match file {
             Some(path) => hub.open_file(path),
@@ -426,6 +429,7 @@ impl Hub {
             .unwrap_or_default();
         self.rules = None;
         self.game = None;
+        self.refused = None;
     }
 
     fn open_file(&mut self, path: &str) {
@@ -435,6 +439,7 @@ impl Hub {
                 self.cat = cat;
                 self.rules = None;
                 self.game = None;
+                self.refused = None;
             }
             Err(e) => self.error(&e),
         }
@@ -515,6 +520,7 @@ impl Hub {
             "new-game" => {
                 self.runner.clear();
                 self.game = None;
+                self.refused = None;
             }
             "pos" => {
                 let pos = get("pos").map(str::to_string);
@@ -579,6 +585,7 @@ impl Hub {
                     self.variant = e.name.clone();
                     self.rules = None;
                     self.game = None;
+                    self.refused = None;
                 }
                 None => {
                     let names: Vec<&str> =
@@ -615,46 +622,54 @@ impl Hub {
         }
     }
 
+    /// Sets the position; a refused one (a bad position, an illegal move) leaves none, and
+    /// `go` then says why and answers a bare `done` rather than search a position the GUI
+    /// did not send.
     fn pos(&mut self, pos: Option<&str>, start: bool, moves: &str) {
         self.runner.stop();
+        self.game = None;
+        self.refused = Some("no rules are loaded".into());
         let Some((rules, nums)) = self.rules().cloned() else {
             return;
         };
-        let position = match pos {
-            Some(text) if !start => {
-                match position_to_pdn(&rules, &nums, text)
-                    .and_then(|pdn| crate::setup::parse(&rules, &pdn))
-                {
-                    Ok(p) => p,
-                    Err(e) => {
-                        self.error(&format!("bad position, kept the previous one: {e}"));
-                        return;
-                    }
-                }
+        match Self::position(rules, &nums, pos.filter(|_| !start), moves) {
+            Ok(game) => {
+                self.game = Some(game);
+                self.refused = None;
             }
-            _ => rules.initial(),
+            Err(e) => {
+                self.error(&format!("position refused: {e}"));
+                self.refused = Some(e);
+            }
+        }
+    }
+
+    fn position(
+        rules: Rules,
+        nums: &Numbers,
+        pos: Option<&str>,
+        moves: &str,
+    ) -> Result<Game, String> {
+        let position = match pos {
+            Some(text) => position_to_pdn(&rules, nums, text)
+                .and_then(|pdn| crate::setup::parse(&rules, &pdn))
+                .map_err(|e| format!("bad position: {e}"))?,
+            None => rules.initial(),
         };
         let mut game = Game::new(rules, position);
         for (k, mv) in moves.split_whitespace().enumerate() {
             if k >= MAX_MOVES {
-                self.error(&format!("only the first {MAX_MOVES} moves were played"));
-                break;
+                return Err(format!("more than {MAX_MOVES} moves"));
             }
             let list = game.legal().clone();
-            let played = parse_move(&game.rules, &nums, &list, mv).and_then(|i| {
-                let text = notation::move_texts(&game.rules.def, &list)[i].clone();
-                game.play(&text).map_err(|e| e.to_string())
-            });
-            if let Err(e) = played {
-                self.error(&format!(
-                    "move {} {}: {e}; the position stops before it",
-                    k + 1,
-                    printable(mv)
-                ));
-                break;
-            }
+            parse_move(&game.rules, nums, &list, mv)
+                .and_then(|i| {
+                    let text = notation::move_texts(&game.rules.def, &list)[i].clone();
+                    game.play(&text).map_err(|e| e.to_string())
+                })
+                .map_err(|e| format!("move {} {}: {e}", k + 1, printable(mv)))?;
         }
-        self.game = Some(game);
+        Ok(game)
     }
 
     fn level(&mut self, args: &[(String, String)]) {
@@ -702,6 +717,13 @@ impl Hub {
     fn go(&mut self, mode: Hold) {
         let hold = mode != Hold::Think;
         self.runner.stop();
+        if let Some(why) = &self.refused {
+            self.error(&format!(
+                "no position to search: the last pos was refused ({why})"
+            ));
+            self.say("done");
+            return;
+        }
         let Some((rules, nums)) = self.rules().cloned() else {
             return;
         };

@@ -58,6 +58,7 @@ impl Contestant {
             opponent: opponent.unwrap_or(assumed),
             multi_pv: 1,
             contempt: crate::ai::DEFAULT_CONTEMPT,
+            searchmoves: Vec::new(),
         }))
     }
 

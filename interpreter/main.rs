@@ -144,6 +144,9 @@ enum Command {
         /// With a script on standard input: go on after a refused command and exit 0.
         #[arg(long)]
         keep_going: bool,
+        /// The rules file of a game record FILE that names none (as `zrf replay --rules`).
+        #[arg(long)]
+        rules: Option<PathBuf>,
     },
     /// Play in a web browser: a local server with a board drawn from the file's geometry.
     Serve {
@@ -420,9 +423,11 @@ fn run() -> ExitCode {
             setup,
             moves,
             keep_going,
+            rules,
         } => play(
             &file,
             &PlayOptions {
+                rules: rules.as_deref(),
                 variant: variant.as_deref(),
                 setup: setup.as_deref(),
                 moves: moves.as_deref(),

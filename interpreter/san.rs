@@ -313,7 +313,8 @@ fn parse_text(s: &str, is_square: impl Fn(&str) -> bool) -> Option<Parsed> {
 }
 
 /// Finds the legal move a SAN text names. Check marks, `!` and `?` are ignored, and so is a
-/// missing or extra `x`; a fuller origin than needed (`Ng1f3`) is accepted.
+/// missing or extra `x`; a fuller origin than needed (`Ng1f3`) is accepted. A pawn move
+/// without a file never captures, and a piece move never castles (docs/game-records.md).
 pub fn parse(def: &GameDef, list: &MoveList, input: &str) -> Result<usize, MoveError> {
     let found = find(def, list, input)?;
     if found.len() == 1 {
@@ -369,11 +370,20 @@ pub fn find(def: &GameDef, list: &MoveList, input: &str) -> Result<Vec<usize>, M
             if path[path.len() - 1] != to {
                 return false;
             }
+            // Castling reads only as `O-O` or `O-O-O` (or zrf's own `e1-g1`), not `Kg1`.
+            if castling(def, list, i).is_some() {
+                return false;
+            }
             if p.drop {
                 return m.drop != 0
                     && letter(def, m.drop - 1).unwrap_or('P') == p.piece.unwrap_or('P');
             }
             if m.drop != 0 || m.piece == 0 || !piece_ok(m.piece - 1) {
+                return false;
+            }
+            // A pawn's capture names its file (`axb5`): a pawn move without one (`b5`) is a
+            // move that takes nothing, never a capture read leniently.
+            if letter(def, m.piece - 1).is_none() && p.file.is_none() && m.n_captures() > 0 {
                 return false;
             }
             let Some((file, rank)) = split(name(def, path[0])) else {
@@ -398,14 +408,38 @@ pub fn find(def: &GameDef, list: &MoveList, input: &str) -> Result<Vec<usize>, M
         0 if list.is_empty() => Err(MoveError::Illegal(
             "there are no legal moves in this position".into(),
         )),
-        0 => Err(MoveError::Illegal(why_not(def, &p, input))),
+        0 => Err(MoveError::Illegal(why_not(def, list, &p, input))),
         _ => Ok(found),
     }
 }
 
 /// Why a SAN text names no legal move.
-fn why_not(def: &GameDef, p: &Parsed, input: &str) -> String {
+fn why_not(def: &GameDef, list: &MoveList, p: &Parsed, input: &str) -> String {
     let base = format!("`{input}` is not a legal move here");
+    if !p.drop && p.castle.is_none() && p.file.is_none() && matches!(p.piece, None | Some('P')) {
+        // A pawn capture to this square, written without its file.
+        let all = texts(def, list);
+        let captures: Vec<&str> = (0..list.len())
+            .filter(|&i| {
+                let m = &list.moves[i];
+                let path = list.path(m);
+                m.drop == 0
+                    && !m.pass
+                    && m.piece != 0
+                    && letter(def, m.piece - 1).is_none()
+                    && m.n_captures() > 0
+                    && name(def, path[path.len() - 1]) == p.to
+            })
+            .map(|i| all[i].as_str())
+            .collect();
+        if !captures.is_empty() {
+            return format!(
+                "{base}: a pawn move without a file takes nothing; a pawn's capture names \
+                 its file ({})",
+                captures.join(", ")
+            );
+        }
+    }
     if let Some(high) = p.castle {
         let side = if high { "kingside" } else { "queenside" };
         return format!("{base}: castling {side} is not allowed now");

@@ -199,6 +199,16 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
     let castling = fields.next().unwrap_or("-");
     let ep = fields.next().unwrap_or("-");
     let halfmove = fields.next();
+    // The fullmove number is the front end's (move numbers of records); it must be a number
+    // that counting on from cannot overflow.
+    if let Some(full) = fields.next() {
+        if full.parse::<u32>().is_err() {
+            return Err(format!(
+                "bad fullmove number `{full}`: a number from 0 to {}",
+                u32::MAX
+            ));
+        }
+    }
     castling_rights(rules, &mut pos, castling)?;
     rules.start_counters(&mut pos);
     // The halfmove clock goes to a counter named `halfmove-clock`, where the game has one.
@@ -269,9 +279,11 @@ fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<()
     }
     for r in rights.chars().filter(|c| *c != '-') {
         let owner = if r.is_uppercase() { 0u8 } else { 1 };
-        let kingside = match r.to_ascii_uppercase() {
-            'K' => true,
-            'Q' => false,
+        // `K` and `Q` (FEN, X-FEN): the outermost rook on that side; a file letter
+        // (Shredder-FEN `HAha`, X-FEN for an inner rook): the rook on that file.
+        let named_file = match r.to_ascii_uppercase() {
+            'K' | 'Q' => None,
+            c if c.is_ascii_uppercase() => Some(c.to_ascii_lowercase().to_string()),
             _ => return Err(format!("unknown castling right `{r}`")),
         };
         let Some(ksq) =
@@ -290,15 +302,29 @@ fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<()
                 .trim_end_matches(|c: char| c.is_ascii_digit())
                 .to_string()
         };
-        let candidates = (0..pos.cells.len())
+        let on_rank = (0..pos.cells.len())
             .filter(|&s| is(pos.cells[s], rook) && pos.cells[s].owner == owner)
-            .filter(|&s| def.board.positions[s].name.ends_with(&rank))
-            .filter(|&s| (file_of(s) > kfile) == kingside);
-        // The outermost rook on the king's side.
-        let rook_sq = if kingside {
-            candidates.max_by_key(|&s| file_of(s))
-        } else {
-            candidates.min_by_key(|&s| file_of(s))
+            .filter(|&s| def.board.positions[s].name.ends_with(&rank));
+        let rook_sq = match &named_file {
+            Some(f) => {
+                let found = on_rank.clone().find(|&s| file_of(s) == *f);
+                if found.is_none() {
+                    return Err(format!(
+                        "castling right `{r}`: no rook of that side on file {f} of the king's rank"
+                    ));
+                }
+                found
+            }
+            None => {
+                let kingside = r.eq_ignore_ascii_case(&'K');
+                // The outermost rook on the king's side.
+                let candidates = on_rank.filter(|&s| (file_of(s) > kfile) == kingside);
+                if kingside {
+                    candidates.max_by_key(|&s| file_of(s))
+                } else {
+                    candidates.min_by_key(|&s| file_of(s))
+                }
+            }
         };
         for sq in [Some(ksq), rook_sq].into_iter().flatten() {
             let c = pos.cells[sq];

@@ -5,6 +5,7 @@
 pub const GAMES: &[(&str, &str)] = &[
     ("chess.zrf", include_str!("../games/chess.zrf")),
     ("halfgi.zrf", include_str!("../games/halfgi.zrf")),
+    ("capablanca.zrf", include_str!("../games/capablanca.zrf")),
     ("checkers.zrf", include_str!("../games/checkers.zrf")),
     (
         "english-draughts.zrf",

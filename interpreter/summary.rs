@@ -83,6 +83,26 @@ pub fn select_record_variant(games: &[GameSource], name: &str) -> Option<usize> 
 /// Whether generating moves runs into a limit (docs/semantics.md, "Limits") at the start or
 /// one move later (after each of the first 64 moves): the sign of a rules file whose move
 /// programs run away, such as a `(while true add)`. `zrf check` reports it as a warning.
+/// Why nothing can be played in the start position, when the side to move has no legal
+/// move there and no goal ends the game (so a player sees a turn and nothing to do).
+pub fn stuck_at_start(rules: &crate::engine::Rules) -> Option<String> {
+    let g = &mut crate::play::Game::new(rules.clone(), rules.initial());
+    stuck(g)
+}
+
+/// Why nothing can be played in the game's position: the side to move has no legal move and
+/// no goal ends the game there.
+pub fn stuck(g: &mut crate::play::Game) -> Option<String> {
+    if g.rules.turns.is_empty() || !g.legal().is_empty() || g.outcome().is_some() {
+        return None;
+    }
+    let side = &g.rules.def.players[g.rules.entry(g.pos.turn).owner.idx()].name;
+    Some(format!(
+        "{side} has no legal move in this position and no goal ends the game there, so \
+         nothing can be played (a goal such as `(draw-condition ({side}) stalemated)` would end it)"
+    ))
+}
+
 /// The replies are the blocks' single steps, unfiltered: a runaway shows there, and royal
 /// safety without attack tables would cost seconds on a big game.
 pub fn runaway(rules: &crate::engine::Rules) -> Option<crate::engine::Cut> {

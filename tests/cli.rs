@@ -505,6 +505,107 @@ fn replay_reads_pgn_and_pdn_and_picks_a_game_of_several() {
     assert!(r.stderr.contains("move 3 (2. Ke3)"), "{}", r.stderr);
 }
 
+/// Records that name no rules file, or only a shipped one by its bare name, replay in a folder
+/// without `games/` from the games built into zrf (PGN: chess or its `Variant`; PDN: its
+/// `GameType`); `zrf replay` ends with the final FEN, PDN FEN or position text; `zrf play` takes
+/// `--rules` for a record too.
+#[test]
+fn records_replay_anywhere_with_the_shipped_games_and_print_the_final_fen() {
+    let dir = TempDir::new("cli-shipped");
+    dir.write("plain.pgn", "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
+    dir.write(
+        "house.pgn",
+        "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n",
+    );
+    dir.write("named.game", "[Game \"chess.zrf\"]\n\n1. e2-e4 e7-e5\n");
+    dir.write(
+        "ten.pdn",
+        "[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n",
+    );
+    dir.write("ttt.game", "[Game \"tic-tac-toe.zrf\"]\n\n1. a1 b2\n");
+    for (file, want) in [
+        (
+            "plain.pgn",
+            "fen: r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        ),
+        (
+            "house.pgn",
+            "fen: rnb1kbnr/ppp1pppp/8/3q4/4P3/8/PPPP1PPP/RNBQKBNR[p] b KQkq - 0 3",
+        ),
+        (
+            "named.game",
+            "fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+        ),
+        (
+            "ten.pdn",
+            "fen: W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:\
+             B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23",
+        ),
+    ] {
+        let run = zrf_within(&["replay", file], &dir.0, 60);
+        assert_eq!(run.code, Some(0), "{file}: {}", run.stderr);
+        assert!(
+            run.stdout.lines().any(|l| l == want),
+            "{file}: {}",
+            run.stdout
+        );
+    }
+    let run = zrf_within(&["replay", "ttt.game"], &dir.0, 60);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l == "fen: 3/1m1/M2[MMMMmmm] w - - 0 2"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    // `zrf play RECORD --rules FILE`: a PGN without a Variant plays the file's default game.
+    let rules = std::fs::canonicalize("games/halfgi.zrf").expect("halfgi");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(["play", "plain.pgn", "--rules"])
+        .arg(&rules)
+        .current_dir(&dir.0)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("zrf runs");
+    assert_eq!(child.status.code(), Some(1), "Halfgi has no knight");
+    let err = String::from_utf8_lossy(&child.stderr);
+    assert!(err.contains("move 3 (2. Nf3)"), "{err}");
+    dir.write("half.pgn", "[Event \"a\"]\n\n1. e4 e5 *\n");
+    child = Command::new(env!("CARGO_BIN_EXE_zrf"))
+        .args(["play", "half.pgn", "--rules"])
+        .arg(&rules)
+        .current_dir(&dir.0)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("zrf runs");
+    let out = String::from_utf8_lossy(&child.stdout);
+    assert_eq!(child.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("Halfgi: ") && out.contains("Last move: e5"),
+        "{out}"
+    );
+    let run = zrf_within(&["play", "games/chess.zrf", "--rules", "x.zrf"], &dir.0, 20);
+    assert_eq!(run.code, Some(2), "--rules is for records");
+}
+
+/// A start position with no legal move and no goal for it (the corpus' Hex) is warned about;
+/// a playable game gets no such warning.
+#[test]
+fn check_warns_when_nothing_can_be_played_at_the_start() {
+    let r = zrf(&["check", "tests/corpus/dagaz/arrange/hex.zrf"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: tests/corpus/dagaz/arrange/hex.zrf: the start position: Red has no legal move"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = zrf(&["check", "games/tic-tac-toe.zrf"]);
+    assert!(!r.stderr.contains("no legal move"), "{}", r.stderr);
+}
+
 // Files that cannot be read whole: every command reads only regular files of at most 8 MiB,
 // and says why it refuses one. A named pipe is never opened, so nothing waits on it.
 

@@ -119,7 +119,7 @@ fn uci_promotion_and_castling_texts() {
     uci.handle("d");
     let shown = lines.take().join("\n");
     assert!(
-        shown.contains("fen 1N1rk3/8/8/8/8/8/8/5RK1 b - - 0 1"),
+        shown.contains("fen 1N1rk3/8/8/8/8/8/8/5RK1 b - - 0 2"),
         "{shown}"
     );
 }
@@ -652,14 +652,21 @@ fn a_game_against_stockfish_with_every_move_legal_both_ways() {
 
 #[test]
 fn hub_numbers_draughts_boards_that_name_their_squares() {
-    // Russian draughts names its squares; Hub numbers the dark squares from b8 (1) row by
-    // row to g1 (32), as PDN and pydraughts number an 8x8 board.
+    // Russian draughts names its squares; Hub moves number the dark squares as pydraughts
+    // does: from a1 (1) row by row up to h8 (32); positions list them from b8 down to g1.
     let rules = common::rules("games/russian-draughts.zrf", None);
     let nums = zrf::protocol::hub::Numbers::of(&rules).expect("derived");
     let number = |name: &str| nums.number(rules.def.board.pos_id(name).expect("square").0);
     assert_eq!(
         ["b8", "h8", "a7", "c3", "d4", "g1", "a1"].map(number),
-        [1, 4, 5, 22, 18, 32, 29]
+        [29, 32, 25, 10, 14, 4, 1]
+    );
+    let name = |k: u32| {
+        &rules.def.board.positions[nums.square_in_position(k).expect("a square") as usize].name
+    };
+    assert_eq!(
+        [1, 4, 5, 32].map(|k| name(k).as_str()),
+        ["b8", "h8", "a7", "g1"]
     );
     // A light square has no number (the shipped file does not even declare them).
     assert!(rules
@@ -672,7 +679,7 @@ fn hub_numbers_draughts_boards_that_name_their_squares() {
     for l in [
         "set-param name=variant value=russian",
         "init",
-        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 11-15 18x11\"",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 23-19 14x23\"",
         "level depth=1",
         "go think",
     ] {
@@ -680,12 +687,49 @@ fn hub_numbers_draughts_boards_that_name_their_squares() {
     }
     hub.wait();
     let out = lines.take();
-    // Black must retake on f6 (11): from e7 (7) landing on g5 (16), or from g7 (8) to e5 (15).
+    // Black must retake on f6 (23): from e7 (27) landing on g5 (20), or from g7 (28) to e5 (19).
     let done = out.iter().find(|l| l.starts_with("done")).expect("done");
     assert!(
-        done.starts_with("done move=7x16x11") || done.starts_with("done move=8x15x11"),
+        done.starts_with("done move=27x20x23") || done.starts_with("done move=28x19x23"),
         "{out:?}"
     );
+}
+
+/// pydraughts' `HubEngine.play` plays whole games of international, Frisian, English,
+/// Russian and Brazilian draughts against itself through zrf, every move legal on its board
+/// (tests/pydraughts_hub.py), and a game zrf's rules ended (a threefold repetition) still gets
+/// a legal move. `.ci/run` installs pydraughts; without it the test fails under CI and is
+/// skipped elsewhere with a note.
+#[test]
+fn pydraughts_plays_whole_games_through_the_hub_protocol() {
+    let python = Command::new("python3")
+        .args(["-c", "import draughts"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have pydraughts (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with pydraughts is not installed; skipping");
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/pydraughts_hub.py"
+        ))
+        .arg(env!("CARGO_BIN_EXE_zrf"))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fails: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok ")).collect();
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+    assert_eq!(text.lines().count(), 6, "{text}");
 }
 
 #[test]
@@ -726,4 +770,215 @@ fn contempt_is_an_option_of_both_protocols_and_a_bad_value_changes_nothing() {
         got[0].starts_with("error message=\"contempt takes a number from -100 to 100"),
         "{got:?}"
     );
+}
+
+/// zrf under python-chess's engine module (tests/python_chess_uci.py): MultiPV lines of one
+/// depth ranked by score (also when time cuts the last iteration), `searchmoves` (python-chess
+/// `root_moves`) honoured, castling among them. `.ci/run` installs python-chess; without it
+/// the test fails under CI and is skipped elsewhere with a note.
+#[test]
+fn python_chess_drives_zrf_as_a_uci_engine() {
+    let python = Command::new("python3")
+        .args(["-c", "import chess"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have python-chess (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with python-chess is not installed; skipping");
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/python_chess_uci.py"
+        ))
+        .arg(env!("CARGO_BIN_EXE_zrf"))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fails: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok ")).collect();
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+    assert_eq!(text.lines().count(), 22, "{text}");
+}
+
+/// The `fen` line `d` shows.
+fn shown_fen(uci: &mut Uci, lines: &Lines) -> Option<String> {
+    uci.handle("d");
+    lines
+        .take()
+        .iter()
+        .find_map(|l| l.strip_prefix("info string fen ").map(String::from))
+}
+
+#[test]
+fn uci_positions_keep_the_move_number_and_read_shredder_and_x_fen() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    uci.handle(&format!("position fen {start} w KQkq - 0 10"));
+    assert_eq!(
+        shown_fen(&mut uci, &lines).as_deref(),
+        Some(&*format!("{start} w KQkq - 0 10"))
+    );
+    uci.handle(&format!(
+        "position fen {start} w KQkq - 0 10 moves e2e4 e7e5 g1f3"
+    ));
+    assert_eq!(
+        shown_fen(&mut uci, &lines).as_deref(),
+        Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 11")
+    );
+    // The largest fullmove number counts on without wrapping; a larger one is refused.
+    uci.handle(&format!(
+        "position fen {start} w KQkq - 0 4294967295 moves d2d4 d7d5"
+    ));
+    assert_eq!(
+        shown_fen(&mut uci, &lines).as_deref(),
+        Some("rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 4294967296")
+    );
+    uci.handle(&format!("position fen {start} w KQkq - 0 4294967296"));
+    assert!(lines.take()[0].contains("bad fullmove number `4294967296`"));
+    // Shredder-FEN (`HAha`) and X-FEN file letters for the rooks' files, as `KQkq`.
+    for rights in ["HAha", "KQkq", "HQka"] {
+        let mut uci = Uci::new(lines.out(), loader(), None);
+        uci.handle(&format!(
+            "position fen r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1 moves e1g1 e8c8"
+        ));
+        assert_eq!(
+            shown_fen(&mut uci, &lines).as_deref(),
+            Some("2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2"),
+            "{rights}"
+        );
+    }
+    // Only the rights named: `A` (the a-file rook) allows O-O-O, not O-O.
+    uci.handle("position fen r3k2r/8/8/8/8/8/8/R3K2R w A - 0 1");
+    uci.handle("d");
+    let legal = lines.take().join("\n");
+    assert!(
+        legal.contains(" e1c1") && !legal.contains(" e1g1"),
+        "{legal}"
+    );
+    uci.handle("position fen r3k2r/8/8/8/8/8/8/R3K2R w B - 0 1");
+    assert!(lines.take()[0].contains("no rook of that side on file b"));
+}
+
+/// A refused `position` (a bad FEN, an illegal move) leaves no position: `go` says why and
+/// answers `bestmove (none)` instead of searching the previous one, until a good `position`.
+#[test]
+fn uci_go_after_a_refused_position_searches_nothing() {
+    let lines = Lines::default();
+    let mut uci = Uci::new(lines.out(), loader(), None);
+    for bad in [
+        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkz - 0 1",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position sideways",
+    ] {
+        let got = uci_script(&mut uci, &lines, &["position startpos", bad, "go depth 2"]);
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("info string position refused: ")),
+            "{got:?}"
+        );
+        assert!(
+            got.iter().any(|l| l
+                .starts_with("info string no position to search: the last `position` was refused")),
+            "{got:?}"
+        );
+        assert_eq!(got.last().map(String::as_str), Some("bestmove (none)"));
+    }
+    let got = uci_script(&mut uci, &lines, &["position startpos", "go depth 1"]);
+    assert!(got
+        .last()
+        .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove (none)"));
+}
+
+/// A `RulesFile` that does not load, or a variant whose rules have errors, keeps the rules in
+/// play and says why; Capablanca chess is a `UCI_Variant`.
+#[test]
+fn uci_keeps_its_rules_after_a_bad_rules_file() {
+    let dir = common::TempDir::new("uci-rules");
+    let broken = dir.write("broken.zrf", "(game (title \"Broken\") (board (grid (dimensions \"ab\" \"12\"))) (pieces (piece (name P) (moves (nowhere)))))");
+    let nothing = dir.write("nothing.zrf", "; no game here\n");
+    let lines = Lines::default();
+    let fs: SharedLoader = Arc::new(common::FsLoader);
+    let mut uci = Uci::new(lines.out(), fs, None);
+    for file in [&broken, &nothing, &dir.0.join("missing.zrf")] {
+        let got = uci_script(
+            &mut uci,
+            &lines,
+            &[
+                &format!("setoption name RulesFile value {}", file.display()),
+                "position startpos moves e2e4",
+                "go depth 1",
+            ],
+        );
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("info string") && l.ends_with("the rules in play are kept")),
+            "{got:?}"
+        );
+        assert!(
+            got.last()
+                .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove (none)"),
+            "{got:?}"
+        );
+    }
+    let got = uci_script(&mut uci, &lines, &["uci"]);
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("option name UCI_Variant") && l.contains(" var capablanca")),
+        "{got:?}"
+    );
+    let got = uci_script(
+        &mut uci,
+        &lines,
+        &[
+            "setoption name UCI_Variant value capablanca",
+            "position startpos moves h1i3",
+            "go depth 2",
+        ],
+    );
+    assert!(
+        got.last()
+            .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove (none)"),
+        "{got:?}"
+    );
+}
+
+/// A refused Hub `pos` leaves no position: `go` says why and answers a bare `done` instead of
+/// searching the previous one, until a good `pos`.
+#[test]
+fn hub_go_after_a_refused_pos_searches_nothing() {
+    let lines = Lines::default();
+    let mut hub = Hub::new(lines.out(), loader(), None);
+    let start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    for l in [
+        "init",
+        "level depth=1",
+        &format!("pos pos={start} moves=\"32-28\""),
+        &format!("pos pos={start} moves=\"31-26 19-23 26-17\""),
+        "go think",
+    ] {
+        hub.handle(l);
+        hub.wait();
+    }
+    let out = lines.take();
+    assert!(
+        out.iter()
+            .any(|l| l
+                .starts_with("error message=\"no position to search: the last pos was refused")),
+        "{out:?}"
+    );
+    assert_eq!(out.last().map(String::as_str), Some("done"), "{out:?}");
+    hub.handle(&format!("pos pos={start} moves=\"32-28\""));
+    hub.handle("go think");
+    hub.wait();
+    let out = lines.take();
+    assert!(out.iter().any(|l| l.starts_with("done move=")), "{out:?}");
 }

@@ -410,3 +410,113 @@ fn pydraughts_reads_the_pdn_zrf_writes() {
         eprintln!("{game}: {} plies, result {result}", s.game().played.len());
     }
 }
+
+/// zrf's PGN of random games of chess and Crazyhouse (with a setup too), read by python-chess
+/// (`chess.pgn`, tests/python_chess_san.py; its `Variant` tag chooses the board) and replayed:
+/// every move legal for python-chess and the same final position. `.ci/run` installs
+/// python-chess; without it the test fails under CI and is skipped elsewhere with a note.
+#[test]
+fn python_chess_reads_the_pgn_zrf_writes() {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import chess"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have python-chess (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with python-chess is not installed; skipping");
+        return;
+    }
+    let dir = TempDir::new("pgn-python-chess");
+    let files = TestFiles(&dir.0);
+    let mut rng = common::Rng(0x5851_f42d_4c95_7f2d);
+    for (variant, setup, plies) in [
+        ("Chess", None, 120),
+        ("Chess", None, 400),
+        ("Chess", Some("4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 30"), 60),
+        ("Crazyhouse", None, 120),
+    ] {
+        let mut s = Session::open("games/chess.zrf", &files, Some(variant), setup).expect("opens");
+        s.today = Some("2025-01-31".into());
+        for _ in 0..plies {
+            let moves = s.game_mut().legal_texts();
+            if moves.is_empty() || s.result().is_some() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())].clone();
+            assert!(!s.eval_line(&mv).error, "{variant}: {mv}");
+        }
+        let pgn = s.record_as("game.pgn").expect("writes PGN");
+        let path = dir.0.join("game.pgn");
+        std::fs::write(&path, &pgn).expect("write");
+        let out = std::process::Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/python_chess_san.py"
+            ))
+            .arg("replay")
+            .arg(&path)
+            .output()
+            .expect("python3 runs");
+        let read = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && !read.starts_with("error"),
+            "{variant}: {read}{}\n{pgn}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (count, rest) = read.trim().split_once(' ').expect("three fields");
+        let (result, fen) = rest.split_once(' ').expect("three fields");
+        assert_eq!(
+            count.parse::<usize>().ok(),
+            Some(s.game().played.len()),
+            "{variant}: python-chess read another number of moves\n{pgn}"
+        );
+        assert_eq!(result, s.result_token(zrf::repl::records::Format::Pgn));
+        let ours = s.eval_line("fen").text;
+        // Board (python-chess marks promoted Crazyhouse pieces with `~`), side and castling.
+        let fields = |f: &str| -> Vec<String> {
+            f.split_whitespace()
+                .take(3)
+                .map(|x| x.replace('~', ""))
+                .collect()
+        };
+        assert_eq!(fields(fen), fields(&ours), "{variant}\n{pgn}");
+        eprintln!("{variant}: {} plies, {result}", s.game().played.len());
+    }
+}
+
+/// A FEN's fullmove number up to 4294967295 counts on without wrapping, in the board shown,
+/// the FEN and the PGN written; a larger one is refused.
+#[test]
+fn the_largest_fullmove_number_counts_on_without_wrapping() {
+    let dir = TempDir::new("fullmove");
+    let files = TestFiles(&dir.0);
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 4294967295";
+    let mut s = Session::open("games/chess.zrf", &files, None, Some(fen)).expect("opens");
+    for mv in ["d4", "d5", "Nf3"] {
+        assert!(!s.eval_line(mv).error, "{mv}");
+    }
+    assert!(
+        s.show().contains("Black to move, move 4294967296."),
+        "{}",
+        s.show()
+    );
+    assert!(s
+        .eval_line("fen")
+        .text
+        .trim_end()
+        .ends_with(" b KQkq - 1 4294967296"));
+    let pgn = s.record_as("x.pgn").expect("PGN");
+    assert!(pgn.contains("4294967295. d4 d5 4294967296. Nf3 *"), "{pgn}");
+    let e = Session::open(
+        "games/chess.zrf",
+        &files,
+        None,
+        Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 4294967296"),
+    )
+    .err()
+    .expect("refused")
+    .to_string();
+    assert!(e.contains("bad fullmove number `4294967296`"), "{e}");
+}

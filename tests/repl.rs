@@ -945,3 +945,17 @@ fn a_promotion_mark_after_no_piece_is_refused() {
         "r3k2r/8/8/8/4Q~3/8/8/R3K2R[] w KQkq - 0 1"
     );
 }
+
+/// A win by capturing every piece says so, not "stalemated".
+#[test]
+fn a_win_by_capturing_every_piece_says_so() {
+    let (_dir, mut s) = session("games/english-draughts.zrf");
+    assert!(!s.eval_line("setup W:W22:B18").error);
+    let out = s.eval_line("22x15");
+    assert!(
+        out.text
+            .contains("Game over: White wins (Black has no pieces left)."),
+        "{}",
+        out.text
+    );
+}

@@ -832,7 +832,7 @@ fn haft_impasse_results() {
     // Running out of pieces loses 4-0.
     assert_eq!(
         over(None, "turn 1; last - -; White Esquire a1"),
-        "White wins 4-0 (stalemated)"
+        "White wins 4-0 (Black has no pieces left)"
     );
 }
 

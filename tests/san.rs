@@ -153,3 +153,121 @@ fn an_engine_line_reads_in_san() {
         ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#", "nonsense"]
     );
 }
+
+/// Whether python-chess is installed; under CI it must be (`.ci/run` installs it).
+fn python_chess() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import chess"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have python-chess (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with python-chess is not installed; skipping");
+    }
+    ok
+}
+
+/// zrf's canonical text as UCI: `e7-e8=Q` → `e7e8q`.
+fn as_uci(canonical: &str) -> String {
+    canonical
+        .chars()
+        .filter(|c| !matches!(c, '-' | 'x' | '='))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The SAN of every legal move and variations of it (origin, `x`, piece letter, promotion and
+/// square changed; tests/python_chess_san.py) in positions with pawn captures beside blocked
+/// pushes, promotions, en passant, castling and ambiguous pieces: every token python-chess
+/// refuses, zrf refuses (but for the leniencies docs/game-records.md lists), and every token
+/// it reads, zrf reads as the same move.
+#[test]
+fn zrf_reads_san_as_python_chess_does() {
+    if !python_chess() {
+        return;
+    }
+    let fens = [
+        // After 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1: `b5` is no move.
+        "r1bqkb1r/1ppp1ppp/p1n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQR1K1 b kq - 5 5",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "3k4/8/8/2N1N3/8/2N1N3/8/R3K2R w - - 0 1",
+        "1n2k3/2P3P1/8/8/3pP3/8/1p6/4K2R b K e3 0 1",
+        "4k3/8/8/2p1p3/3P4/2P1P3/8/4K3 w - - 0 1",
+    ];
+    let mut child = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/python_chess_san.py"
+        ))
+        .arg("classify")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(fens.join("\n").as_bytes())
+        .expect("writes");
+    let out = child.wait_with_output().expect("python3 ends");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let (mut refused, mut read) = (0, 0);
+    let mut wrong = Vec::new();
+    let rules = common::rules("games/chess.zrf", None);
+    let mut games = std::collections::HashMap::new();
+    for line in text.lines() {
+        let [fen, token, uci] = line.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("{line}");
+        };
+        let g = games.entry(fen).or_insert_with(|| {
+            let pos = zrf::setup::parse(&rules, fen).expect("a FEN");
+            zrf::play::Game::new(rules.clone(), pos)
+        });
+        let ours = g.play(token).ok().map(|c| as_uci(&c));
+        if ours.is_some() {
+            g.undo();
+        }
+        // Leniencies that python-chess does not share, each naming one move only.
+        let lenient = token.starts_with('P') || token == "o-o";
+        match (uci, ours) {
+            ("-", None) => refused += 1,
+            ("-", Some(_)) if lenient => {}
+            ("-", Some(m)) => wrong.push(format!("{fen}: zrf read `{token}` as {m}")),
+            (u, Some(m)) if u == m => read += 1,
+            (u, m) => wrong.push(format!("{fen}: `{token}` is {u}, zrf read {m:?}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(
+        refused > 300 && read > 300,
+        "{refused} refused, {read} read"
+    );
+    eprintln!("{refused} tokens refused by both, {read} read alike");
+}
+
+/// A pawn push never names a capture: after 5. Re1, `b5` (b5 holds White's bishop) is no move,
+/// and the message names the capture that is (`axb5`).
+#[test]
+fn a_pawn_move_without_a_file_never_captures() {
+    let mut g = game(
+        "games/chess.zrf",
+        None,
+        None,
+        "e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6 Re1",
+    );
+    let e = g.play("b5").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "`b5` is not a legal move here: a pawn move without a file takes nothing; \
+         a pawn's capture names its file (axb5)"
+    );
+    assert!(g.play("Kg8").is_err(), "only O-O castles");
+    assert_eq!(g.play("axb5").expect("the capture"), "a6xb5");
+}

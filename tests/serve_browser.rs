@@ -75,7 +75,31 @@ fn play_in_a_browser() {
     b.click("[data-sq=e4]");
     b.wait(
         "the computer's reply",
-        "const h = document.getElementById('history').textContent.trim(); return !S.thinking && h.startsWith('1. e2-e4 ') && h.split(/\\s+/).length === 3",
+        "const h = document.getElementById('history').textContent.trim(); return !S.thinking && h.startsWith('1. e4 ') && h.split(/\\s+/).length === 3",
+    );
+    // The move list is in SAN; the last move (the computer's reply) is highlighted: its two
+    // squares, those the state names.
+    assert_eq!(
+        b.exec(
+            "const h = document.getElementById('history').textContent.trim(); const marked = [...document.querySelectorAll('.last')].map(e => e.dataset.mark).sort().join(' '); const want = S.last.map(id => S.board.cells.find(c => c.id === id).name).sort().join(' '); return /^1\\. e4 [A-Za-z][a-z0-9x+#=]*$/.test(h) && S.last.length === 2 && marked === want && S.notation[1] === h.split(/\\s+/)[2]",
+            json!([])
+        ),
+        true
+    );
+    // Flip turns the board half round: e1 above e8, then back.
+    let e1_above_e8 = "const y = n => +document.querySelector('rect[data-sq=' + n + ']').getAttribute('y'); return y('e1') < y('e8')";
+    assert_eq!(b.exec(e1_above_e8, json!([])), false);
+    b.click("#flip");
+    b.wait(
+        "the flipped board",
+        "return document.getElementById('board').dataset.flipped === '1'",
+    );
+    assert_eq!(b.exec(e1_above_e8, json!([])), true);
+    b.screenshot(&shots().join("chess-flipped.png"));
+    b.click("#flip");
+    b.wait(
+        "the board turned back",
+        "return document.getElementById('board').dataset.flipped === '0'",
     );
     assert_eq!(
         b.exec(
@@ -92,6 +116,23 @@ fn play_in_a_browser() {
         "the take-back",
         "return document.getElementById('history').textContent === '' && S.mover === 0",
     );
+    // An engine setting typed while the computer thinks applies from its next search.
+    set(&b, "engine", "alphabeta time 2s");
+    b.wait("the slow setting", "return S.engine.includes('time 2')");
+    b.click("[data-sq=d2]");
+    b.click("[data-sq=d4]");
+    b.wait("the computer thinking", "return S.thinking");
+    set(&b, "engine", "alphabeta depth 1");
+    b.wait(
+        "the setting held",
+        "return document.getElementById('message').textContent.includes('applies from the next search')",
+    );
+    b.wait(
+        "the setting applied after the search",
+        "return !S.thinking && S.engine.includes('depth 1') && S.history.length === 2",
+    );
+    b.click("#undo");
+    b.wait("the take-back", "return S.history.length === 0");
     set(&b, "computer", "none");
     b.wait("no computer", "return S.computer.every(c => !c)");
 
@@ -125,9 +166,19 @@ fn play_in_a_browser() {
     b.click("[data-sq=d4]");
     b.wait(
         "a move with the last good rules",
-        "return document.getElementById('history').textContent.trim() === '1. d2-d4'",
+        "return document.getElementById('history').textContent.trim() === '1. d4'",
     );
     b.screenshot(&shots().join("chess-broken-file.png"));
+    // Mate: the king in check is marked, and the result says what happened.
+    b.exec(
+        "return cmd({cmd: 'setup', position: 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3'}).then(() => true)",
+        json!([]),
+    );
+    b.wait(
+        "the king in check",
+        "return document.querySelectorAll('[data-check=e1]').length === 1 && document.getElementById('result').textContent === 'Black wins (checkmated)'",
+    );
+    b.screenshot(&shots().join("chess-mate.png"));
     drop(s);
     let _ = std::fs::remove_dir_all(&dir);
 
@@ -182,7 +233,7 @@ fn play_in_a_browser() {
     b.click("[data-label='8']");
     b.wait(
         "the whole chain",
-        "return document.getElementById('history').textContent.includes('22x15x8') && S.position.length === 4",
+        "return document.getElementById('history').textContent.includes('22x8') && S.history[0] === '22x15x8' && S.position.length === 4",
     );
     drop(s);
 
@@ -299,4 +350,37 @@ fn play_in_a_browser() {
         "return document.querySelectorAll('#handlist svg').length > 0",
     );
     b.screenshot(&shots().join("halfgi-hand.png"));
+    drop(s);
+
+    // A start position with no legal move (the corpus' Hex 10x10) says why nothing plays.
+    let s = Served::start("tests/corpus/dagaz/arrange/hex.zrf", &[]);
+    b.goto(&s.url());
+    b.wait("the Hex board", BOARD_READY);
+    b.wait(
+        "the warning",
+        "return document.getElementById('stuck').textContent.startsWith('Nothing can be played: Red has no legal move')",
+    );
+
+    // Brazilian draughts shows a PDN FEN; a win by capturing every piece says so.
+    let s = Served::start(
+        "games/international-draughts.zrf",
+        &["--variant", "Brazilian"],
+    );
+    b.goto(&s.url());
+    b.wait("the Brazilian board", BOARD_READY);
+    b.wait(
+        "the PDN FEN",
+        "return document.getElementById('position').value.startsWith('W:W')",
+    );
+    b.exec(
+        "return cmd({cmd: 'setup', position: 'W:Wc3:Bd4'}).then(() => true)",
+        json!([]),
+    );
+    b.wait("the set-up position", "return S.position.length === 2");
+    b.click("[data-sq=c3]");
+    b.click("[data-sq=e5]");
+    b.wait(
+        "the result",
+        "return document.getElementById('result').textContent === 'White wins (Black has no pieces left)' && document.getElementById('history').textContent.trim() === '1. c3xe5'",
+    );
 }

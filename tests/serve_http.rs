@@ -364,6 +364,8 @@ fn records_are_saved_and_loaded_through_the_page() {
     assert_eq!(st["saved"]["name"], "chess.pgn");
     let pgn = st["saved"]["text"].as_str().unwrap().to_string();
     assert!(pgn.contains("1. e4 e5 2. Nf3"), "{pgn}");
+    // The rules by their bare name, wherever the server was started.
+    assert!(pgn.contains("[Game \"chess.zrf\"]"), "{pgn}");
     let (_, st) = s.get(&game);
     assert!(st["saved"].is_null(), "handed over once");
     let (_, st) = s.post(&game, &json!({"cmd": "save", "format": "zsg"}));

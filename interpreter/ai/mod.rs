@@ -72,6 +72,10 @@ pub struct SearchConfig {
     /// players only; UCI `Contempt`, Hub `contempt`): above zero the engine plays on in level
     /// positions instead of heading for a draw.
     pub contempt: i32,
+    /// The root moves to choose from, in canonical text (UCI `go searchmoves`, alpha-beta
+    /// only); empty: every legal move. Texts that name no legal move are left out, and when
+    /// none is left every move is searched.
+    pub searchmoves: Vec<String>,
 }
 
 /// [`SearchConfig::contempt`] unless a front end sets it.
@@ -104,6 +108,7 @@ impl Default for SearchConfig {
             opponent: Opponent::Best,
             multi_pv: 1,
             contempt: DEFAULT_CONTEMPT,
+            searchmoves: Vec::new(),
         }
     }
 }
@@ -282,7 +287,7 @@ impl Engine {
             EngineKind::Mcts => mcts::run(self, rules, pos, history, cfg, stop, progress),
         }?;
         // Every good move draws: with time left, take the one that sets the most traps.
-        if r.info.score == Score::Cp(-self.contempt(rules, cfg)) {
+        if r.info.score == Score::Cp(-self.contempt(rules, cfg)) && cfg.searchmoves.is_empty() {
             if let Some(deadline) = swindle::deadline(cfg, started) {
                 if let Some((i, text)) =
                     swindle::better_draw(self, rules, pos, history, stop, &r, deadline)

@@ -54,6 +54,7 @@ pub(super) fn better_draw(
             opponent: Opponent::Best,
             multi_pv: 1,
             contempt: 0,
+            searchmoves: Vec::new(),
         },
     };
     let mut log = UndoLog::new();

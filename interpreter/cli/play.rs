@@ -117,6 +117,7 @@ fn open_record(
 
 /// The options of `zrf play`.
 pub(crate) struct PlayOptions<'a> {
+    pub(crate) rules: Option<&'a Path>,
     pub(crate) variant: Option<&'a str>,
     pub(crate) setup: Option<&'a str>,
     pub(crate) moves: Option<&'a str>,
@@ -126,7 +127,10 @@ pub(crate) struct PlayOptions<'a> {
 pub(crate) fn play(file: &Path, o: &PlayOptions) -> ExitCode {
     let (variant, setup) = (o.variant, o.setup);
     let session = if is_record(file) && variant.is_none() && setup.is_none() {
-        open_record(file, None, None).map(|(s, _)| s)
+        open_record(file, None, o.rules).map(|(s, _)| s)
+    } else if o.rules.is_some() {
+        eprintln!("error: --rules names the rules of a game record (.game, .pgn, .pdn, .zsg) played without --variant or --setup");
+        return ExitCode::from(2);
     } else {
         zrf::repl::Session::open(&file.to_string_lossy(), &FsFiles, variant, setup)
             .map_err(open_failed)
@@ -157,6 +161,17 @@ pub(crate) fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> Exi
         Err(code) => return code,
     };
     say!("{}", session.show().trim_end());
+    // The final position in one line, to compare mechanically: FEN (PDN FEN on numbered
+    // boards), else zrf's native position text.
+    let fen = session.eval_line("fen");
+    if fen.error {
+        say!(
+            "position: {}",
+            session.eval_line("position").text.trim_end()
+        );
+    } else {
+        say!("fen: {}", fen.text.trim_end());
+    }
     let result = session.result();
     say!(
         "result: {}",

@@ -71,6 +71,9 @@ pub(crate) fn check(
             if let Some(cut) = zrf::summary::runaway(&rules) {
                 eprintln!("warning: {name}: {}", cut.describe());
             }
+            if let Some(why) = zrf::summary::stuck_at_start(&rules) {
+                eprintln!("warning: {name}: the start position: {why}");
+            }
             say!("{}", zrf::summary::describe_rules(&rules).trim_end());
             // The process ends next: freeing a large game's trees and programs one node at
             // a time would take a tenth of the run.

@@ -136,6 +136,18 @@ impl Rules {
                 if best.as_ref().is_some_and(|(k, _)| *k <= key) {
                     continue;
                 }
+                // A side without a move because it has no piece left lost its pieces, which
+                // is what a player wants to read (draughts: every piece captured).
+                let bare = String::new();
+                let reason = match goal.cond {
+                    GoalCond::Stalemated
+                        if !cx.pos.cells.iter().any(|c| !c.is_empty() && c.owner == p.0) =>
+                    {
+                        format!("{} has no pieces left", self.def.players[p.idx()].name)
+                    }
+                    _ => bare + reason,
+                };
+                let reason = reason.as_str();
                 let others: Vec<PlayerId> = (0..self.def.players.len())
                     .map(|i| PlayerId(i as u8))
                     .filter(|&o| o != p)

@@ -39,28 +39,89 @@ pub struct Hub {
     /// ([`SearchConfig::contempt`]).
     contempt: i32,
     runner: Runner,
+    /// Why the last `pos` was refused: until the next good one, `go` searches nothing.
+    refused: Option<String>,
 }
 
-/// The numbers Hub gives the squares: those the board declares, else (8x8 draughts written
-/// with square names, such as Russian and Brazilian draughts) the squares of the colour the
-/// pieces start on, numbered from the top row (the last rank) left to right, as PDN numbers
-/// them.
+/// The numbers Hub gives the squares, as pydraughts (the Hub client of every draughts game
+/// but the 10x10 ones) numbers them:
+///
+/// - In moves: the numbers the board declares; else (8x8 draughts written with square names,
+///   Russian and Brazilian draughts) the squares of the colour the pieces start on, numbered
+///   from the first rank up, left to right (a1 is 1, h8 is 32).
+/// - In positions: one letter per square in the order of the board's PDN numbers (declared,
+///   else from the last rank down, left to right: b8 is 1), turned half round when the side
+///   that moves first starts on the low numbers (English draughts: Black on 1-12, so the
+///   position's first letter is square 32); `W`, `w` and `K`-less kings are always the side
+///   that moves first, `B` and `b` the other (in English draughts `w` is a black man).
 #[derive(Clone, Debug)]
 pub struct Numbers {
+    /// The move number of each square (0: none).
     of_square: Vec<u32>,
+    /// The place of each square in a position string, from 1 (0: none).
+    in_position: Vec<u32>,
     count: u32,
+    /// The player who moves first (the position's `W`), and the one PDN FEN calls White.
+    first: usize,
+    pdn_white: usize,
 }
 
 impl Numbers {
     /// The numbering of a game's board; `None` when it has none and none can be derived.
     pub fn of(rules: &Rules) -> Option<Numbers> {
+        let (of_square, pdn) = Self::numbering(rules)?;
+        let count = pdn.iter().copied().max().unwrap_or(0);
+        let start = rules.initial();
+        let players = &rules.def.players;
+        let first = if rules.turns.is_empty() {
+            0
+        } else {
+            rules.entry(start.turn).owner.idx()
+        };
+        let named = |want: &str| {
+            players
+                .iter()
+                .position(|p| p.name.eq_ignore_ascii_case(want))
+        };
+        let pdn_white = named("white").unwrap_or(0);
+        // The first mover's men on the low numbers: the position is read turned half round.
+        let (mut low, mut high) = (0, 0);
+        for (sq, c) in start.cells.iter().enumerate() {
+            if !c.is_empty() && c.owner as usize == first && pdn[sq] > 0 {
+                if pdn[sq] * 2 <= count {
+                    low += 1;
+                } else {
+                    high += 1;
+                }
+            }
+        }
+        let in_position = pdn
+            .iter()
+            .map(|&k| {
+                if k > 0 && low > high {
+                    count + 1 - k
+                } else {
+                    k
+                }
+            })
+            .collect();
+        Some(Numbers {
+            of_square,
+            in_position,
+            count,
+            first,
+            pdn_white,
+        })
+    }
+
+    /// (move numbers, PDN numbers) of every square.
+    fn numbering(rules: &Rules) -> Option<(Vec<u32>, Vec<u32>)> {
         let b = &rules.def.board;
         if b.numbers.iter().any(|&n| n > 0) {
             let of_square: Vec<u32> = (0..b.n_pos())
                 .map(|i| b.numbers.get(i).copied().unwrap_or(0) as u32)
                 .collect();
-            let count = of_square.iter().copied().max().unwrap_or(0);
-            return Some(Numbers { of_square, count });
+            return Some((of_square.clone(), of_square));
         }
         // File letter and rank number names, on a board whose pieces all start on one colour.
         let coords: Option<Vec<(u32, u32)>> = b
@@ -92,15 +153,17 @@ impl Numbers {
         let mut squares: Vec<usize> = (0..coords.len())
             .filter(|&i| (coords[i].0 + coords[i].1) % 2 == colour)
             .collect();
+        let number = |squares: &[usize]| {
+            let mut of_square = vec![0; coords.len()];
+            for (k, &i) in squares.iter().enumerate() {
+                of_square[i] = k as u32 + 1;
+            }
+            of_square
+        };
         squares.sort_by_key(|&i| (std::cmp::Reverse(coords[i].1), coords[i].0));
-        let mut of_square = vec![0; coords.len()];
-        for (k, &i) in squares.iter().enumerate() {
-            of_square[i] = k as u32 + 1;
-        }
-        Some(Numbers {
-            of_square,
-            count: squares.len() as u32,
-        })
+        let pdn = number(&squares);
+        squares.sort_by_key(|&i| (coords[i].1, coords[i].0));
+        Some((number(&squares), pdn))
     }
 
     /// The number of a square (0 for a square without one).
@@ -112,6 +175,14 @@ impl Numbers {
     pub fn square(&self, n: u32) -> Option<u16> {
         (n > 0)
             .then(|| self.of_square.iter().position(|&k| k == n))
+            .flatten()
+            .map(|i| i as u16)
+    }
+
+    /// The square of the `n`th letter (from 1) of a position string.
+    pub fn square_in_position(&self, n: u32) -> Option<u16> {
+        (n > 0)
+            .then(|| self.in_position.iter().position(|&k| k == n))
             .flatten()
             .map(|i| i as u16)
     }
@@ -219,22 +290,28 @@ pub fn position_to_pdn(rules: &Rules, nums: &Numbers, text: &str) -> Result<Stri
             squares.len()
         ));
     }
-    // Squares by their number where the board declares numbers, else by name.
-    let declared = rules.def.board.numbers.iter().any(|&k| k > 0);
+    // Squares by name (PDN FEN reads them on every board); `w` and `W` are the side that
+    // moves first, which PDN FEN may call Black (English draughts).
     let name = |k: usize| -> String {
-        match nums.square(k as u32) {
-            Some(sq) if !declared => rules.def.board.positions[sq as usize].name.clone(),
-            _ => k.to_string(),
+        match nums.square_in_position(k as u32) {
+            Some(sq) => rules.def.board.positions[sq as usize].name.clone(),
+            None => k.to_string(),
         }
     };
-    let (mut white, mut black) = (Vec::new(), Vec::new());
+    let swap = nums.first != nums.pdn_white;
+    let side = match (side, swap) {
+        ('W', true) => 'B',
+        ('B', true) => 'W',
+        (c, _) => c,
+    };
+    let (mut first, mut second) = (Vec::new(), Vec::new());
     for (k, c) in squares.iter().enumerate() {
         let sq = k + 1;
         match c {
-            'w' => white.push(name(sq)),
-            'W' => white.push(format!("K{}", name(sq))),
-            'b' => black.push(name(sq)),
-            'B' => black.push(format!("K{}", name(sq))),
+            'w' => first.push(name(sq)),
+            'W' => first.push(format!("K{}", name(sq))),
+            'b' => second.push(name(sq)),
+            'B' => second.push(format!("K{}", name(sq))),
             'e' | '.' | '-' => {}
             other => {
                 return Err(format!(
@@ -244,6 +321,11 @@ pub fn position_to_pdn(rules: &Rules, nums: &Numbers, text: &str) -> Result<Stri
             }
         }
     }
+    let (white, black) = if swap {
+        (second, first)
+    } else {
+        (first, second)
+    };
     Ok(format!("{side}:W{}:B{}", white.join(","), black.join(",")))
 }
 
@@ -306,6 +388,7 @@ impl Hub {
             clock: None,
             contempt: crate::ai::DEFAULT_CONTEMPT,
             runner: Runner::default(),
+            refused: None,
         };
         match file {
             Some(path) => hub.open_file(path),
@@ -346,6 +429,7 @@ impl Hub {
             .unwrap_or_default();
         self.rules = None;
         self.game = None;
+        self.refused = None;
     }
 
     fn open_file(&mut self, path: &str) {
@@ -355,6 +439,7 @@ impl Hub {
                 self.cat = cat;
                 self.rules = None;
                 self.game = None;
+                self.refused = None;
             }
             Err(e) => self.error(&e),
         }
@@ -435,6 +520,7 @@ impl Hub {
             "new-game" => {
                 self.runner.clear();
                 self.game = None;
+                self.refused = None;
             }
             "pos" => {
                 let pos = get("pos").map(str::to_string);
@@ -499,6 +585,7 @@ impl Hub {
                     self.variant = e.name.clone();
                     self.rules = None;
                     self.game = None;
+                    self.refused = None;
                 }
                 None => {
                     let names: Vec<&str> =
@@ -535,46 +622,54 @@ impl Hub {
         }
     }
 
+    /// Sets the position; a refused one (a bad position, an illegal move) leaves none, and
+    /// `go` then says why and answers a bare `done` rather than search a position the GUI
+    /// did not send.
     fn pos(&mut self, pos: Option<&str>, start: bool, moves: &str) {
         self.runner.stop();
+        self.game = None;
+        self.refused = Some("no rules are loaded".into());
         let Some((rules, nums)) = self.rules().cloned() else {
             return;
         };
-        let position = match pos {
-            Some(text) if !start => {
-                match position_to_pdn(&rules, &nums, text)
-                    .and_then(|pdn| crate::setup::parse(&rules, &pdn))
-                {
-                    Ok(p) => p,
-                    Err(e) => {
-                        self.error(&format!("bad position, kept the previous one: {e}"));
-                        return;
-                    }
-                }
+        match Self::position(rules, &nums, pos.filter(|_| !start), moves) {
+            Ok(game) => {
+                self.game = Some(game);
+                self.refused = None;
             }
-            _ => rules.initial(),
+            Err(e) => {
+                self.error(&format!("position refused: {e}"));
+                self.refused = Some(e);
+            }
+        }
+    }
+
+    fn position(
+        rules: Rules,
+        nums: &Numbers,
+        pos: Option<&str>,
+        moves: &str,
+    ) -> Result<Game, String> {
+        let position = match pos {
+            Some(text) => position_to_pdn(&rules, nums, text)
+                .and_then(|pdn| crate::setup::parse(&rules, &pdn))
+                .map_err(|e| format!("bad position: {e}"))?,
+            None => rules.initial(),
         };
         let mut game = Game::new(rules, position);
         for (k, mv) in moves.split_whitespace().enumerate() {
             if k >= MAX_MOVES {
-                self.error(&format!("only the first {MAX_MOVES} moves were played"));
-                break;
+                return Err(format!("more than {MAX_MOVES} moves"));
             }
             let list = game.legal().clone();
-            let played = parse_move(&game.rules, &nums, &list, mv).and_then(|i| {
-                let text = notation::move_texts(&game.rules.def, &list)[i].clone();
-                game.play(&text).map_err(|e| e.to_string())
-            });
-            if let Err(e) = played {
-                self.error(&format!(
-                    "move {} {}: {e}; the position stops before it",
-                    k + 1,
-                    printable(mv)
-                ));
-                break;
-            }
+            parse_move(&game.rules, nums, &list, mv)
+                .and_then(|i| {
+                    let text = notation::move_texts(&game.rules.def, &list)[i].clone();
+                    game.play(&text).map_err(|e| e.to_string())
+                })
+                .map_err(|e| format!("move {} {}: {e}", k + 1, printable(mv)))?;
         }
-        self.game = Some(game);
+        Ok(game)
     }
 
     fn level(&mut self, args: &[(String, String)]) {
@@ -622,6 +717,13 @@ impl Hub {
     fn go(&mut self, mode: Hold) {
         let hold = mode != Hold::Think;
         self.runner.stop();
+        if let Some(why) = &self.refused {
+            self.error(&format!(
+                "no position to search: the last pos was refused ({why})"
+            ));
+            self.say("done");
+            return;
+        }
         let Some((rules, nums)) = self.rules().cloned() else {
             return;
         };
@@ -667,6 +769,21 @@ impl Hub {
             hold,
             ponder_time,
         };
+        // A game zrf's own rules have ended (a draw by the 16-move rule, say) may go on under
+        // the GUI's: Hub has no word for a finished game, so the answer is still a legal move,
+        // after an `info` line that says why it was not searched.
+        let finished = game.outcome().map(|o| o.describe(&game.rules.def));
+        let fallback = match finished {
+            Some(why) => {
+                let list = game.legal().clone();
+                (!list.is_empty()).then(|| {
+                    // No `=` in the message: pydraughts splits `info` arguments at each one.
+                    let why = why.replace(['=', '"'], " ");
+                    (why, move_text(&game.rules, &nums, &list, 0))
+                })
+            }
+            None => None,
+        };
         let out_info = Arc::clone(&self.out);
         let out_done = Arc::clone(&self.out);
         self.runner.start(
@@ -688,7 +805,15 @@ impl Hub {
                         _ => out_done(&format!("done move={best}")),
                     }
                 }
-                None => out_done("done"),
+                None => match &fallback {
+                    Some((why, mv)) => {
+                        out_done(&format!(
+                            "info message=\"the game is over by these rules ({why}); playing on\""
+                        ));
+                        out_done(&format!("done move={mv}"));
+                    }
+                    None => out_done("done"),
+                },
             },
         );
     }

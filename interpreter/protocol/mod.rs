@@ -57,6 +57,7 @@ const WELL_KNOWN: &[(&str, &str)] = &[
     ("Crazyhouse", "crazyhouse"),
     ("Loop", "loop"),
     ("Chessgi", "chessgi"),
+    ("Capablanca Chess", "capablanca"),
     ("International Draughts", "normal"),
     ("Frisian Draughts", "frisian"),
     ("Russian Draughts", "russian"),

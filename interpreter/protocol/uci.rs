@@ -22,6 +22,21 @@ pub const MAX_LINE: usize = 1 << 20;
 pub const MAX_MOVES: usize = 100_000;
 /// The most lines `MultiPV` may ask for.
 pub const MAX_MULTI_PV: u32 = 256;
+/// The words of `go`, which end the move list of `searchmoves`.
+const GO_WORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
 
 /// A UCI session.
 pub struct Uci {
@@ -48,6 +63,34 @@ pub struct Uci {
     multi_pv: u32,
     /// `Contempt`: what a draw costs, in percent of the least piece ([`SearchConfig::contempt`]).
     contempt: i32,
+    /// The fullmove number of the position's FEN (1 after `startpos`), to number moves by.
+    first_number: u64,
+    /// Why the last `position` was refused: until the next good one, `go` searches nothing.
+    refused: Option<String>,
+}
+
+/// The fullmove number of the FEN `fen`, else 1 (zero counts as 1, as in most programs).
+fn fullmove_of(fen: &str) -> u64 {
+    fen.split_whitespace()
+        .nth(5)
+        .and_then(|f| f.parse::<u32>().ok())
+        .map_or(1, |n| u64::from(n.max(1)))
+}
+
+/// The fullmove number of the game's position: `first` counted on by one for every round of
+/// the turn order (each time the turn index does not go up).
+fn fullmove_now(game: &Game, first: u64) -> u64 {
+    let t = &game.turns;
+    let mut n = first;
+    for k in 1..t.len() {
+        if t[k] <= t[k - 1] {
+            n += 1;
+        }
+    }
+    if t.last().is_some_and(|&last| game.pos.turn <= last) {
+        n += 1;
+    }
+    n
 }
 
 /// How a game writes moves for UCI.
@@ -175,6 +218,8 @@ impl Uci {
             answered: Arc::default(),
             multi_pv: 1,
             contempt: crate::ai::DEFAULT_CONTEMPT,
+            first_number: 1,
+            refused: None,
         };
         if let Some(path) = file {
             uci.open_file(path);
@@ -206,17 +251,24 @@ impl Uci {
                     let d = crate::summary::default_index(
                         &crate::load(&cat.files[0].0, &cat.files[0].1, self.loader.as_ref()).games,
                     );
-                    self.variant = cat.entries[d.min(cat.entries.len() - 1)].name.clone();
+                    let entry = cat.entries[d.min(cat.entries.len() - 1)].clone();
+                    // A file whose game does not load leaves the rules in play as they were.
+                    if let Err(e) = cat.rules(&entry, self.loader.as_ref()) {
+                        self.tell(&format!("{e}; the rules in play are kept"));
+                        return;
+                    }
+                    self.variant = entry.name;
                     self.file = Some(cat);
                 }
                 Err(e) => {
-                    self.tell(&e);
+                    self.tell(&format!("{e}; the rules in play are kept"));
                     return;
                 }
             }
         }
         self.rules = None;
         self.game = None;
+        self.refused = None;
     }
 
     /// The rules of the selected game, loaded on first use.
@@ -261,6 +313,8 @@ impl Uci {
             "ucinewgame" => {
                 self.runner.clear();
                 self.game = None;
+                self.refused = None;
+                self.first_number = 1;
                 self.last_clock = None;
             }
             "position" => self.position(rest),
@@ -344,14 +398,17 @@ impl Uci {
         self.runner.stop();
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                if self.catalogue().find(value).is_some() {
-                    self.variant = self
-                        .catalogue()
-                        .find(value)
-                        .map(|e| e.name.clone())
-                        .unwrap_or_default();
-                    self.rules = None;
-                    self.game = None;
+                if let Some(entry) = self.catalogue().find(value).cloned() {
+                    match self.catalogue().rules(&entry, self.loader.as_ref()) {
+                        Ok(r) => {
+                            self.variant = entry.name;
+                            self.runner.prepare(&r);
+                            self.rules = Some(r);
+                            self.game = None;
+                            self.refused = None;
+                        }
+                        Err(e) => self.tell(&format!("{e}; the rules in play are kept")),
+                    }
                 } else {
                     let names: Vec<&str> = self
                         .catalogue()
@@ -406,62 +463,67 @@ impl Uci {
         }
     }
 
+    /// Sets the position; a refused one (a bad FEN, an illegal move) leaves none, and `go`
+    /// then says why and answers `bestmove (none)` rather than search a position the GUI did
+    /// not send.
     fn position(&mut self, rest: &str) {
         self.runner.stop();
+        self.game = None;
+        self.refused = Some("no rules are loaded".into());
         let Some(rules) = self.rules().cloned() else {
             return;
         };
+        match self.set_position(rules, rest) {
+            Ok(()) => self.refused = None,
+            Err(e) => {
+                self.tell(&format!("position refused: {e}"));
+                self.game = None;
+                self.refused = Some(e);
+            }
+        }
+    }
+
+    fn set_position(&mut self, rules: Rules, rest: &str) -> Result<(), String> {
         let (setup, moves) = match rest.find("moves") {
             Some(i) => (rest[..i].trim(), rest[i + 5..].trim()),
             None => (rest.trim(), ""),
         };
-        let pos = if setup == "startpos" {
-            rules.initial()
+        let (pos, first) = if setup == "startpos" {
+            (rules.initial(), 1)
         } else if let Some(fen) = setup.strip_prefix("fen") {
-            match crate::setup::parse(&rules, fen.trim()) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.tell(&format!("bad position, kept the previous one: {e}"));
-                    return;
-                }
-            }
+            let fen = fen.trim();
+            let pos = crate::setup::parse(&rules, fen)
+                .map_err(|e| format!("bad FEN: {}", super::printable(&e)))?;
+            (pos, fullmove_of(fen))
         } else {
-            self.tell("position is written `position startpos|fen FEN [moves M1 M2 ...]`");
-            return;
+            return Err("it is written `position startpos|fen FEN [moves M1 M2 ...]`".into());
         };
         let mut game = Game::new(rules, pos);
         for (k, mv) in moves.split_whitespace().enumerate() {
             if k >= MAX_MOVES {
-                self.tell(&format!("only the first {MAX_MOVES} moves were played"));
-                break;
+                return Err(format!("more than {MAX_MOVES} moves"));
             }
             let list = game.legal().clone();
-            match parse_move(&game.rules, &list, mv) {
-                Ok(i) => {
-                    let text = notation::move_texts(&game.rules.def, &list)[i].clone();
-                    if let Err(e) = game.play(&text) {
-                        self.tell(&format!(
-                            "move {} `{mv}`: {e}; the position stops before it",
-                            k + 1
-                        ));
-                        break;
-                    }
-                }
-                Err(e) => {
-                    self.tell(&format!(
-                        "move {}: {}; the position stops before it",
-                        k + 1,
-                        super::printable(&e)
-                    ));
-                    break;
-                }
-            }
+            let i = parse_move(&game.rules, &list, mv)
+                .map_err(|e| format!("move {}: {}", k + 1, super::printable(&e)))?;
+            let text = notation::move_texts(&game.rules.def, &list)[i].clone();
+            game.play(&text)
+                .map_err(|e| format!("move {} `{}`: {e}", k + 1, super::printable(mv)))?;
         }
         self.game = Some(game);
+        self.first_number = first;
+        Ok(())
     }
 
     fn go(&mut self, rest: &str) {
         self.runner.stop();
+        if let Some(why) = &self.refused {
+            self.tell(&format!(
+                "no position to search: the last `position` was refused ({why})"
+            ));
+            self.say("bestmove (none)");
+            return;
+        }
         if self.game.is_none() {
             let Some(rules) = self.rules().cloned() else {
                 self.say("bestmove (none)");
@@ -479,6 +541,7 @@ impl Uci {
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         let mut i = 0;
         let mut bad = Vec::new();
+        let mut searchmoves = Vec::new();
         while i < words.len() {
             let w = words[i];
             let v = num(i);
@@ -517,11 +580,16 @@ impl Uci {
                     ponder = true;
                 }
                 ("searchmoves", _) => {
-                    // Restricting the root moves is not supported; the words are skipped.
-                    while i + 1 < words.len()
-                        && !words[i + 1].chars().all(|c| c.is_ascii_lowercase())
-                    {
+                    // The moves up to the next keyword, each read as a legal move.
+                    let game = self.game.as_mut().expect("set above");
+                    let list = game.legal().clone();
+                    let texts = notation::move_texts(&game.rules.def, &list);
+                    while i + 1 < words.len() && !GO_WORDS.contains(&words[i + 1]) {
                         i += 1;
+                        match parse_move(&game.rules, &list, words[i]) {
+                            Ok(k) => searchmoves.push(texts[k].clone()),
+                            Err(_) => bad.push(words[i]),
+                        }
                     }
                 }
                 _ => bad.push(w),
@@ -565,6 +633,7 @@ impl Uci {
             limits,
             multi_pv: self.multi_pv,
             contempt: self.contempt,
+            searchmoves,
             ..SearchConfig::default()
         };
         let job = Job {
@@ -610,6 +679,12 @@ impl Uci {
     }
 
     fn show(&mut self) {
+        if let Some(why) = &self.refused {
+            self.tell(&format!(
+                "no position: the last `position` was refused ({why})"
+            ));
+            return;
+        }
         let Some(rules) = self.rules().cloned() else {
             return;
         };
@@ -617,7 +692,8 @@ impl Uci {
             .game
             .get_or_insert_with(|| Game::new(rules.clone(), rules.initial()));
         let text = crate::setup::native(&game.rules, &game.pos);
-        let fen = crate::repl::fen::fen(&game.rules, &game.pos, 1).ok();
+        let number = fullmove_now(game, self.first_number);
+        let fen = crate::repl::fen::fen(&game.rules, &game.pos, number).ok();
         let legal = {
             let list = game.legal().clone();
             (0..list.len())

@@ -42,7 +42,7 @@ pub struct Export {
     /// The moves in the format's notation.
     pub moves: Vec<String>,
     /// The number of the first move.
-    pub first_number: u32,
+    pub first_number: u64,
     /// Whether the first move is the second player's (`1... e5`).
     pub second_first: bool,
 }

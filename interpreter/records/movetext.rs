@@ -156,7 +156,7 @@ pub fn quote(value: &str) -> String {
 pub fn write_record(
     tags: &[(&str, String)],
     moves: &[String],
-    first: u32,
+    first: u64,
     black_first: bool,
     result: &str,
 ) -> String {
@@ -172,7 +172,7 @@ pub fn write_record(
 /// Movetext lines: `1. e4 e5 2. Nf3`, wrapped before 80 columns, then the result token.
 /// `first` is the number of the first move and `black_first` whether it is the second
 /// player's (`1... e5`).
-pub fn write_moves(moves: &[String], first: u32, black_first: bool, result: &str) -> String {
+pub fn write_moves(moves: &[String], first: u64, black_first: bool, result: &str) -> String {
     let mut words = Vec::new();
     let mut n = first;
     let mut second = black_first;

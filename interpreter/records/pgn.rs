@@ -20,6 +20,7 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
     ("Chessgi", "chess.zrf", "Chessgi"),
     ("Halfgi", "halfgi.zrf", "Halfgi"),
     ("Half Chess", "halfgi.zrf", "Half Chess"),
+    ("Capablanca", "capablanca.zrf", "Capablanca Chess"),
 ];
 
 /// The shipped rules file and title a `[Variant]` names (any case; spaces and hyphens

@@ -642,7 +642,7 @@ pub fn write(
     rules_file: &str,
     variant: &str,
     edits: &[EditKind],
-    moves: &[(u32, MoveDesc)],
+    moves: &[(u64, MoveDesc)],
 ) -> String {
     let mut out = format!("{MAGIC} {VERSION} {players}\r\n");
     out += &format!("RulesFile={rules_file}\r\nVariantName={variant}\r\n");

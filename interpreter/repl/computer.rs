@@ -54,6 +54,7 @@ impl Computer {
                 opponent: Opponent::Best,
                 multi_pv: 1,
                 contempt: crate::ai::DEFAULT_CONTEMPT,
+                searchmoves: Vec::new(),
             },
             plays: vec![false; players],
             stop: Arc::new(AtomicBool::new(false)),
@@ -257,6 +258,7 @@ impl Session {
             opponent: opponent.unwrap_or(base.opponent),
             multi_pv: base.multi_pv,
             contempt: base.contempt,
+            searchmoves: Vec::new(),
         })
     }
 

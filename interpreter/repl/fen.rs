@@ -11,7 +11,7 @@ use crate::def::*;
 use crate::engine::{Position, Rules};
 
 /// The position as FEN, or as PDN FEN on boards with square numbers (draughts).
-pub fn write(rules: &Rules, pos: &Position, fullmove: u32) -> Result<String, String> {
+pub fn write(rules: &Rules, pos: &Position, fullmove: u64) -> Result<String, String> {
     if rules.def.board.numbers.iter().any(|&n| n > 0) {
         pdn(rules, pos)
     } else {
@@ -45,7 +45,7 @@ fn rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
 }
 
 /// The position as FEN: `board[pocket] side castling en-passant halfmove fullmove`.
-pub fn fen(rules: &Rules, pos: &Position, fullmove: u32) -> Result<String, String> {
+pub fn fen(rules: &Rules, pos: &Position, fullmove: u64) -> Result<String, String> {
     let def = &rules.def;
     if def.players.len() != 2 {
         return Err(format!(

@@ -11,7 +11,7 @@ use crate::records::native::{self as record, Record};
 
 impl Session {
     /// The number of the round the next move belongs to.
-    pub(super) fn number_of_next(&self) -> u32 {
+    pub(super) fn number_of_next(&self) -> u64 {
         let g = &self.game;
         let mut n = self.first_number;
         for k in 1..g.turns.len() {
@@ -85,7 +85,10 @@ impl Session {
     /// names the rules file relative to the record's folder when `files` can tell where both
     /// are ([`Files::absolute`]), else as the rules path was given.
     pub fn record_at(&mut self, record_path: &str, files: &dyn Files) -> Result<String, String> {
-        let rules = files.absolute(&self.path);
+        // A shipped game read from zrf's own copy keeps its bare name.
+        let built_in = super::records::shipped(&self.path).is_some()
+            && files.read_if_exists(&self.path).is_err();
+        let rules = files.absolute(&self.path).filter(|_| !built_in);
         let record = files.absolute(record_path);
         let game = match (rules, record) {
             (Some(rules), Some(record)) => {
@@ -99,7 +102,13 @@ impl Session {
             }
             _ => self.path.clone(),
         };
-        let saved = std::mem::replace(&mut self.path, game);
+        self.record_naming(record_path, &game)
+    }
+
+    /// The game record of the game so far, in the format `record_path` names, with `rules` as
+    /// its `Game` tag (the server writes the rules file's bare name).
+    pub fn record_naming(&mut self, record_path: &str, rules: &str) -> Result<String, String> {
+        let saved = std::mem::replace(&mut self.path, rules.to_string());
         let text = self.record_as(record_path);
         self.path = saved;
         text

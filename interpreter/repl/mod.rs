@@ -220,7 +220,7 @@ pub struct Session {
     /// The position text the game started from, when not the rules' own start.
     setup: Option<String>,
     /// The number of the first move (a FEN's fullmove field).
-    first_number: u32,
+    first_number: u64,
     /// Answer with ANSI colours.
     pub color: bool,
     /// Draw the board turned half round (`flip`).
@@ -242,10 +242,15 @@ fn resolve(loaded: &Loaded, idx: usize) -> Result<Rules, Vec<Diagnostic>> {
 }
 
 /// A FEN's fullmove field, if the text is a FEN that has one.
-fn fullmove(text: &str) -> Option<u32> {
+fn fullmove(text: &str) -> Option<u64> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() >= 6 && fields[0].contains('/') {
-        fields[5].parse().ok().filter(|&n| n >= 1)
+        // `setup::parse` refuses a fullmove past `u32::MAX`, so counting on never overflows.
+        fields[5]
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(u64::from)
     } else {
         None
     }
@@ -373,7 +378,12 @@ impl Session {
             Some(near) if files.read_if_exists(&near) != Err(None) => near,
             _ => game.to_string(),
         };
-        let mut s = Session::open(&game, files, rec.get("Variant"), rec.get("Setup"))?;
+        let mut s = Session::open(
+            &game,
+            &records::Shipped(files),
+            rec.get("Variant"),
+            rec.get("Setup"),
+        )?;
         s.replay(&rec.moves)?;
         Ok(s)
     }
@@ -540,6 +550,10 @@ impl Session {
             }
             "setup" => self.setup(rest),
             "position" => Output::text(crate::setup::native(&self.game.rules, &self.game.pos)),
+            "fen" if self.pdn_applies() => match fen::pdn(&self.game.rules, &self.game.pos) {
+                Ok(t) => Output::text(t),
+                Err(e) => self.error(e),
+            },
             "fen" => match fen::write(&self.game.rules, &self.game.pos, self.number_of_next()) {
                 Ok(t) => Output::text(t),
                 Err(e) => self.error(e),

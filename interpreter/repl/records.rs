@@ -99,11 +99,17 @@ fn rules_of(
     };
     let readable = |p: &str| files.read(p).is_ok();
     if let Some(game) = rec.get("Game") {
+        // On disk as named, else beside the record; else a shipped game by its bare name.
         let path = match beside(record_path, game) {
             Some(near) if !readable(game) && readable(&near) => near,
             _ => game.to_string(),
         };
-        let title = raw.map(String::from).or(table.map(|t| t.1.to_string()));
+        // PGN's `Variant` may be the name lichess gives a game (`Capablanca`), which the
+        // table turns into zrf's title; otherwise the tag is the title itself.
+        let title = match (format, table) {
+            (Format::Pgn, Some(t)) if raw.is_some() => Some(t.1.to_string()),
+            _ => raw.map(String::from).or(table.map(|t| t.1.to_string())),
+        };
         return Ok((path, title));
     }
     let wanted: Option<String> = match (raw, table) {
@@ -137,6 +143,10 @@ fn rules_of(
         }
         if let Some(found) = tries.into_iter().find(|p| readable(p)) {
             return Ok((found, wanted));
+        }
+        // The copy built into zrf, by its bare name ([`Shipped`] reads it).
+        if shipped(file).is_some() {
+            return Ok((file.to_string(), wanted));
         }
         return Err(OpenError::Record(
             format!("the record is for {file}, which is not in games/ here: name the rules file"),
@@ -185,6 +195,43 @@ pub(super) fn not_a_saved_game(text: &str, path: &str) -> Option<OpenError> {
     ))
 }
 
+/// The text of a game zrf ships, by its bare file name (`chess.zrf`).
+pub fn shipped(name: &str) -> Option<&'static str> {
+    crate::shipped::GAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, text)| text)
+}
+
+/// Files as `files` reads them, and where a bare file name (`chess.zrf`) is not there, the
+/// game of that name built into zrf: a record that names a shipped game plays anywhere.
+pub struct Shipped<'a>(pub &'a dyn Files);
+
+impl Files for Shipped<'_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.0.read(path).or_else(|e| match shipped(path) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => Err(e),
+        })
+    }
+
+    fn write(&self, path: &str, contents: &str) -> Result<(), String> {
+        self.0.write(path, contents)
+    }
+
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        self.0.read_if_exists(path)
+    }
+
+    fn absolute(&self, path: &str) -> Option<String> {
+        self.0.absolute(path)
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.0.list(dir)
+    }
+}
+
 fn has(titles: &[String], name: &str) -> bool {
     titles.iter().any(|t| t.eq_ignore_ascii_case(name))
 }
@@ -218,7 +265,7 @@ impl Session {
             Format::Native => rec.get("Setup"),
             _ => rec.get("FEN"),
         };
-        let mut s = Session::open(&path, files, title.as_deref(), setup)?;
+        let mut s = Session::open(&path, &Shipped(files), title.as_deref(), setup)?;
         s.replay(&rec.moves)?;
         Ok((s, rec))
     }
@@ -232,6 +279,29 @@ impl Session {
             .and_then(|t| crate::setup::parse(&rules, t).ok())
             .unwrap_or_else(|| rules.initial());
         Game::new(rules, pos)
+    }
+
+    /// The moves played as players read them: SAN with check marks in chess-like games, PDN
+    /// in two-player draughts (numbered boards, or a game PDN knows by its `GameType`), else
+    /// zrf's canonical text.
+    pub fn move_list(&self) -> Vec<String> {
+        if self.game.has_san {
+            self.game.sans.clone()
+        } else if self.pdn_applies() {
+            self.pdn_moves()
+        } else {
+            self.game.played.clone()
+        }
+    }
+
+    /// Whether the game is draughts as PDN writes it: two players, no SAN, and numbered
+    /// squares or a `GameType` of PDN's table (Brazilian draughts names its squares).
+    pub fn pdn_applies(&self) -> bool {
+        let def = &self.game.rules.def;
+        def.players.len() == 2
+            && !self.game.has_san
+            && (def.board.numbers.iter().any(|&n| n > 0)
+                || pdn::game_type_of(self.title()).is_some())
     }
 
     /// The moves as PDN writes them: `from-to` or `fromxto` where that names the move alone,

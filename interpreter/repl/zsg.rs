@@ -55,7 +55,7 @@ impl Session {
         };
         let edits = zsg_play::edits_for(rules, &start)?;
         let moves = zsg_play::describe_game(rules, &start, &self.game.played)?;
-        let numbered: Vec<(u32, zsg::MoveDesc)> = self
+        let numbered: Vec<(u64, zsg::MoveDesc)> = self
             .move_numbers()
             .into_iter()
             .zip(moves)
@@ -73,7 +73,7 @@ impl Session {
     }
 
     /// The round number of each move played.
-    fn move_numbers(&self) -> Vec<u32> {
+    fn move_numbers(&self) -> Vec<u64> {
         let g = &self.game;
         let mut n = self.first_number;
         (0..g.played.len())

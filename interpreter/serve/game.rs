@@ -389,7 +389,14 @@ impl Game {
                     .map_or("game".into(), |s| s.to_string_lossy().into_owned());
                 let name = format!("{stem}.{ext}");
                 let path = self.file.with_file_name(&name);
-                let record = self.session.record_as(&path.to_string_lossy())?;
+                // The rules by their bare name, as the record is read back beside them.
+                let rules = self
+                    .file
+                    .file_name()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+                let record = self
+                    .session
+                    .record_naming(&path.to_string_lossy(), &rules)?;
                 self.message = format!("Saved as {name}.");
                 self.saved = Some((name, record));
             }
@@ -413,8 +420,10 @@ impl Game {
                 self.start = None;
                 let title = self.session.title();
                 self.variant = self.variants.iter().position(|t| t == title).unwrap_or(0);
-                // The first line says what was loaded; the rest is the text diagram.
-                self.message = out.text.lines().next().unwrap_or_default().to_string();
+                // The first line says what was loaded (the record by the name it was given,
+                // not the path it was read as); the rest is the text diagram.
+                let first = out.text.lines().next().unwrap_or_default();
+                self.message = first.replace(&*path.to_string_lossy(), &bare);
             }
             other => return Err(format!("unknown command `{other}`")),
         }
@@ -439,6 +448,7 @@ impl Game {
         let fen = self.session.eval_line("fen");
         let fen = (!fen.error).then(|| fen.text.trim().to_string());
         let result = self.session.result();
+        let notation = self.session.move_list();
         let engine = self.session.eval_line("engine").text.trim().to_string();
         let game = self.session.game_mut();
         game.legal();
@@ -449,6 +459,31 @@ impl Game {
         } else {
             let list = game.legal().clone();
             zrf::view::moves(&game.rules.def, &list)
+        };
+        let stuck = zrf::summary::stuck(game);
+        // The last move's squares, and the royal pieces of the side to move when in check.
+        let none = zrf::def::NONE;
+        let last: Vec<u16> = [game.pos.last_from, game.pos.last_to]
+            .into_iter()
+            .filter(|&sq| sq != none && !game.played.is_empty())
+            .collect();
+        let check: Vec<usize> = match game.rules.turns.is_empty() {
+            false if game.rules.royal.iter().any(|&r| r) => {
+                let side = game.rules.entry(game.pos.turn).owner;
+                if game.rules.royal_attacked(&game.pos, side) {
+                    (game.pos.cells.iter().enumerate())
+                        .filter(|(_, c)| {
+                            !c.is_empty()
+                                && c.owner == side.0
+                                && game.rules.royal.get(c.piece as usize - 1) == Some(&true)
+                        })
+                        .map(|(sq, _)| sq)
+                        .collect()
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
         };
         let def = &game.rules.def;
         let mover = game.rules.entry(game.pos.turn).mover.idx();
@@ -521,6 +556,10 @@ impl Game {
             "images": { "board": shown(board_image), "pieces": piece_images },
             "moves": moves,
             "history": game.played,
+            "notation": notation,
+            "last": last,
+            "check": check,
+            "stuck": stuck,
             "redo": game.redo.len(),
             "result": result,
             "fen": fen,

@@ -11,6 +11,8 @@ let steps = [];        // landing squares clicked so far in a multi-step move
 let dropSel = null;    // selected piece type in hand
 let shownVersion = -1;
 let editingPosition = false;
+let flipped = false;   // the board turned half round
+let pendingEngine = null; // an engine setting typed while the computer thinks, sent after
 const $ = (x) => document.getElementById(x);
 
 function el(name, attrs, parent) {
@@ -130,9 +132,15 @@ function abbrev(piece) {
   return p.name.slice(0, 3);
 }
 
+// The cells as drawn: turned half round about the board's centre when flipped.
 function cellById() {
   const m = new Map();
-  for (const c of S.board.cells) m.set(c.id, c);
+  const [x1, y1, x2, y2] = S.board.bounds;
+  for (const c of S.board.cells) {
+    if (!flipped) { m.set(c.id, c); continue; }
+    const [a, b, c2, d] = c.rect;
+    m.set(c.id, Object.assign({}, c, { rect: [x1 + x2 - c2, y1 + y2 - d, x1 + x2 - a, y1 + y2 - b] }));
+  }
   return m;
 }
 
@@ -170,14 +178,19 @@ function drawBoard() {
   for (const z of S.board.zones) if (z.name === zoneName) for (const per of z.positions) for (const p of per) zone.add(p);
   const ts = targets();
   const centre = (c) => [(c.rect[0] + c.rect[2]) / 2, (c.rect[1] + c.rect[3]) / 2];
-  if (bimg) el("image", { href: bimg.url, x: 0, y: 0, width: bimg.width, height: bimg.height, id: "boardimage" }, svg);
+  if (bimg) {
+    const im = el("image", { href: bimg.url, x: 0, y: 0, width: bimg.width, height: bimg.height, id: "boardimage" }, svg);
+    if (flipped) im.setAttribute("transform", `rotate(180 ${(S.board.bounds[0] + S.board.bounds[2]) / 2} ${(S.board.bounds[1] + S.board.bounds[3]) / 2})`);
+  }
+  svg.setAttribute("data-flipped", flipped ? "1" : "0");
   if (!bimg) for (const [a, z] of S.board.links) {
     const ca = cells.get(a), cz = cells.get(z);
     if (!ca || !cz || (ca.grid && cz.grid)) continue;
     const [ax, ay] = centre(ca), [zx, zy] = centre(cz);
     el("line", { x1: ax, y1: ay, x2: zx, y2: zy, class: "link" }, svg);
   }
-  for (const c of S.board.cells) {
+  for (const c0 of S.board.cells) {
+    const c = cells.get(c0.id);
     const [a, b, c2, d] = c.rect;
     const wd = c2 - a, ht = d - b;
     let shape;
@@ -198,12 +211,6 @@ function drawBoard() {
       t.textContent = c.label;
     }
   }
-  for (const [at, piece, owner] of S.position) {
-    const c = cells.get(at);
-    if (!c) continue;
-    const [a, b, c2, d] = c.rect;
-    drawPiece(svg, piece, owner, (a + c2) / 2, (b + d) / 2, Math.min(c2 - a, d - b));
-  }
   const mark = (sq, cls) => {
     const c = cells.get(sq);
     if (!c) return;
@@ -211,8 +218,18 @@ function drawBoard() {
     const s = Math.min(c2 - a, d - b);
     if (cls === "target") el("circle", { cx: (a + c2) / 2, cy: (b + d) / 2, r: s * 0.18, class: cls, "data-target": c.name }, svg);
     else if (cls === "capture") el("circle", { cx: (a + c2) / 2, cy: (b + d) / 2, r: s * 0.42, class: cls }, svg);
-    else el("rect", { x: a, y: b, width: c2 - a, height: d - b, class: cls }, svg);
+    else if (cls === "check") el("circle", { cx: (a + c2) / 2, cy: (b + d) / 2, r: s * 0.46, class: cls, "data-check": c.name }, svg);
+    else el("rect", { x: a, y: b, width: c2 - a, height: d - b, class: cls, "data-mark": c.name }, svg);
   };
+  // Under the pieces: the last move's squares, and a royal piece in check.
+  for (const sq of S.last || []) mark(sq, "last");
+  for (const sq of S.check || []) mark(sq, "check");
+  for (const [at, piece, owner] of S.position) {
+    const c = cells.get(at);
+    if (!c) continue;
+    const [a, b, c2, d] = c.rect;
+    drawPiece(svg, piece, owner, (a + c2) / 2, (b + d) / 2, Math.min(c2 - a, d - b));
+  }
   if (sel !== null) mark(sel, "selected");
   const { next } = nextSteps();
   for (const sq of next) mark(sq, "target");
@@ -333,19 +350,25 @@ function show(j, force) {
   j.players.forEach((p, i) => opt(String(i), p));
   opt("all", j.players.length === 2 ? "both" : "all");
   c.value = want;
-  if (document.activeElement !== $("engine")) $("engine").value = j.engine.replace(/^engine:\s*/, "");
+  if (document.activeElement !== $("engine") && pendingEngine === null) $("engine").value = j.engine.replace(/^engine:\s*/, "");
   $("turn").textContent = j.result ? "" : j.players[j.mover] + " to move";
   $("result").textContent = j.result || "";
   $("thinking").className = j.thinking ? "on" : "";
   $("message").textContent = j.message || "";
+  if (pendingEngine !== null) {
+    if (j.thinking) $("message").textContent = "The engine setting “" + pendingEngine + "” applies from the next search.";
+    else { const v = pendingEngine; pendingEngine = null; setTimeout(() => cmd({ cmd: "engine", setting: v }), 0); }
+  }
+  $("stuck").textContent = j.stuck ? "Nothing can be played: " + j.stuck + "." : "";
   $("broken").textContent = j.broken || "";
   $("broken").className = "panel" + (j.broken ? " on" : "");
   $("pass").disabled = !j.moves.some((m) => m.pass);
   $("undo").disabled = j.history.length === 0;
   $("redo").disabled = j.redo === 0;
   const n = j.players.length;
+  // The moves as players write them: SAN in chess-like games, PDN in draughts.
   let h = "";
-  j.history.forEach((m, i) => { if (i % n === 0) h += (h ? "\n" : "") + (i / n + 1) + ". "; h += m + " "; });
+  (j.notation || j.history).forEach((m, i) => { if (i % n === 0) h += (h ? "\n" : "") + (i / n + 1) + ". "; h += m + " "; });
   $("history").textContent = h;
   $("history").scrollTop = 1e9;
   if (!editingPosition) $("position").value = j.fen || j.native;
@@ -365,8 +388,13 @@ $("computer").addEventListener("change", (e) => {
   const v = e.target.value;
   cmd({ cmd: "computer", sides: S.players.map((_, i) => v === "all" || v === String(i)) });
 });
-$("engine").addEventListener("change", (e) => cmd({ cmd: "engine", setting: e.target.value }));
+// While the computer thinks the setting waits, and applies from its next search.
+$("engine").addEventListener("change", (e) => {
+  if (S && S.thinking) { pendingEngine = e.target.value; show(S, false); }
+  else cmd({ cmd: "engine", setting: e.target.value });
+});
 $("labels").addEventListener("change", drawBoard);
+$("flip").addEventListener("click", () => { flipped = !flipped; if (S) drawBoard(); });
 $("zone").addEventListener("change", drawBoard);
 $("position").addEventListener("focus", () => { editingPosition = true; });
 $("position").addEventListener("blur", () => { editingPosition = false; });

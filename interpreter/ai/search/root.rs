@@ -20,7 +20,6 @@ impl Search<'_> {
             return None;
         }
         let texts = notation::move_texts(&self.rules.def, &root_list);
-        let n = root_list.len();
         // Root order: the stored best move first, then captures, then the rest.
         let tt_fp = self.tt.probe(self.tt_key()).map_or(0, |e| e.fp);
         self.lists[0] = root_list.clone();
@@ -28,6 +27,11 @@ impl Search<'_> {
         let mut order: Vec<(i32, u16)> = self.keys[0].clone();
         order.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
         let mut order: Vec<u16> = order.into_iter().map(|(_, i)| i).collect();
+        // `searchmoves`: only the root moves named (all of them when none is legal).
+        if self.cfg.searchmoves.iter().any(|t| texts.contains(t)) {
+            order.retain(|&i| self.cfg.searchmoves.contains(&texts[i as usize]));
+        }
+        let n = order.len();
 
         let limits = &self.cfg.limits;
         let max_depth = limits
@@ -40,8 +44,9 @@ impl Search<'_> {
         let lines = (self.cfg.multi_pv.max(1) as usize).min(n);
         let mut prev_scores = vec![0; lines];
         for depth in 1..=max_depth {
-            let mut found: Vec<(i32, Info)> = Vec::new();
+            let mut found: Vec<(i32, usize, Info)> = Vec::new();
             let mut complete = true;
+            let best_before = best;
             for k in 0..lines {
                 let (value, idx, done, sound) =
                     self.root_search(depth as i32, &mut order[k..], prev_scores[k], k == 0);
@@ -63,6 +68,7 @@ impl Search<'_> {
                 prev_scores[k] = value;
                 found.push((
                     value,
+                    idx,
                     Info {
                         depth: if done { depth } else { depth - 1 },
                         score: to_score(value),
@@ -80,18 +86,26 @@ impl Search<'_> {
             if found.is_empty() {
                 break;
             }
-            // Reported best first (a later line can outscore an earlier one when the search
-            // is unstable; the move played stays the first line's).
-            let value = found[0].0;
+            // Several lines are reported only as a whole iteration, so that a client never
+            // shows lines of different depths: an unfinished one after a finished one is
+            // dropped, and the move played stays the last whole iteration's best.
+            if lines > 1 && !complete && best_info.is_some() {
+                best = best_before;
+                break;
+            }
+            // Best first: a later line can outscore an earlier one (its search had another
+            // window); the lines are ranked by score and the move played is the first's.
             let mut ranked = found;
-            ranked[1..].sort_by_key(|(v, _)| std::cmp::Reverse(*v));
-            for (k, (_, info)) in ranked.iter_mut().enumerate() {
+            ranked.sort_by_key(|(v, _, _)| std::cmp::Reverse(*v));
+            let value = ranked[0].0;
+            best = ranked[0].1;
+            for (k, (_, _, info)) in ranked.iter_mut().enumerate() {
                 info.multipv = k as u32 + 1;
                 info.nodes = self.nodes;
                 info.elapsed = self.start.elapsed();
                 progress(info);
             }
-            best_info = ranked.into_iter().next().map(|(_, info)| info);
+            best_info = ranked.into_iter().next().map(|(_, _, info)| info);
             if !complete {
                 break;
             }

@@ -12,6 +12,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod expand;
 pub mod format;
+pub mod names;
 pub mod notation;
 pub mod play;
 pub mod protocol;

@@ -211,7 +211,8 @@ fn expansion_at(a: &Analysis, name: Span) -> Option<String> {
         .map(|(_, s)| s)
         .collect::<Vec<_>>()
         .join("\n");
-    Some(zrf::format::format(&joined).unwrap_or(joined))
+    let laid = zrf::format::format(&joined).unwrap_or(joined);
+    Some(laid.trim_end().to_string())
 }
 
 /// The piece's lines of `zrf check`'s summary: its moves and drops, and its value.
@@ -496,21 +497,15 @@ pub fn completion(a: &Analysis, text: &str, offset: usize) -> Vec<CompletionItem
         detail: Some(detail.to_string()),
         ..Default::default()
     };
-    let inner = heads
-        .iter()
-        .rev()
-        .find(|h| KEYWORDS.iter().any(|(k, _)| k == h))
-        .map_or("", String::as_str);
-    let in_program = heads
+    // The forms around the cursor, without the one whose head is being written.
+    let around = &heads[..heads.len() - usize::from(at_open && !heads.is_empty())];
+    let in_program = around
         .iter()
         .any(|h| matches!(h.as_str(), "moves" | "drops" | "after-move" | "define"));
     if at_open {
-        let direct = heads.len().checked_sub(2).and_then(|i| heads.get(i));
-        let parent = if heads.len() <= 1 { "" } else { inner };
-        if let Some((_, words)) = KEYWORDS
-            .iter()
-            .find(|(k, _)| *k == parent && (heads.len() <= 1 || direct.is_some_and(|d| d == k)))
-        {
+        // The keywords of the form the new one is written in (the top level's outside all).
+        let direct = around.last().map_or("", String::as_str);
+        if let Some((_, words)) = KEYWORDS.iter().find(|(k, _)| *k == direct) {
             items.extend(words.iter().map(|w| keyword(w, "keyword")));
         }
         if in_program {

@@ -369,3 +369,71 @@ fn an_editor_session() {
     let status = c.child.wait().expect("exits");
     assert!(status.success());
 }
+
+/// The VS Code package: its JSON files are valid, the grammar is the one the package names,
+/// and its keywords cover the forms the shipped games write inside `game`, `board`, `grid`,
+/// `piece` and `zone`.
+#[test]
+fn the_editor_package_is_consistent() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/vscode");
+    let read = |p: &str| -> Value {
+        let text = std::fs::read_to_string(root.join(p)).expect("the file");
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{p}: {e}"))
+    };
+    let package = read("package.json");
+    read("language-configuration.json");
+    let grammar_entry = &package["contributes"]["grammars"][0];
+    let grammar = read(grammar_entry["path"].as_str().expect("a path"));
+    assert_eq!(grammar["scopeName"], grammar_entry["scopeName"]);
+    let exts = &package["contributes"]["languages"][0]["extensions"];
+    assert_eq!(exts, &json!([".zrf", ".tests"]));
+    let pattern = grammar["repository"]["atom"]["patterns"][0]["match"]
+        .as_str()
+        .expect("the keyword pattern");
+    let alternation = pattern
+        .split_once("\\s*(")
+        .and_then(|(_, r)| r.split_once(")(?="))
+        .map(|(a, _)| a)
+        .expect("an alternation");
+    let keywords: Vec<&str> = alternation.split('|').collect();
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut missing = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(games).expect("games").flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "zrf") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a game");
+        let (forms, _) = zrf::syntax::parse_file(zrf::source::FileId(0), &text);
+        let mut stack: Vec<&zrf::syntax::Sexp> = forms.iter().collect();
+        while let Some(f) = stack.pop() {
+            let Some(items) = f.list() else { continue };
+            if matches!(f.head(), Some("game" | "board" | "grid" | "piece" | "zone")) {
+                for child in &items[1..] {
+                    if let Some(h) = child.head() {
+                        if !keywords.contains(&h) && h.chars().any(|c| c.is_ascii_lowercase()) {
+                            missing.insert(h.to_string());
+                        }
+                    }
+                }
+            }
+            stack.extend(items);
+        }
+    }
+    // Macro calls written in these forms are names of the game's own, not keywords.
+    missing.retain(|h| !text_defines(h));
+    assert!(missing.is_empty(), "keywords the grammar lacks: {missing:?}");
+}
+
+/// True when a shipped game or the standard library defines a macro of this name.
+fn text_defines(name: &str) -> bool {
+    let needle = format!("(define {name}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["games", "stdlib"].iter().any(|d| {
+        std::fs::read_dir(root.join(d))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(&needle)))
+    })
+}

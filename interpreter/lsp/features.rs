@@ -376,6 +376,7 @@ const KEYWORDS: &[(&str, &[&str])] = &[
             "dummy",
             "symmetry",
             "zone",
+            "numbering",
         ],
     ),
     ("grid", &["start-rectangle", "dimensions", "directions"]),

@@ -147,7 +147,7 @@ fn uri_of(path: &std::path::Path) -> Uri {
     Uri::from_str(&format!("file://{}", path.display())).expect("a URI")
 }
 
-const MOVES: &str = "; Steps of one square.\n(define step ($1 (verify empty?) add))\n";
+const MOVES: &str = "; Steps of one square.\n(define step ($1 (verify empty?) add))\n(define hop ($1 $1 (verify emty?) add))\n";
 
 const GAME: &str = r#"(include "moves.zrf")
 (game
@@ -181,6 +181,8 @@ fn at(uri: &Uri, p: Position) -> Value {
 }
 
 #[test]
+// `WorkspaceEdit::changes` is keyed by `Uri`, which clippy sees as mutable.
+#[allow(clippy::mutable_key_type)]
 fn an_editor_session() {
     let dir = common::TempDir::new("lsp");
     let moves_path = dir.write("moves.zrf", MOVES);
@@ -211,11 +213,35 @@ fn an_editor_session() {
         bad.message
     );
 
+    // A misspelt condition inside an included macro: shown at the use, with the macro's
+    // definition and the use as related information.
+    let through_macro = GAME.replace("Blak", "Black").replace("(step s)", "(hop s)");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri.as_str(), "version": 2}, "contentChanges": [{"text": through_macro}]}),
+    );
+    let diags = c.diagnostics(&uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert!(d.message.contains("emty?"), "{}", d.message);
+    let start = pos_of(&through_macro, "(hop s)", 0, 0);
+    assert_eq!(d.range.start, start, "{d:?}");
+    let related = d.related_information.as_ref().expect("related information");
+    assert!(
+        related
+            .iter()
+            .any(|r| r.location.uri == moves_uri && r.message.contains("definition of `hop`")),
+        "{related:?}"
+    );
+    assert!(related
+        .iter()
+        .any(|r| r.location.uri == uri && r.message.contains("use of `hop`")));
+
     // Fixed: the diagnostics are cleared.
     let fixed = GAME.replace("Blak", "Black");
     c.notify(
         "textDocument/didChange",
-        json!({"textDocument": {"uri": uri.as_str(), "version": 2}, "contentChanges": [{"text": fixed}]}),
+        json!({"textDocument": {"uri": uri.as_str(), "version": 3}, "contentChanges": [{"text": fixed}]}),
     );
     let diags = c.diagnostics(&uri);
     assert!(diags.is_empty(), "{diags:?}");
@@ -422,7 +448,10 @@ fn the_editor_package_is_consistent() {
     }
     // Macro calls written in these forms are names of the game's own, not keywords.
     missing.retain(|h| !text_defines(h));
-    assert!(missing.is_empty(), "keywords the grammar lacks: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "keywords the grammar lacks: {missing:?}"
+    );
 }
 
 /// True when a shipped game or the standard library defines a macro of this name.

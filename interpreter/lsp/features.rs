@@ -48,6 +48,9 @@ pub fn references(a: &Analysis, offset: usize, with_declaration: bool) -> Vec<Lo
         .collect()
 }
 
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose parsed form caches inside; the key is
+// never changed while in the map.
+#[allow(clippy::mutable_key_type)]
 /// A rename of the name at the cursor in every file of the load that is not the standard
 /// library's; `None` when no name is there.
 pub fn rename(a: &Analysis, offset: usize, new_name: &str) -> Option<WorkspaceEdit> {

@@ -353,6 +353,33 @@ mod tests {
     }
 
     #[test]
+    fn any_token_soup_formats_idempotently_or_is_refused() {
+        let pieces = [
+            "(", ")", "a", "\"s\"", "\"x\ny\"", "; c", "\n", "\n\n", " ", "-1", "\t",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 40) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                text.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            if let Ok(once) = format(&text) {
+                let strip = |s: &str| -> Vec<String> {
+                    tokens(s)
+                        .iter()
+                        .map(|t| s[t.lo..t.hi].trim_end().to_string())
+                        .collect()
+                };
+                assert_eq!(strip(&once), strip(&text), "{text:?}");
+                assert_eq!(format(&once).as_deref(), Ok(once.as_str()), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn unbalanced_text_is_refused() {
         assert!(format("(a (b)").is_err());
         assert!(format("(a))").is_err());

@@ -383,6 +383,30 @@ fn an_editor_session() {
         zrf::format::format(&fixed).expect("formats")
     );
 
+    // Every prefix of the file, as if typed, with a hover, a completion and tokens at its end:
+    // answered, whatever the text.
+    for (version, cut) in (0..fixed.len()).step_by(23).enumerate() {
+        let typed = &fixed[..cut];
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri.as_str(), "version": 10 + version}, "contentChanges": [{"text": typed}]}),
+        );
+        let end = pos_of(&format!("{typed}\u{1}"), "\u{1}", 0, 0);
+        for method in [
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/definition",
+        ] {
+            let v = c.request(method, at(&uri, end));
+            assert!(v.get("error").is_none(), "{method} at {cut}: {v}");
+        }
+        let v = c.request(
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": {"uri": uri.as_str()}}),
+        );
+        assert!(v.get("error").is_none(), "tokens at {cut}: {v}");
+    }
+
     // Nonsense is refused and the server goes on.
     let v = c.request("textDocument/hover", json!({"bogus": 1}));
     assert!(v.get("error").is_some(), "{v}");

@@ -11,6 +11,8 @@ pub mod def;
 pub mod diagnostic;
 pub mod engine;
 pub mod expand;
+pub mod format;
+pub mod names;
 pub mod notation;
 pub mod play;
 pub mod protocol;

@@ -21,6 +21,8 @@ use cli::selfplay::{selfplay, Match};
 
 #[path = "fsio.rs"]
 mod fsio;
+#[path = "lsp/mod.rs"]
+mod lsp;
 #[path = "repl/readline.rs"]
 mod readline;
 #[path = "serve/mod.rs"]
@@ -198,6 +200,24 @@ enum Command {
         /// A rules file whose games become the variants.
         file: Option<PathBuf>,
     },
+    /// Rewrite rules files in the canonical layout (indentation by form, comments kept).
+    ///
+    /// Only the white space between tokens changes, so the game is the same. With `--check`
+    /// nothing is written: the files that would change are listed and the exit code is 1.
+    Fmt {
+        /// Rules files or `.tests` files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write nothing; exit 1 when a file is not formatted (for continuous integration).
+        #[arg(long)]
+        check: bool,
+    },
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    ///
+    /// Diagnostics as you type, go to definition, references, hover, completion, symbols,
+    /// rename, highlighting, formatting and perft lenses for `.zrf` and `.tests` files
+    /// (docs/editors.md).
+    Lsp,
     /// Replay a game record: print the final position and the result.
     ///
     /// The record may be zrf's own (`.game`), PGN (`.pgn`), PDN (`.pdn`) or a Zillions saved
@@ -348,7 +368,7 @@ fn args() -> Vec<std::ffi::OsString> {
         let s = first.to_string_lossy();
         let sub = [
             "check", "moves", "perft", "play", "replay", "selfplay", "test", "new", "help", "uci",
-            "hub",
+            "hub", "fmt", "lsp",
         ];
         let path = Path::new(first);
         let looks_like_file = path.is_file()
@@ -453,6 +473,8 @@ fn run() -> ExitCode {
             open,
         } => serve::run(&file, variant.as_deref(), &host, port, open),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
+        Command::Fmt { files, check } => cli::fmt::fmt(&files, check),
+        Command::Lsp => lsp::run(),
     }
 }
 

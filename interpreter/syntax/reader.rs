@@ -32,7 +32,7 @@ pub const MAX_DEPTH: usize = 200;
 /// big files), and stopping bounds the memory a huge file takes (about 40 bytes a node).
 pub const MAX_NODES: usize = 2_000_000;
 
-enum Token<'a> {
+pub(super) enum Token<'a> {
     Open,
     Close,
     Str(&'a str),
@@ -58,7 +58,7 @@ fn trivia(input: &str) -> IResult<&str, ()> {
     }
 }
 
-fn token(input: &str) -> IResult<&str, Token<'_>> {
+pub(super) fn token(input: &str) -> IResult<&str, Token<'_>> {
     alt((
         map(char('('), |_| Token::Open),
         map(char(')'), |_| Token::Close),

@@ -1,0 +1,199 @@
+//! One document analysed: the rules file loaded with its includes (from the open editors,
+//! else from disk), every game and variant resolved for diagnostics, the default game kept
+//! for hovers, and the name index of every file read.
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
+};
+use zrf::def::GameDef;
+use zrf::diagnostic::{Diagnostic, Severity};
+use zrf::expand::{GameSource, Loader};
+use zrf::names::Index;
+use zrf::source::{FileId, SourceMap, Span};
+
+use super::text::{path_to_uri, position_in, stdlib_path, LineIndex};
+
+/// Includes come from the open editors first (their unsaved text), then from disk.
+pub struct DocLoader<'a> {
+    /// The open documents' texts by path.
+    pub open: &'a HashMap<PathBuf, String>,
+}
+
+impl Loader for DocLoader<'_> {
+    fn load(&self, path: &str) -> Option<Vec<u8>> {
+        self.read(path).ok()
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+        if let Some(text) = self.open.get(Path::new(path)) {
+            return Ok(text.clone().into_bytes());
+        }
+        crate::fsio::read_file(Path::new(path))
+            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
+    }
+}
+
+/// What is known about one open rules file.
+pub struct Analysis {
+    /// Every file read, the document first.
+    pub map: SourceMap,
+    /// The document.
+    pub root: FileId,
+    /// Its games and variants, expanded.
+    pub games: Vec<GameSource>,
+    /// The default game, resolved (when it resolves).
+    pub def: Option<GameDef>,
+    /// Every diagnostic of every stage.
+    pub diags: Vec<Diagnostic>,
+    /// The names and their places.
+    pub index: Index,
+    /// `zrf check`'s summary of the default game, computed on first use.
+    pub summary: OnceCell<String>,
+}
+
+/// Loads and resolves a rules file; `is_tests` reads a `.tests` file only for its syntax.
+pub fn analyse(path: &str, text: &str, loader: &dyn Loader, is_tests: bool) -> Analysis {
+    if is_tests {
+        let mut map = SourceMap::new();
+        let root = map.add(path, text);
+        let (_, diags) = zrf::syntax::parse_file(root, text);
+        return Analysis {
+            map,
+            root,
+            games: Vec::new(),
+            def: None,
+            diags,
+            index: Index::default(),
+            summary: OnceCell::new(),
+        };
+    }
+    let loaded = zrf::load(path, text.as_bytes(), loader);
+    let mut diags = loaded.diags;
+    let default = zrf::summary::default_index(&loaded.games);
+    let mut def = None;
+    for (i, g) in loaded.games.iter().enumerate() {
+        let (d, more) = zrf::resolve_game(g);
+        diags.extend(more);
+        if i == default {
+            def = d;
+        }
+    }
+    zrf::tidy(&loaded.map, &mut diags);
+    let index = zrf::names::index(&loaded.map, def.as_ref());
+    Analysis {
+        map: loaded.map,
+        root: loaded.root,
+        games: loaded.games,
+        def,
+        diags,
+        index,
+        summary: OnceCell::new(),
+    }
+}
+
+impl Analysis {
+    /// The location of a span, in the file it is in (the standard library's files are
+    /// written to a folder of their own, so an editor can open them).
+    pub fn location(&self, span: Span) -> Option<Location> {
+        let file = self.map.file(span.file);
+        let path = match file.name.strip_prefix("<stdlib>/") {
+            Some(name) => stdlib_path(name)?,
+            None => PathBuf::from(&file.name),
+        };
+        Some(Location {
+            uri: path_to_uri(&path)?,
+            range: self.range(span),
+        })
+    }
+
+    /// The range of a span in its own file.
+    pub fn range(&self, span: Span) -> Range {
+        let file = self.map.file(span.file);
+        let (starts, text) = (file.line_starts(), &file.text);
+        Range {
+            start: position_in(starts, text, span.lo as usize),
+            end: position_in(starts, text, span.hi as usize),
+        }
+    }
+
+    /// The document's diagnostics for the editor: those in other files (an include) are shown
+    /// at the document's start, naming their place; a macro's definition and the use that
+    /// expanded it are related information; notes and help follow the message.
+    pub fn lsp_diagnostics(&self, lines: &LineIndex, text: &str) -> Vec<lsp_types::Diagnostic> {
+        self.diags
+            .iter()
+            .map(|d| self.lsp_diagnostic(d, lines, text))
+            .collect()
+    }
+
+    fn lsp_diagnostic(
+        &self,
+        d: &Diagnostic,
+        lines: &LineIndex,
+        text: &str,
+    ) -> lsp_types::Diagnostic {
+        let site = self.map.use_site(d.primary.span);
+        let mut message = d.message.clone();
+        let range = if site.file == self.root {
+            Range {
+                start: lines.position(text, site.lo as usize),
+                end: lines.position(text, site.hi as usize),
+            }
+        } else {
+            let (l, c) = self.map.line_col(site);
+            message = format!("{}:{l}:{c}: {message}", self.map.file(site.file).name);
+            Range::new(Position::new(0, 0), Position::new(0, 0))
+        };
+        if !d.primary.text.is_empty() {
+            message = format!("{message}: {}", d.primary.text);
+        }
+        for n in &d.notes {
+            message.push_str(&format!("\nnote: {n}"));
+        }
+        if let Some(h) = &d.help {
+            message.push_str(&format!("\nhelp: {h}"));
+        }
+        let mut related = Vec::new();
+        let mut relate = |span: Span, what: String| {
+            if let Some(location) = self.location(span) {
+                related.push(DiagnosticRelatedInformation {
+                    location,
+                    message: what,
+                });
+            }
+        };
+        if site != d.primary.span {
+            relate(d.primary.span, "here, in the macro's text".into());
+        }
+        let mut exp = d.primary.span.exp;
+        let mut guard = 0;
+        while let Some(e) = self.map.expansion(exp) {
+            relate(e.define, format!("the definition of `{}`", e.name));
+            relate(e.call, format!("the use of `{}` that expanded it", e.name));
+            exp = e.call.exp;
+            guard += 1;
+            if guard > 8 {
+                break;
+            }
+        }
+        for l in &d.secondary {
+            relate(self.map.use_site(l.span), l.text.clone());
+        }
+        lsp_types::Diagnostic {
+            range,
+            severity: Some(match d.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+            }),
+            code: None::<NumberOrString>,
+            source: Some("zrf".into()),
+            message,
+            related_information: (!related.is_empty()).then_some(related),
+            ..Default::default()
+        }
+    }
+}

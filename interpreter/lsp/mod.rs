@@ -1,0 +1,507 @@
+//! `zrf lsp`: a Language Server Protocol server on standard input and output, for `.zrf` and
+//! `.tests` files (lsp-server for the transport, as rust-analyzer; lsp-types for messages).
+//!
+//! One thread owns the documents and their analyses (the library's trees are not `Send`).
+//! A change is analysed once the author pauses ([`DEBOUNCE`]), or at once when a request
+//! needs it; each request is answered inside `catch_unwind`, so an internal error fails that
+//! request, not the server. Perft and tests run on threads of their own and answer when done.
+
+mod analysis;
+mod commands;
+mod features;
+mod text;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::*;
+use serde_json::Value;
+
+use analysis::{analyse, Analysis, DocLoader};
+use text::{uri_to_path, LineIndex};
+
+/// How long the author must pause before a change is analysed.
+pub const DEBOUNCE: Duration = Duration::from_millis(150);
+
+struct Doc {
+    uri: Uri,
+    path: PathBuf,
+    text: String,
+    version: i32,
+    lines: LineIndex,
+    /// When the text last changed, if it has not been analysed since.
+    dirty: Option<Instant>,
+    analysis: Option<Analysis>,
+}
+
+impl Doc {
+    fn is_tests(&self) -> bool {
+        self.path.extension().is_some_and(|e| e == "tests")
+    }
+}
+
+/// The result of a command run on its own thread: the request to answer and the text.
+pub(crate) type Done = (RequestId, Result<String, String>);
+
+struct Server {
+    conn: Connection,
+    docs: HashMap<String, Doc>,
+    done_tx: Sender<Done>,
+}
+
+/// Serves one editor until it says `exit`.
+pub fn run() -> ExitCode {
+    let (conn, io) = Connection::stdio();
+    let caps = capabilities();
+    let Ok(caps) = serde_json::to_value(caps) else {
+        return ExitCode::FAILURE;
+    };
+    if let Err(e) = conn.initialize(caps) {
+        eprintln!("zrf lsp: {e}");
+        return ExitCode::FAILURE;
+    }
+    let (done_tx, done_rx) = unbounded();
+    let mut server = Server {
+        conn,
+        docs: HashMap::new(),
+        done_tx,
+    };
+    let code = server.serve(&done_rx);
+    drop(server);
+    let _ = io.join();
+    code
+}
+
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["(".into(), " ".into()]),
+            ..Default::default()
+        }),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: commands::NAMES.iter().map(|c| c.to_string()).collect(),
+            work_done_progress_options: Default::default(),
+        }),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: SemanticTokensLegend {
+                    token_types: features::TOKEN_TYPES.to_vec(),
+                    token_modifiers: Vec::new(),
+                },
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                work_done_progress_options: Default::default(),
+            },
+        )),
+        ..Default::default()
+    }
+}
+
+impl Server {
+    fn serve(&mut self, done_rx: &Receiver<Done>) -> ExitCode {
+        loop {
+            let wait = self
+                .docs
+                .values()
+                .filter_map(|d| d.dirty)
+                .min()
+                .map(|t| (t + DEBOUNCE).saturating_duration_since(Instant::now()));
+            let timeout = crossbeam_channel::after(wait.unwrap_or(Duration::from_secs(3600)));
+            select! {
+                recv(self.conn.receiver) -> msg => {
+                    let Ok(msg) = msg else { return ExitCode::SUCCESS };
+                    match msg {
+                        Message::Request(req) => {
+                            if self.conn.handle_shutdown(&req).unwrap_or(true) {
+                                return ExitCode::SUCCESS;
+                            }
+                            self.request(req);
+                        }
+                        Message::Notification(n) => {
+                            if n.method == "exit" {
+                                return ExitCode::SUCCESS;
+                            }
+                            self.notification(n);
+                        }
+                        Message::Response(_) => {}
+                    }
+                }
+                recv(done_rx) -> done => {
+                    if let Ok((id, result)) = done {
+                        self.finish_command(id, result);
+                    }
+                }
+                recv(timeout) -> _ => self.publish_due(),
+            }
+        }
+    }
+
+    fn send(&self, msg: Message) {
+        let _ = self.conn.sender.send(msg);
+    }
+
+    fn notify(&self, method: &str, params: impl serde::Serialize) {
+        self.send(Message::Notification(Notification::new(
+            method.to_string(),
+            params,
+        )));
+    }
+
+    /// Analyses and publishes the documents whose pause has lasted long enough.
+    fn publish_due(&mut self) {
+        let now = Instant::now();
+        let due: Vec<String> = self
+            .docs
+            .iter()
+            .filter(|(_, d)| d.dirty.is_some_and(|t| now >= t + DEBOUNCE))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in due {
+            self.ensure(&key);
+            self.publish(&key);
+        }
+    }
+
+    /// Analyses a document if its text changed since the last analysis.
+    fn ensure(&mut self, key: &str) {
+        let open: HashMap<PathBuf, String> = self
+            .docs
+            .values()
+            .map(|d| (d.path.clone(), d.text.clone()))
+            .collect();
+        let Some(doc) = self.docs.get_mut(key) else {
+            return;
+        };
+        if doc.analysis.is_some() && doc.dirty.is_none() {
+            return;
+        }
+        let loader = DocLoader { open: &open };
+        let name = doc.path.to_string_lossy().into_owned();
+        let is_tests = doc.is_tests();
+        let text = &doc.text;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            analyse(&name, text, &loader, is_tests)
+        }));
+        doc.analysis = result.ok();
+        doc.dirty = None;
+    }
+
+    fn publish(&self, key: &str) {
+        let Some(doc) = self.docs.get(key) else {
+            return;
+        };
+        let diagnostics = doc
+            .analysis
+            .as_ref()
+            .map(|a| a.lsp_diagnostics(&doc.lines, &doc.text))
+            .unwrap_or_else(|| {
+                vec![lsp_types::Diagnostic {
+                    message: "zrf could not analyse this file (an internal error)".into(),
+                    source: Some("zrf".into()),
+                    ..Default::default()
+                }]
+            });
+        self.notify(
+            "textDocument/publishDiagnostics",
+            PublishDiagnosticsParams {
+                uri: doc.uri.clone(),
+                diagnostics,
+                version: Some(doc.version),
+            },
+        );
+    }
+
+    fn notification(&mut self, n: Notification) {
+        match n.method.as_str() {
+            "textDocument/didOpen" => {
+                if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) {
+                    let d = p.text_document;
+                    self.set_text(d.uri, d.text, d.version);
+                }
+            }
+            "textDocument/didChange" => {
+                if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) {
+                    if let Some(change) = p.content_changes.into_iter().last() {
+                        let d = p.text_document;
+                        self.set_text(d.uri, change.text, d.version);
+                    }
+                }
+            }
+            "textDocument/didClose" => {
+                if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) {
+                    let key = p.text_document.uri.as_str().to_string();
+                    self.docs.remove(&key);
+                    self.notify(
+                        "textDocument/publishDiagnostics",
+                        PublishDiagnosticsParams {
+                            uri: p.text_document.uri,
+                            diagnostics: Vec::new(),
+                            version: None,
+                        },
+                    );
+                    self.mark_includers(&key);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn set_text(&mut self, uri: Uri, text: String, version: i32) {
+        let key = uri.as_str().to_string();
+        let path = uri_to_path(&uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
+        let lines = LineIndex::new(&text);
+        self.docs.insert(
+            key.clone(),
+            Doc {
+                uri,
+                path,
+                text,
+                version,
+                lines,
+                dirty: Some(Instant::now()),
+                analysis: None,
+            },
+        );
+        self.mark_includers(&key);
+    }
+
+    /// Marks for analysis the open documents that read the document `key` (an include).
+    fn mark_includers(&mut self, key: &str) {
+        let Some(path) = self.docs.get(key).map(|d| d.path.clone()).or_else(|| {
+            let uri: Uri = key.parse().ok()?;
+            uri_to_path(&uri)
+        }) else {
+            return;
+        };
+        let name = path.to_string_lossy().into_owned();
+        let now = Instant::now();
+        for (k, d) in self.docs.iter_mut() {
+            let reads = d
+                .analysis
+                .as_ref()
+                .is_some_and(|a| a.map.files().iter().skip(1).any(|f| f.name == name));
+            if k != key && reads {
+                d.dirty = Some(now);
+            }
+        }
+    }
+
+    fn request(&mut self, req: Request) {
+        let id = req.id.clone();
+        let method = req.method.clone();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(req)));
+        let response = match result {
+            Ok(Ok(Some(value))) => Response::new_ok(id, value),
+            Ok(Ok(None)) => return,
+            Ok(Err(message)) => Response::new_err(id, ErrorCode::RequestFailed as i32, message),
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("zrf: internal error while answering {method}"),
+            ),
+        };
+        self.send(Message::Response(response));
+    }
+
+    /// The document a request is about, analysed; its key.
+    fn doc_for(&mut self, uri: &Uri) -> Result<String, String> {
+        let key = uri.as_str().to_string();
+        if !self.docs.contains_key(&key) {
+            return Err(format!("{} is not open", uri.as_str()));
+        }
+        self.ensure(&key);
+        Ok(key)
+    }
+
+    /// Answers a request: `Ok(None)` when the answer comes later (a command running).
+    fn answer(&mut self, req: Request) -> Result<Option<Value>, String> {
+        fn params<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
+            serde_json::from_value(v).map_err(|e| format!("bad parameters: {e}"))
+        }
+        fn json(v: impl serde::Serialize) -> Result<Option<Value>, String> {
+            serde_json::to_value(v).map(Some).map_err(|e| e.to_string())
+        }
+        fn at<'a>(
+            docs: &'a HashMap<String, Doc>,
+            key: &str,
+            pos: Position,
+        ) -> (Option<&'a Analysis>, usize) {
+            let d = &docs[key];
+            (d.analysis.as_ref(), d.lines.offset(&d.text, pos))
+        }
+        match req.method.as_str() {
+            "textDocument/definition" => {
+                let p: GotoDefinitionParams = params(req.params)?;
+                let tp = p.text_document_position_params;
+                let key = self.doc_for(&tp.text_document.uri)?;
+                let (a, off) = at(&self.docs, &key, tp.position);
+                let locs = a.map(|a| features::definition(a, off)).unwrap_or_default();
+                json(GotoDefinitionResponse::Array(locs))
+            }
+            "textDocument/references" => {
+                let p: ReferenceParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let key = self.doc_for(&tp.text_document.uri)?;
+                let (a, off) = at(&self.docs, &key, tp.position);
+                let with = p.context.include_declaration;
+                json(
+                    a.map(|a| features::references(a, off, with))
+                        .unwrap_or_default(),
+                )
+            }
+            "textDocument/hover" => {
+                let p: HoverParams = params(req.params)?;
+                let tp = p.text_document_position_params;
+                let key = self.doc_for(&tp.text_document.uri)?;
+                let (a, off) = at(&self.docs, &key, tp.position);
+                json(a.and_then(|a| features::hover(a, off)))
+            }
+            "textDocument/completion" => {
+                let p: CompletionParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let key = self.doc_for(&tp.text_document.uri)?;
+                let (a, off) = at(&self.docs, &key, tp.position);
+                let text = &self.docs[&key].text;
+                let items = a
+                    .map(|a| features::completion(a, text, off))
+                    .unwrap_or_default();
+                json(CompletionResponse::Array(items))
+            }
+            "textDocument/documentSymbol" => {
+                let p: DocumentSymbolParams = params(req.params)?;
+                let key = self.doc_for(&p.text_document.uri)?;
+                let syms = self.docs[&key]
+                    .analysis
+                    .as_ref()
+                    .map(features::symbols)
+                    .unwrap_or_default();
+                json(DocumentSymbolResponse::Nested(syms))
+            }
+            "textDocument/prepareRename" => {
+                let p: TextDocumentPositionParams = params(req.params)?;
+                let key = self.doc_for(&p.text_document.uri)?;
+                let (a, off) = at(&self.docs, &key, p.position);
+                let found = a.and_then(|a| {
+                    let (_, span) = features::name_at(a, off)?;
+                    Some(PrepareRenameResponse::Range(a.range(span)))
+                });
+                json(found)
+            }
+            "textDocument/rename" => {
+                let p: RenameParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let key = self.doc_for(&tp.text_document.uri)?;
+                let (a, off) = at(&self.docs, &key, tp.position);
+                let bad = p.new_name.is_empty()
+                    || p.new_name.contains(|c: char| {
+                        c.is_whitespace() || c.is_control() || "();\"".contains(c)
+                    });
+                if bad {
+                    return Err(format!("`{}` is not a name", p.new_name));
+                }
+                json(a.and_then(|a| features::rename(a, off, &p.new_name)))
+            }
+            "textDocument/formatting" => {
+                let p: DocumentFormattingParams = params(req.params)?;
+                let key = self.doc_for(&p.text_document.uri)?;
+                let d = &self.docs[&key];
+                let out = zrf::format::format(&d.text).map_err(|e| e.message)?;
+                let end = d.lines.position(&d.text, d.text.len());
+                let edits = if out == d.text {
+                    Vec::new()
+                } else {
+                    vec![TextEdit {
+                        range: Range::new(Position::new(0, 0), end),
+                        new_text: out,
+                    }]
+                };
+                json(edits)
+            }
+            "textDocument/semanticTokens/full" => {
+                let p: SemanticTokensParams = params(req.params)?;
+                let key = self.doc_for(&p.text_document.uri)?;
+                let d = &self.docs[&key];
+                let data = d
+                    .analysis
+                    .as_ref()
+                    .map(|a| features::semantic_tokens(a, &d.text, &d.lines))
+                    .unwrap_or_default();
+                json(SemanticTokensResult::Tokens(SemanticTokens {
+                    result_id: None,
+                    data,
+                }))
+            }
+            "textDocument/codeLens" => {
+                let p: CodeLensParams = params(req.params)?;
+                let key = self.doc_for(&p.text_document.uri)?;
+                let d = &self.docs[&key];
+                let lenses = d
+                    .analysis
+                    .as_ref()
+                    .map(|a| features::lenses(a, &d.uri, d.is_tests()))
+                    .unwrap_or_default();
+                json(lenses)
+            }
+            "workspace/executeCommand" => {
+                let p: ExecuteCommandParams = params(req.params)?;
+                let uri = p
+                    .arguments
+                    .first()
+                    .and_then(Value::as_str)
+                    .and_then(|s| s.parse::<Uri>().ok())
+                    .ok_or("the command needs the document's URI")?;
+                let key = uri.as_str().to_string();
+                let d = self.docs.get(&key).ok_or("the document is not open")?;
+                let open: HashMap<PathBuf, String> = self
+                    .docs
+                    .values()
+                    .map(|d| (d.path.clone(), d.text.clone()))
+                    .collect();
+                let job = commands::Job {
+                    command: p.command,
+                    path: d.path.clone(),
+                    text: d.text.clone(),
+                    variant: p.arguments.get(1).and_then(Value::as_str).map(String::from),
+                    open,
+                };
+                commands::spawn(job, req.id, self.done_tx.clone())?;
+                Ok(None)
+            }
+            m => Err(format!("zrf lsp does not answer {m}")),
+        }
+    }
+
+    fn finish_command(&self, id: RequestId, result: Result<String, String>) {
+        let response = match result {
+            Ok(text) => {
+                self.notify(
+                    "window/showMessage",
+                    ShowMessageParams {
+                        typ: MessageType::INFO,
+                        message: text.clone(),
+                    },
+                );
+                Response::new_ok(id, Value::String(text))
+            }
+            Err(e) => Response::new_err(id, ErrorCode::RequestFailed as i32, e),
+        };
+        self.send(Message::Response(response));
+    }
+}

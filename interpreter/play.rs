@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 
-use crate::engine::{revert, Cut, GoalContext, MoveList, Outcome, Position, Rules, UndoLog};
+use crate::engine::{
+    revert, Cut, GoalContext, MoveList, Outcome, Position, Rules, UndoLog, Workspace,
+};
 use crate::notation::{self, MoveError};
 
 /// A game being played from some position.
@@ -38,6 +40,8 @@ pub struct Game {
     /// that the outcome check does not scan the history (replaying a record stays linear).
     counts: FxHashMap<u64, u32>,
     log: UndoLog,
+    /// Buffers of move generation, reused by every position.
+    ws: Workspace,
     legal: MoveList,
     legal_for: Option<u64>,
     /// The outcome of the current position, once asked, with the hash and ply it is for.
@@ -83,6 +87,7 @@ impl Clone for Game {
             texts: Mutex::new(texts),
             counts: self.counts.clone(),
             log: self.log.clone(),
+            ws: Workspace::default(),
             legal: self.legal.clone(),
             legal_for: self.legal_for,
             outcome_for: self.outcome_for.clone(),
@@ -110,6 +115,7 @@ impl Game {
             texts: Mutex::new(Texts::default()),
             counts,
             log: UndoLog::new(),
+            ws: Workspace::default(),
             legal: MoveList::new(),
             legal_for: None,
             outcome_for: None,
@@ -159,7 +165,7 @@ impl Game {
     /// The legal moves in the current position.
     pub fn legal(&mut self) -> &MoveList {
         if self.legal_for != Some(self.pos.hash) {
-            self.rules.legal_moves(&mut self.pos, &mut self.legal);
+            (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut self.legal);
             self.legal_for = Some(self.pos.hash);
         }
         &self.legal

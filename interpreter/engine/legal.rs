@@ -19,6 +19,9 @@
 //! nor take a checking piece: it is legal exactly when its square stands between a royal piece
 //! and every enemy slider checking it, and never when a leap checks. A side in check in a drop
 //! game has a hundred such moves, which no longer need a trial move each.
+//! Likewise, in check, a move that places one non-royal piece and empties at most one unpinned
+//! square answers the checks exactly when it blocks every checking slide or takes the one
+//! checking piece.
 
 use super::moves::{MoveList, Op};
 use super::position::{Position, DEAD};

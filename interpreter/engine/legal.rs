@@ -19,6 +19,9 @@
 //! nor take a checking piece: it is legal exactly when its square stands between a royal piece
 //! and every enemy slider checking it, and never when a leap checks. A side in check in a drop
 //! game has a hundred such moves, which no longer need a trial move each.
+//! Likewise, in check, a move that places one non-royal piece and empties at most one unpinned
+//! square answers the checks exactly when it blocks every checking slide or takes the one
+//! checking piece.
 
 use super::moves::{MoveList, Op};
 use super::position::{Position, DEAD};
@@ -39,6 +42,9 @@ pub struct Safety {
     /// square is marked [`BLOCK`] (between a royal piece and every slider checking it; none
     /// when a leap checks).
     blockable: bool,
+    /// With [`Safety::blockable`]: the square of the one piece giving check (`NONE` when
+    /// several do).
+    checker: u16,
     /// Squares of [`BLOCK`]; while examining, the empty squares of the ray being walked.
     blocks: Vec<u16>,
     ray: Vec<u16>,
@@ -112,6 +118,7 @@ impl Rules {
         s.blocks.clear();
         s.proven = false;
         s.blockable = false;
+        s.checker = NONE;
         for (sq, c) in pos.cells.iter().enumerate() {
             if self.royal_of(*c, side) {
                 s.kings.push(sq as u16);
@@ -127,6 +134,9 @@ impl Rules {
         // every one of them so far are `blocks`).
         let mut leap_check = false;
         let mut slide_checks = 0;
+        // Checks seen, and the square of the last piece giving one.
+        let mut checks = 0;
+        let mut checker = NONE;
         for &k in &s.kings {
             let k = k as usize;
             for pl in 0..self.def.players.len() {
@@ -139,6 +149,8 @@ impl Rules {
                     let c = pos.cells[src as usize];
                     if enemy(c) && c.piece == piece + 1 {
                         leap_check = true;
+                        checks += 1;
+                        checker = src;
                     }
                 }
                 for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
@@ -171,6 +183,8 @@ impl Rules {
                                     s.blocks.retain(|b| ray.contains(b));
                                 }
                                 slide_checks += 1;
+                                checks += 1;
+                                checker = q;
                                 break;
                             }
                             first = q;
@@ -192,6 +206,10 @@ impl Rules {
             for &q in &s.blocks {
                 s.marks[q as usize] |= BLOCK;
             }
+            for &q in &s.pinned {
+                s.marks[q as usize] |= PINNED;
+            }
+            s.checker = if checks == 1 { checker } else { NONE };
             s.blockable = true;
             return;
         }
@@ -221,6 +239,51 @@ impl Rules {
             }
         }
         written.map(|sq| s.marks[sq as usize] & BLOCK != 0)
+    }
+
+    /// In check ([`Safety::blockable`]): whether a move that puts one non-royal piece of
+    /// `side` on one square and empties at most one other occupied square, not a pinned one,
+    /// answers every check, by standing between a royal piece and every slider checking it
+    /// or by taking the one piece giving check (`None` for other moves, which are played).
+    /// Such a move changes no other square, so no other enemy piece can attack after it but
+    /// through the square it empties, which only a pin would open.
+    #[inline]
+    fn evasion_safe(&self, s: &Safety, pos: &Position, side: PlayerId, ops: &[Op]) -> Option<bool> {
+        let mut placed = None;
+        let mut emptied = 0;
+        for op in ops {
+            if let Op::Set(sq, c) = *op {
+                let mark = s.marks[sq as usize];
+                if mark & KING != 0 {
+                    return None;
+                }
+                if c.is_empty() {
+                    if !pos.cells[sq as usize].is_empty() {
+                        emptied += 1;
+                        if emptied > 1 || mark & PINNED != 0 {
+                            return None;
+                        }
+                    }
+                } else if placed.is_some_and(|p| p != sq)
+                    || c.owner != side.0
+                    || c.marks & DEAD != 0
+                    || self.royal[c.piece as usize - 1]
+                {
+                    return None;
+                } else {
+                    placed = Some(sq);
+                }
+            }
+        }
+        let to = placed?;
+        // The piece placed must stay there: a later op emptying its square is another shape.
+        if ops
+            .iter()
+            .any(|op| matches!(*op, Op::Set(sq, c) if sq == to && c.is_empty()))
+        {
+            return None;
+        }
+        Some(s.marks[to as usize] & BLOCK != 0 || to == s.checker)
     }
 
     /// Whether the examined position proves a move safe without playing it.
@@ -375,6 +438,9 @@ impl Rules {
         }
         if s.blockable {
             if let Some(safe) = self.drop_blocks(s, pos, side, &ops) {
+                return safe;
+            }
+            if let Some(safe) = self.evasion_safe(s, pos, side, &ops) {
                 return safe;
             }
         }

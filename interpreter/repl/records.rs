@@ -286,11 +286,11 @@ impl Session {
     /// zrf's canonical text.
     pub fn move_list(&self) -> Vec<String> {
         if self.game.has_san {
-            self.game.sans.clone()
+            self.game.sans()
         } else if self.pdn_applies() {
             self.pdn_moves()
         } else {
-            self.game.played.clone()
+            self.game.played()
         }
     }
 
@@ -309,7 +309,7 @@ impl Session {
     fn pdn_moves(&self) -> Vec<String> {
         let mut g = self.start();
         let mut out = Vec::new();
-        for mv in &self.game.played {
+        for mv in &self.game.played() {
             let list = g.legal().clone();
             let def = &g.rules.def;
             let mut text = mv.clone();
@@ -416,7 +416,7 @@ impl Session {
             players: g.rules.def.players.iter().map(|p| p.name.clone()).collect(),
             result: self.result2(),
             moves: match format {
-                Format::Pgn => self.game.sans.clone(),
+                Format::Pgn => self.game.sans(),
                 _ => self.pdn_moves(),
             },
             first_number: self.first_number,

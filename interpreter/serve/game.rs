@@ -153,7 +153,7 @@ pub(super) fn game_thread(
         g.reload_if_changed();
         let answer = g.command(&body);
         // After a redo, the recorded random moves are the ones to replay.
-        if g.session.game().redo.is_empty() {
+        if g.session.game().redo_len() == 0 {
             g.random_turns();
         }
         let think = answer.is_ok() && g.computer_to_move();
@@ -242,7 +242,7 @@ impl Game {
         let number = (self.variant + 1).to_string();
         match open_at(&self.file, Some(&number), self.start.as_deref()) {
             Ok(mut s) => {
-                let played = self.session.game().played.clone();
+                let played = self.session.game().played();
                 let mut kept = 0;
                 for m in &played {
                     if s.game_mut().play(m).is_err() {
@@ -465,7 +465,7 @@ impl Game {
         let none = zrf::def::NONE;
         let last: Vec<u16> = [game.pos.last_from, game.pos.last_to]
             .into_iter()
-            .filter(|&sq| sq != none && !game.played.is_empty())
+            .filter(|&sq| sq != none && game.plies() > 0)
             .collect();
         let check: Vec<usize> = match game.rules.turns.is_empty() {
             false if game.rules.royal.iter().any(|&r| r) => {
@@ -555,12 +555,12 @@ impl Game {
             "hand": hand,
             "images": { "board": shown(board_image), "pieces": piece_images },
             "moves": moves,
-            "history": game.played,
+            "history": game.played(),
             "notation": notation,
             "last": last,
             "check": check,
             "stuck": stuck,
-            "redo": game.redo.len(),
+            "redo": game.redo_len(),
             "result": result,
             "fen": fen,
             "native": native,

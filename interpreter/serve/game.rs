@@ -14,7 +14,7 @@ use zrf::repl::{Files, OpenError, Session};
 
 use super::api::Job;
 use super::images::{self, Images};
-use super::records::RecordFiles;
+use super::records::{moves_in, RecordFiles};
 use super::watch::Watch;
 use crate::fsio;
 
@@ -447,6 +447,12 @@ impl Game {
                     .file_name()
                     .map_or("record.game".into(), |s| s.to_string_lossy().into_owned());
                 let path = self.file.with_file_name(&bare);
+                let path_text = path.to_string_lossy().into_owned();
+                if moves_in(&path_text, &record).is_some_and(|n| n > MAX_PLIES) {
+                    return Err(format!(
+                        "{bare}: the web board loads games of at most {MAX_PLIES} moves"
+                    ));
+                }
                 // The record may name only the rules files this server offers.
                 let dir = self
                     .file

@@ -5,9 +5,24 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use zrf::repl::records::Format;
 use zrf::repl::Files;
 
 use crate::fsio;
+
+/// The number of moves (or, for a Zillions saved game, move lines) of the game a record
+/// holds; `None` when it does not read (the load then says why).
+pub fn moves_in(path: &str, text: &str) -> Option<usize> {
+    if zrf::records::zsg::is_zsg(text) {
+        return zrf::records::zsg::Record::parse(text)
+            .ok()
+            .map(|r| r.lines.len());
+    }
+    Format::of(path)
+        .game(text, None)
+        .ok()
+        .map(|r| r.moves.len())
+}
 
 /// The one answer for a file a record may not read or that cannot be read.
 const REFUSED: &str = "not a rules file of the served folder";

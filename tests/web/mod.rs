@@ -208,6 +208,34 @@ impl Drop for Served {
     }
 }
 
+/// A line of `/proc/PID/status` (`VmRSS`, `Threads`) as a number.
+pub fn proc_status(pid: u32, key: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The resident memory of a process, in MiB.
+pub fn rss_mib(pid: u32) -> u64 {
+    proc_status(pid, "VmRSS") / 1024
+}
+
+/// The threads of a process whose name starts with `prefix`.
+pub fn threads_named(pid: u32, prefix: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.starts_with(prefix))
+        })
+        .count()
+}
+
 /// Where a program is on `PATH`.
 pub fn which(name: &str) -> Option<std::path::PathBuf> {
     let path = std::env::var_os("PATH")?;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
@@ -27,6 +27,9 @@ const SCRIPT: &str = include_str!("page.js");
 pub const MAX_BODY: usize = 1024 * 1024;
 /// The most games kept at once; the least recently used goes first, its search stopped.
 pub const MAX_GAMES: usize = 32;
+/// The most game threads at once: the games kept, and games starting or still ending (a
+/// dropped game's thread ends when the command it is running ends).
+pub const MAX_GAME_THREADS: usize = MAX_GAMES + 8;
 /// How long a request waits for its game's answer before it is given the last state.
 const ANSWER_WAIT: Duration = Duration::from_secs(30);
 /// How many requests may wait in one game's queue; past it the game is busy (503).
@@ -61,6 +64,8 @@ pub struct Shared {
     /// is told so.
     gone: Mutex<Vec<u64>>,
     next_id: AtomicU64,
+    /// Game threads running.
+    threads: Arc<AtomicUsize>,
     images: Arc<Images>,
     /// The rules file's watcher (unset when the system has none: then each request compares
     /// the file's modification time).
@@ -81,6 +86,7 @@ impl Shared {
             games: Mutex::new(HashMap::new()),
             gone: Mutex::new(Vec::new()),
             next_id: AtomicU64::new(1),
+            threads: Arc::default(),
             images: Arc::new(Images::default()),
             watch: OnceLock::new(),
         }
@@ -231,6 +237,13 @@ fn new_game(shared: &Shared, body: &Value) -> Reply {
         Some(Value::Null) | None => shared.variant.clone(),
         Some(_) => return error(400, "`variant` must be a string"),
     };
+    let running = ThreadCount::take(&shared.threads);
+    let Some(running) = running else {
+        return error(
+            503,
+            "too many games are starting or closing at once; try again in a moment",
+        );
+    };
     let id = shared.next_id.fetch_add(1, Ordering::SeqCst);
     let (jobs, rx) = sync_channel::<Job>(QUEUE);
     let (first_tx, first_rx) = channel();
@@ -243,6 +256,7 @@ fn new_game(shared: &Shared, body: &Value) -> Reply {
         .name(format!("zrf-game-{id}"))
         .stack_size(64 << 20)
         .spawn(move || {
+            let _running = running;
             game_thread(
                 id,
                 file,
@@ -283,6 +297,25 @@ fn new_game(shared: &Shared, body: &Value) -> Reply {
         }
         Ok(Err(e)) => error(422, &e),
         Err(_) => error(500, "the game thread stopped"),
+    }
+}
+
+/// One of the game threads counted in `Shared::threads`, given back when dropped.
+struct ThreadCount(Arc<AtomicUsize>);
+
+impl ThreadCount {
+    fn take(n: &Arc<AtomicUsize>) -> Option<ThreadCount> {
+        n.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |k| {
+            (k < MAX_GAME_THREADS).then_some(k + 1)
+        })
+        .ok()?;
+        Some(ThreadCount(n.clone()))
+    }
+}
+
+impl Drop for ThreadCount {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

@@ -16,7 +16,7 @@ use http::{HeaderValue, Method, Response, StatusCode};
 use serde_json::{json, Value};
 
 use super::game::{game_thread, GameLink};
-use super::guard::Guard;
+use super::guard::{Guard, Refusal};
 use super::images::Images;
 use super::watch::Watch;
 
@@ -142,22 +142,28 @@ fn ok(v: &Value) -> Reply {
     reply(200, "application/json", v.to_string())
 }
 
-/// Checks a request's headers before its body is read: `Err` is the refusal to send.
-pub fn admit(shared: &Shared, parts: &Parts) -> Result<bool, Reply> {
+/// Checks a request's headers before its body is read: `Err` says why it is refused, and
+/// [`refusal`] is the answer.
+pub fn admit(shared: &Shared, parts: &Parts) -> Result<bool, Refusal> {
     let m = &parts.method;
     if *m != Method::GET && *m != Method::HEAD && *m != Method::POST {
-        return Err(error(405, "only GET and POST are answered"));
+        return Err(Refusal {
+            status: 405,
+            why: "only GET and POST are answered",
+        });
     }
-    shared
-        .guard
-        .admit(m, parts.uri.query(), &parts.headers)
-        .map_err(|r| error(r.status, r.why))
+    shared.guard.admit(m, parts.uri.query(), &parts.headers)
+}
+
+/// The answer to a refused request.
+pub fn refusal(r: Refusal) -> Reply {
+    error(r.status, r.why)
 }
 
 /// Answers a request: the guard's checks, then the route.
 pub fn handle(shared: &Shared, parts: &Parts, body: &[u8]) -> Reply {
     match admit(shared, parts) {
-        Err(r) => r,
+        Err(r) => refusal(r),
         Ok(set_cookie) => respond(shared, parts, body, set_cookie),
     }
 }

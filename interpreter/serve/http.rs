@@ -235,7 +235,7 @@ async fn answer(
     // The head is checked before the body is read; `api::handle` checks it again (the same
     // answer), so that what the fuzz target calls is what answers here.
     if let Err(r) = api::admit(&shared, &parts) {
-        return full(r);
+        return full(api::refusal(r));
     }
     let bytes = if parts.method == Method::POST {
         match read_body(body).await {

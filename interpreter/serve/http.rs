@@ -77,7 +77,10 @@ pub fn serve(listener: Listener, shared: Arc<Shared>) -> std::io::Result<()> {
         let stop = stop.clone();
         let _ = ctrlc::set_handler(move || stop.notify_one());
     }
-    rt.block_on(accept(listener, shared, stop))
+    let served = rt.block_on(accept(listener, shared, stop));
+    // A handler may be waiting on a game thread: do not wait for it.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
 /// The open connections, oldest first, and whether each is inside a request.

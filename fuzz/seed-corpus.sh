@@ -7,7 +7,7 @@ fuzz="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz")"
 dagaz="$repo/tests/corpus/dagaz"
 rules_targets=(parse_never_panics load_never_panics play_never_panics)
-for t in "${rules_targets[@]}" record_native setup_text play_random; do
+for t in "${rules_targets[@]}" record_native setup_text play_random serve_request; do
   mkdir -p "$fuzz/corpus/$t"
 done
 n=0
@@ -112,3 +112,28 @@ done
 [ -z "$zrf" ] && echo "note: no built zrf; setup_text has no native-position seeds" >&2
 # play_random needs no seeds: any bytes pick a game and moves.
 echo "seeded record_native and setup_text"
+
+# Requests to the web board: a flags byte (method in bits 0-2; 8: the token, 16: a good Host,
+# 32: JSON content type, 64: `{game}` is the newest game), the target, headers, a blank line,
+# the body. \x79 is a POST with all four, \x58 a GET with the token, Host and `{game}`.
+request() {
+  local flags="$1" target="$2" body="${3:-}"
+  { printf "$flags"; printf '%s\n\n%s' "$target" "$body"; } | seed serve_request
+}
+request '\x79' /api/games '{}'
+request '\x79' /api/games '{"variant": "Crazyhouse"}'
+for cmd in '{"cmd": "move", "move": "e2-e4"}' '{"cmd": "undo"}' '{"cmd": "redo"}' \
+           '{"cmd": "new"}' '{"cmd": "stop"}' '{"cmd": "save", "format": "pgn"}' \
+           '{"cmd": "setup", "position": "8/8/8/8/8/8/8/K6k w - - 0 1"}' \
+           '{"cmd": "engine", "setting": "alphabeta depth 2"}' \
+           '{"cmd": "computer", "sides": [false, true]}' '{"cmd": "variant", "variant": "2"}' \
+           '{"cmd": "load", "name": "x.pgn", "record": "[Game \"chess.zrf\"]\n\n1. e4 e5 *\n"}' \
+           '{"cmd": "load", "name": "x.zsg", "record": "version=Zillions 2.0\nRulesFile=../x.zrf\n"}'; do
+  request '\x79' '/api/games/{game}' "$cmd"
+done
+for target in '/api/games/{game}' '/' '/page.js' '/images/0.png' '/?token=fuzz-token'; do
+  request '\x58' "$target"
+done
+printf '\x01/api/games\nHost: evil.example\nOrigin: http://evil.example\nContent-Type: text/plain\n\n{}' \
+  | seed serve_request
+echo "seeded serve_request"

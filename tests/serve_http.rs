@@ -248,7 +248,7 @@ fn bitmaps_named_by_the_rules_file_are_served_as_png() {
     assert!(images["pieces"][0][1].is_null(), "O's bitmap is missing");
 
     let png = |url: &Value| {
-        let (code, body) = web::request(&s.addr, "GET", url.as_str().unwrap(), b"");
+        let (code, body) = s.request("GET", url.as_str().unwrap(), b"");
         assert_eq!(code, 200);
         image::load_from_memory_with_format(&body, image::ImageFormat::Png)
             .unwrap()

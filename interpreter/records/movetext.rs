@@ -9,17 +9,40 @@ use super::native::Record;
 /// differ between PGN and PDN: `0-0` is castling in PGN). A game's result token is kept as
 /// its `Result` header when the tags gave none.
 pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
+    scan(text, results, None).map(|(games, _)| games)
+}
+
+/// Reads game number `k` (from 1) of a file and counts its games, keeping no other game in
+/// memory: what a file of many games costs is its text and the one game kept.
+pub fn parse_nth(
+    text: &str,
+    results: &[&str],
+    k: usize,
+) -> Result<(Option<Record>, usize), String> {
+    scan(text, results, Some(k)).map(|(mut games, count)| (games.pop(), count))
+}
+
+/// Reads the games of a file, keeping all of them or only number `only`; the games kept and
+/// the number of games.
+fn scan(text: &str, results: &[&str], only: Option<usize>) -> Result<(Vec<Record>, usize), String> {
     let text = super::strip_bom(text);
     let mut games = Vec::new();
     let mut cur = Record::default();
+    // Games finished so far, and whether the current one has begun (a tag or a move).
+    let mut count = 0usize;
+    let mut begun = false;
+    let keep = |count: usize| only.is_none_or(|k| k == count + 1);
     // Whether the current game has movetext (a tag after movetext starts a new game).
     let mut in_moves = false;
     let mut depth = 0usize; // variations
     let mut line_no = 1;
     let mut rest = text;
-    let finish = |cur: &mut Record, games: &mut Vec<Record>| {
-        if !cur.headers.is_empty() || !cur.moves.is_empty() {
-            games.push(std::mem::take(cur));
+    let finish = |cur: &mut Record, games: &mut Vec<Record>, begun: &mut bool, n: &mut usize| {
+        if std::mem::take(begun) {
+            if keep(*n) {
+                games.push(std::mem::take(cur));
+            }
+            *n += 1;
         }
     };
     while !rest.is_empty() {
@@ -64,10 +87,13 @@ pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
                     )
                 })?;
                 if in_moves {
-                    finish(&mut cur, &mut games);
+                    finish(&mut cur, &mut games, &mut begun, &mut count);
                     in_moves = false;
                 }
-                cur.headers.push((k, v));
+                if keep(count) {
+                    cur.headers.push((k, v));
+                }
+                begun = true;
                 rest = &rest[end + 1..];
             }
             _ => {
@@ -80,15 +106,19 @@ pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
                     continue;
                 }
                 if results.contains(&token) {
-                    if cur.get("Result").is_none() {
+                    if keep(count) && cur.get("Result").is_none() {
                         cur.headers.push(("Result".into(), token.into()));
                     }
-                    finish(&mut cur, &mut games);
+                    begun = true;
+                    finish(&mut cur, &mut games, &mut begun, &mut count);
                     in_moves = false;
                     continue;
                 }
                 if let Some(mv) = move_of(token) {
-                    cur.moves.push(mv.to_string());
+                    if keep(count) {
+                        cur.moves.push(mv.to_string());
+                    }
+                    begun = true;
                 }
                 in_moves = true;
             }
@@ -97,8 +127,8 @@ pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
     if depth > 0 {
         return Err("a variation `(` is not closed by `)`".into());
     }
-    finish(&mut cur, &mut games);
-    Ok(games)
+    finish(&mut cur, &mut games, &mut begun, &mut count);
+    Ok((games, count))
 }
 
 /// The index of the `]` that closes a tag, skipping `\"` and a `]` inside the quotes.

@@ -38,6 +38,32 @@ impl Format {
             Format::Pdn => pdn::parse(text),
         }
     }
+
+    /// Reads game number `n` (from 1; the first when `None`) of a file in this format,
+    /// keeping no other game in memory.
+    pub fn game(self, text: &str, n: Option<usize>) -> Result<Record, String> {
+        let results = match self {
+            Format::Native => return native::Record::parse(text).and_then(|r| pick(vec![r], n)),
+            Format::Pgn => pgn::RESULTS,
+            Format::Pdn => pdn::RESULTS,
+        };
+        let k = n.unwrap_or(1);
+        match crate::records::movetext::parse_nth(text, results, k)? {
+            (Some(rec), _) if k > 0 => Ok(rec),
+            (_, count) => Err(no_game(k, count)),
+        }
+    }
+}
+
+/// The error for a game number a file does not hold.
+fn no_game(k: usize, count: usize) -> String {
+    if count == 0 {
+        return "the file holds no game".into();
+    }
+    format!(
+        "there is no game {k}: the file holds {count} game{}",
+        if count == 1 { "" } else { "s" }
+    )
 }
 
 /// `FILE N` → (`FILE`, `Some(N)`): the number of a game in a file of several.
@@ -54,14 +80,8 @@ pub fn split_game_number(arg: &str) -> (&str, Option<usize>) {
 pub fn pick(mut games: Vec<Record>, n: Option<usize>) -> Result<Record, String> {
     let count = games.len();
     let k = n.unwrap_or(1);
-    if count == 0 {
-        return Err("the file holds no game".into());
-    }
-    if k == 0 || k > count {
-        return Err(format!(
-            "there is no game {k}: the file holds {count} game{}",
-            if count == 1 { "" } else { "s" }
-        ));
+    if count == 0 || k == 0 || k > count {
+        return Err(no_game(k, count));
     }
     Ok(games.swap_remove(k - 1))
 }
@@ -255,8 +275,9 @@ impl Session {
             return Err(e);
         }
         let format = Format::of(record_path);
-        let games = format.parse(text).map_err(|e| OpenError::Record(e, None))?;
-        let rec = pick(games, n).map_err(|e| OpenError::Record(e, None))?;
+        let rec = format
+            .game(text, n)
+            .map_err(|e| OpenError::Record(e, None))?;
         if format == Format::Native && (rec.get("Game").is_some() || hint.path.is_none()) {
             return Ok((Session::from_record(text, record_path, files)?, rec));
         }

@@ -5,20 +5,43 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use serde_json::{json, Value};
 use zrf::diagnostic::{render, RenderOptions};
 use zrf::repl::{Files, OpenError, Session};
 
+use super::api::Job;
 use super::images::{self, Images};
+use super::records::{moves_in, RecordFiles};
 use super::watch::Watch;
-use super::Job;
 use crate::fsio;
 
 /// The most random players' turns played in a row (a game of dice players only stops here).
 const RANDOM_PLY_LIMIT: usize = 1000;
+/// The most moves a game keeps: past this no move is played (the page says why), so that a
+/// game's memory stays bounded whatever is sent to it.
+pub const MAX_PLIES: usize = 5000;
+
+/// What the HTTP side and a game thread share.
+#[derive(Clone, Default)]
+pub struct GameLink {
+    /// The last state the game published (JSON), served while the game thread is busy.
+    pub state: Arc<Mutex<Value>>,
+    /// Set while the computer thinks.
+    pub busy: Arc<AtomicBool>,
+    /// Stops the search under way.
+    pub stop: Arc<AtomicBool>,
+    /// Set when the server drops the game: its thread stops searching and ends.
+    pub dropped: Arc<AtomicBool>,
+}
+
+impl GameLink {
+    fn publish(&self, v: Value) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = v;
+    }
+}
 
 struct FsFiles;
 
@@ -99,7 +122,6 @@ fn variant_titles(file: &Path) -> Vec<String> {
     rules_files(file).0
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn game_thread(
     id: u64,
     file: PathBuf,
@@ -107,9 +129,7 @@ pub(super) fn game_thread(
     variant: Option<String>,
     jobs: Receiver<Job>,
     first: Sender<Result<Value, String>>,
-    state: Arc<Mutex<Value>>,
-    busy: Arc<AtomicBool>,
-    stop: Arc<AtomicBool>,
+    link: GameLink,
 ) {
     let mtime = modified(&file);
     let session = match open_session(&file, variant.as_deref()) {
@@ -142,44 +162,70 @@ pub(super) fn game_thread(
         start: None,
         saved: None,
     };
-    g.session.computer.stop = stop;
+    g.session.computer.stop = link.stop.clone();
+    // A search started just as the game was dropped (which cleared the stop flag) is stopped
+    // at its next report.
+    let (dropped, stop) = (link.dropped.clone(), link.stop.clone());
+    g.session.computer.progress = Some(Box::new(move |_: &str| {
+        if dropped.load(Ordering::SeqCst) {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }));
     g.random_turns();
     let v = g.state(false);
-    *state.lock().expect("state lock") = v.clone();
+    link.publish(v.clone());
     if first.send(Ok(v)).is_err() {
         return;
     }
+    let dropped = || link.dropped.load(Ordering::SeqCst);
     while let Ok((body, reply)) = jobs.recv() {
+        if dropped() {
+            let _ = reply.send(Err("this game was closed; start a new one".into()));
+            break;
+        }
         g.reload_if_changed();
         let answer = g.command(&body);
         // After a redo, the recorded random moves are the ones to replay.
         if g.session.game().redo_len() == 0 {
             g.random_turns();
         }
-        let think = answer.is_ok() && g.computer_to_move();
+        let think = answer.is_ok() && g.computer_to_move() && !dropped();
         if think {
-            busy.store(true, Ordering::SeqCst);
+            link.busy.store(true, Ordering::SeqCst);
         }
         let v = g.state(think);
-        *state.lock().expect("state lock") = v.clone();
+        link.publish(v.clone());
         let _ = reply.send(answer.map(|_| v));
         if think {
             let out = g.session.eval_line("ai");
             g.message = out.text.lines().next().unwrap_or("").to_string();
             g.version += 1;
             g.random_turns();
-            *state.lock().expect("state lock") = g.state(false);
-            busy.store(false, Ordering::SeqCst);
+            link.publish(g.state(false));
+            link.busy.store(false, Ordering::SeqCst);
         }
     }
 }
 
 impl Game {
+    /// Plays on with a new session, keeping the computer's setting, its stop flag and its
+    /// progress callback.
+    fn install(&mut self, mut s: Session) {
+        let old = &mut self.session.computer;
+        s.computer.config = old.config.clone();
+        s.computer.stop = old.stop.clone();
+        s.computer.progress = old.progress.take();
+        self.session = s;
+    }
+
     /// Plays the random players' turns (`?Dice`) as the REPL does, so the page never waits on
     /// one; what they played becomes the message.
     fn random_turns(&mut self) {
         let mut said = Vec::new();
         for _ in 0..RANDOM_PLY_LIMIT {
+            if self.session.game().plies() >= MAX_PLIES {
+                break;
+            }
             match self.session.random_turn() {
                 None => break,
                 Some(Ok(t)) => said.push(t),
@@ -216,7 +262,7 @@ impl Game {
 
     fn computer_to_move(&mut self) -> bool {
         let game = self.session.game_mut();
-        if game.outcome().is_some() {
+        if game.outcome().is_some() || game.plies() >= MAX_PLIES {
             return false;
         }
         let mover = game.rules.entry(game.pos.turn).mover.idx();
@@ -250,11 +296,9 @@ impl Game {
                     }
                     kept += 1;
                 }
-                s.computer.config = self.session.computer.config.clone();
-                s.computer.stop = self.session.computer.stop.clone();
                 let n = s.game().rules.def.players.len();
                 self.computer.resize(n, false);
-                self.session = s;
+                self.install(s);
                 let (titles, files) = rules_files(&self.file);
                 self.variants = titles;
                 if let Some(w) = &self.watch {
@@ -301,6 +345,11 @@ impl Game {
             "stop" => {}
             "move" => {
                 let m = text("move")?;
+                if self.session.game().plies() >= MAX_PLIES {
+                    return Err(format!(
+                        "the web board keeps games of at most {MAX_PLIES} moves; start a new game"
+                    ));
+                }
                 let played = self
                     .session
                     .game_mut()
@@ -364,11 +413,7 @@ impl Game {
                 let s = open_session(&self.file, Some(&v)).map_err(|e| e.to_string())?;
                 let title = s.title().to_string();
                 self.variant = self.variants.iter().position(|t| *t == title).unwrap_or(0);
-                let config = self.session.computer.config.clone();
-                let stop = self.session.computer.stop.clone();
-                self.session = s;
-                self.session.computer.config = config;
-                self.session.computer.stop = stop;
+                self.install(s);
                 let n = self.session.game().rules.def.players.len();
                 self.computer = vec![false; n];
                 self.start = None;
@@ -409,9 +454,22 @@ impl Game {
                     .file_name()
                     .map_or("record.game".into(), |s| s.to_string_lossy().into_owned());
                 let path = self.file.with_file_name(&bare);
+                let path_text = path.to_string_lossy().into_owned();
+                if moves_in(&path_text, &record).is_some_and(|n| n > MAX_PLIES) {
+                    return Err(format!(
+                        "{bare}: the web board loads games of at most {MAX_PLIES} moves"
+                    ));
+                }
+                // The record may name only the rules files this server offers.
+                let dir = self
+                    .file
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
+                let files = RecordFiles::new(dir, rules_files(&self.file).1);
                 let out = self
                     .session
-                    .load_record(&path.to_string_lossy(), &record, &FsFiles);
+                    .load_record(&path.to_string_lossy(), &record, &files);
                 if out.error {
                     return Err(out.text.trim().to_string());
                 }

@@ -24,8 +24,18 @@ function el(name, attrs, parent) {
 
 function setError(t) { $("error").textContent = t || ""; }
 
+// Every request carries the server's token: the cookie the page's load set, and the header
+// from the page's URL (for browsers that keep no cookies).
+const TOKEN = new URLSearchParams(location.search).get("token");
+function request(url, options) {
+  const o = options || {};
+  o.headers = Object.assign({}, o.headers, TOKEN ? { "Authorization": "token " + TOKEN } : {});
+  o.credentials = "same-origin";
+  return fetch(url, o);
+}
+
 async function post(url, body) {
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const r = await request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let j = null;
   try { j = await r.json(); } catch (e) { j = { error: "bad answer from the server" }; }
   if (!r.ok) { setError(j.error); return null; }
@@ -51,7 +61,7 @@ async function cmd(body) {
 async function poll() {
   if (id !== null) {
     try {
-      const r = await fetch("/api/games/" + id);
+      const r = await request("/api/games/" + id);
       if (r.ok) {
         const j = await r.json();
         if (j.version !== shownVersion || (S && j.thinking !== S.thinking)) show(j, false);

@@ -11,10 +11,49 @@ use serde_json::Value;
 
 /// Sends one request; the status and the body.
 pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    request_with(addr, method, path, &[], body)
+}
+
+/// Sends one request with extra header lines (`"Name: value"`); the status and the body.
+pub fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &[u8],
+) -> (u16, Vec<u8>) {
+    let (code, _, body) = exchange(addr, method, path, headers, body);
+    (code, body)
+}
+
+/// Sends one request with extra header lines; the status, the response head and the body.
+pub fn exchange(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &[u8],
+) -> (u16, String, Vec<u8>) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let mut extra = String::new();
+    for h in headers {
+        extra.push_str(h);
+        extra.push_str("\r\n");
+    }
+    let has = |name: &str| {
+        headers
+            .iter()
+            .any(|h| h.to_ascii_lowercase().starts_with(&format!("{name}:")))
+    };
+    if !has("host") {
+        extra.push_str(&format!("Host: {addr}\r\n"));
+    }
+    if !has("content-type") {
+        extra.push_str("Content-Type: application/json\r\n");
+    }
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\n{extra}Content-Length: {}\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).unwrap();
@@ -55,7 +94,7 @@ pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u
     {
         body = dechunk(&body);
     }
-    (status, body)
+    (status, head, body)
 }
 
 fn dechunk(mut b: &[u8]) -> Vec<u8> {
@@ -77,6 +116,8 @@ pub struct Served {
     child: Child,
     /// `127.0.0.1:PORT`.
     pub addr: String,
+    /// The token printed in the URL.
+    pub token: String,
 }
 
 impl Served {
@@ -100,15 +141,36 @@ impl Served {
             .unwrap_or_else(|| panic!("an address in {line:?}"))
             .to_string();
         assert!(addr.starts_with("127.0.0.1:"), "bound to loopback: {addr}");
-        Served { child, addr }
+        let token = line
+            .split("?token=")
+            .nth(1)
+            .map(|t| t.split_whitespace().next().unwrap_or("").to_string())
+            .unwrap_or_else(|| panic!("a token in {line:?}"));
+        Served { child, addr, token }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The page's URL, with the token.
     pub fn url(&self) -> String {
-        format!("http://{}/", self.addr)
+        format!("http://{}/?token={}", self.addr, self.token)
+    }
+
+    /// The header that carries the token.
+    pub fn auth(&self) -> String {
+        format!("Authorization: token {}", self.token)
+    }
+
+    /// One request with the token.
+    pub fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        request_with(&self.addr, method, path, &[&self.auth()], body)
     }
 
     pub fn raw(&self, method: &str, path: &str, body: &[u8]) -> (u16, Value) {
-        let (code, b) = request(&self.addr, method, path, body);
+        let (code, b) = self.request(method, path, body);
         (code, serde_json::from_slice(&b).unwrap_or(Value::Null))
     }
 
@@ -121,7 +183,7 @@ impl Served {
     }
 
     pub fn text(&self, path: &str) -> (u16, String) {
-        let (code, b) = request(&self.addr, "GET", path, b"");
+        let (code, b) = self.request("GET", path, b"");
         (code, String::from_utf8_lossy(&b).to_string())
     }
 
@@ -144,6 +206,34 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A line of `/proc/PID/status` (`VmRSS`, `Threads`) as a number.
+pub fn proc_status(pid: u32, key: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The resident memory of a process, in MiB.
+pub fn rss_mib(pid: u32) -> u64 {
+    proc_status(pid, "VmRSS") / 1024
+}
+
+/// The threads of a process whose name starts with `prefix`.
+pub fn threads_named(pid: u32, prefix: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.starts_with(prefix))
+        })
+        .count()
 }
 
 /// Where a program is on `PATH`.

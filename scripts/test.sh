@@ -4,8 +4,8 @@
 # The Python part makes a virtual environment in target/pyenv (with the interpreter named by
 # $PYTHON, python3 by default; CPython 3.9 or newer), installs the pinned test requirements of
 # python/requirements-test.txt into it (again only when that file changes), builds the `zrf`
-# package from python/Cargo.toml in release mode with maturin and installs it there, and runs
-# `pytest python/tests`. Arguments are passed to pytest (e.g. `scripts/test.sh -k openspiel`);
+# package in release mode with maturin (a wheel in target/wheels) and installs it there, and
+# runs `pytest python/tests`. Arguments are passed to pytest (e.g. `scripts/test.sh -k openspiel`);
 # ZRF_SKIP_CARGO_TEST=1 skips the Rust tests while working on the Python side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +49,10 @@ if ! cmp -s python/requirements-test.txt "$STAMP"; then
   cp python/requirements-test.txt "$STAMP"
 fi
 
-VIRTUAL_ENV="$PWD/$VENV" PATH="$PWD/$VENV/bin:$PATH" \
-  "$VENV/bin/maturin" develop --release --quiet -m python/Cargo.toml
+# A wheel installed as `pip install .` would, not an editable install: that would write the
+# native module into python/zrf in the source tree.
+rm -rf target/wheels
+"$VENV/bin/maturin" build --release --quiet --interpreter "$VENV/bin/python" --out target/wheels
+"$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps target/wheels/zrf-*.whl
 
 "$VENV/bin/python" -m pytest -p no:cacheprovider python/tests "$@"

@@ -206,7 +206,7 @@ pub(crate) fn replay_check(dir: &Path) -> ExitCode {
         let path = file.to_string_lossy();
         match zrf::repl::Session::from_record(&text, &path, &FsFiles) {
             Ok(mut s) => {
-                let n = s.game().played.len();
+                let n = s.game().plies();
                 let result = s.result().unwrap_or_else(|| "*".into());
                 say!("ok   {path}: {n} moves, {result}");
             }

@@ -3,7 +3,8 @@
 
 Both run the same plain loop, ``state.apply_action(rng.choice(state.legal_actions()))`` until the
 game ends (or ``--max-plies`` actions), over and over for ``--seconds`` per game and library,
-and the table gives actions applied per second and zrf's over OpenSpiel's.
+and the table gives actions applied per second of the process's CPU time (steadier than wall
+time on a shared machine) and zrf's over OpenSpiel's.
 
     target/pyenv/bin/python scripts/py-bench.py [--seconds 5] [--max-plies 1000] [--games chess,checkers]
 
@@ -32,12 +33,12 @@ GAMES = [
 
 
 def playouts(new_state, seconds, max_plies, seed):
-    """Plays random games for about `seconds`; (actions applied, games, seconds taken)."""
+    """Plays random games for about `seconds` of CPU time; (actions applied, games, CPU seconds)."""
     rng = random.Random(seed)
     plies = games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         state = new_state()
         n = 0
         while not state.is_terminal() and n < max_plies:
@@ -45,12 +46,12 @@ def playouts(new_state, seconds, max_plies, seed):
             n += 1
         plies += n
         games += 1
-    return plies, games, time.perf_counter() - start
+    return plies, games, time.process_time() - start
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=5.0, help="time per game and library (default 5)")
+    ap.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per game and library (default 5)")
     ap.add_argument("--max-plies", type=int, default=1000, help="actions at most per game (default 1000)")
     ap.add_argument("--games", default=",".join(g[0] for g in GAMES), help="games to run, comma-separated")
     ap.add_argument("--seed", type=int, default=1)
@@ -67,7 +68,7 @@ def main():
     except OSError:
         load = "uptime unavailable"
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; {load}")
-    print(f"# {args.seconds:g} s per cell, at most {args.max_plies} actions a game")
+    print(f"# {args.seconds:g} CPU seconds per cell, at most {args.max_plies} actions a game")
     print()
     print(f"| game | zrf plies/s | OpenSpiel plies/s | zrf / OpenSpiel | zrf games | OpenSpiel games |")
     print(f"|---|---:|---:|---:|---:|---:|")

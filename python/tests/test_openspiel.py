@@ -22,8 +22,8 @@ DICE = ROOT / "tests" / "fixtures" / "dice-race.zrf"
 
 @pytest.mark.parametrize(
     "path,sims",
-    [("tic-tac-toe", 20), (DICE, 20), ("checkers", 2)],
-    ids=["tic-tac-toe", "dice-race", "checkers"],
+    [("tic-tac-toe", 20), (DICE, 20), ("checkers", 5), ("chess", 2), ("international-draughts", 2), ("halfgi", 1)],
+    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi"],
 )
 def test_random_sim_test(path, sims):
     # OpenSpiel's conformance test: random games checked for legal actions, masks, clones,

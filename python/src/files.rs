@@ -57,7 +57,21 @@ impl Files for PyFiles {
         if let Some(t) = self.texts.get(path) {
             return Ok(t.clone());
         }
-        read_file(path)
+        match read_file(path) {
+            // A record names a shipped game by its file name (`chess.zrf`).
+            Err(None) => {
+                let name = std::path::Path::new(path)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                zrf::shipped::GAMES
+                    .iter()
+                    .find(|(file, _)| *file == name)
+                    .map(|(_, text)| text.as_bytes().to_vec())
+                    .ok_or(None)
+            }
+            other => other,
+        }
     }
 }
 

@@ -192,9 +192,8 @@ impl Game {
         vec![self.shared.obs_len()]
     }
 
-    /// An upper bound on actions per game: zrf stops nothing by length, so this is the
-    /// `max_plies` default of `zrf.playouts` (1000) times the longest turn's actions seen so
-    /// far is not known; 1000 is returned.
+    /// 1000, the `max_plies` default of `zrf.playouts`: ZRF games have no length limit of
+    /// their own.
     fn max_game_length(&self) -> u64 {
         1000
     }

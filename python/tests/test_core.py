@@ -90,3 +90,37 @@ def test_random_game_reaches_an_end(checkers):
         n += 1
     assert s.is_terminal()
     assert sorted(s.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_records_round_trip(tmp_path, chess, checkers):
+    s = chess.new_initial_state()
+    for m in ["e4", "e5", "Nf3", "Nc6"]:
+        s.play(m)
+    p = tmp_path / "two.pgn"
+    p.write_text(s.to_pgn() + "\n" + s.to_pgn())
+    games = list(zrf.records.read(p))
+    assert len(games) == 2
+    assert games[1].move_history() == ["e2-e4", "e7-e5", "g1-f3", "b8-c6"]
+    assert games[1].history() == s.history()
+    t = checkers.new_initial_state()
+    for m in ["11-15", "22-18", "15x22"]:
+        t.play(m)
+    assert "1. 11-15 22-18 2. 15x22 *" in t.to_pdn()
+    q = tmp_path / "one.pdn"
+    q.write_text(t.to_pdn())
+    (back,) = zrf.records.read(q, rules=checkers)
+    assert back.move_history() == ["11-15", "22-18", "15x22"]
+    assert "RulesFile=checkers.zrf" in t.to_zsg()
+
+
+def test_best_move_and_playouts(chess):
+    s = chess.new_initial_state()
+    s.set_position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    text, action, score, line = s.best_move(depth=3)
+    assert text == "a1-a8" and line[0] == "a1-a8"
+    assert s.action_to_string(action) == "a1-a8"
+    assert "win" in score
+    lengths, returns = zrf.playouts(zrf.load("tic-tac-toe"), 20, seed=3)
+    assert len(lengths) == 20 and all(5 <= n <= 9 for n in lengths)
+    assert all(sorted(r) in ([-1.0, 1.0], [0.0, 0.0]) for r in returns)
+    assert zrf.playouts(zrf.load("tic-tac-toe"), 20, seed=3) == (lengths, returns)

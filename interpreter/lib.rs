@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod arena;
+pub mod corpus;
 pub mod def;
 pub mod diagnostic;
 pub mod engine;

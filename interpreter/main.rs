@@ -66,8 +66,11 @@ enum Command {
         deny_warnings: bool,
     },
     /// Load a rules file, report every error and warning, and summarise the game.
+    ///
+    /// Given a folder, checks every `.zrf` file under it, one line each, and exits 1 if any
+    /// has errors.
     Check {
-        /// The rules file.
+        /// The rules file (or a folder of them).
         file: PathBuf,
         /// The variant to summarise: its title (any case) or its number.
         #[arg(long)]

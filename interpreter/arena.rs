@@ -279,6 +279,32 @@ impl GameResult {
     }
 }
 
+/// What a [`Tally`] keeps of one game for the seat A held: small, plain data, so that a game
+/// played in another process can be sent back and counted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// A's result.
+    pub verdict: Verdict,
+    /// Stopped at the ply limit.
+    pub unfinished: bool,
+    /// Plies played.
+    pub plies: u64,
+    /// A's points ([`GameResult::points`]).
+    pub points: f64,
+}
+
+impl GameResult {
+    /// What a [`Tally`] keeps of this game, for A at `seat`.
+    pub fn scored(&self, seat: PlayerId, n_players: usize) -> Scored {
+        Scored {
+            verdict: self.verdict(seat),
+            unfinished: self.outcome.is_none(),
+            plies: self.moves.len() as u64,
+            points: self.points(seat, n_players),
+        }
+    }
+}
+
 /// A game's result for one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -401,17 +427,23 @@ impl Tally {
 
     /// Adds a game in which A sat at `seat`.
     pub fn add(&mut self, seat: PlayerId, r: &GameResult, n_players: usize) {
-        let t = &mut self.seats[seat.idx()];
-        match r.verdict(seat) {
+        self.add_scored(seat, &r.scored(seat, n_players));
+    }
+
+    /// Adds what a [`Tally`] keeps of a game in which A sat at `seat` (a game played
+    /// elsewhere, its [`Scored`] sent back).
+    pub fn add_scored(&mut self, seat: PlayerId, s: &Scored) {
+        let Some(t) = self.seats.get_mut(seat.idx()) else {
+            return;
+        };
+        match s.verdict {
             Verdict::Win => t.wins += 1,
             Verdict::Draw => t.draws += 1,
             Verdict::Loss => t.losses += 1,
         }
-        if r.outcome.is_none() {
-            t.unfinished += 1;
-        }
-        t.plies += r.moves.len() as u64;
-        t.points += r.points(seat, n_players);
+        t.unfinished += u32::from(s.unfinished);
+        t.plies += s.plies;
+        t.points += s.points;
     }
 
     /// Every seat together.

@@ -5,6 +5,7 @@
 //! `resolve` turns one of them into a [`def::GameDef`] where every name is an id.
 #![deny(missing_docs)]
 
+pub mod actions;
 pub mod ai;
 pub mod arena;
 pub mod corpus;

@@ -1,0 +1,384 @@
+//! Moves as numbers: a fixed action encoding per game, for programs that choose moves by
+//! index (reinforcement learning, OpenSpiel, PettingZoo).
+//!
+//! The encoding depends only on the game definition (the number of positions `N` and of piece
+//! types `T`), so an action keeps its meaning across runs and positions:
+//!
+//! | range | action |
+//! |---|---|
+//! | `from * N + to` | a step of the moving piece from one position to another |
+//! | `N² + type * N + sq` | a drop of a piece type on a position |
+//! | `N² + T·N + type` | the choice of the piece type a promotion makes |
+//! | `N² + T·N + T + sq` | huffing the piece on a position (before the move) |
+//! | `N² + T·N + T + N` | pass |
+//! | `... + 1` | stop: end the turn here, where it could also go on |
+//! | `... + 2 + k` | the `k`-th of several turns that the actions before cannot tell apart |
+//!
+//! A whole turn is a sequence of these actions, made by [`turns`]: its huff, then its drop or
+//! one step per pair of consecutive squares of its path (a capture chain is one action per
+//! jump), then its promotion choice where the player chooses, then a choice index where other
+//! turns have the same sequence. The player keeps choosing actions until the sequence names one
+//! turn: [`next`] says whether a prefix names a turn or lists the actions that may follow it.
+//! Every step must be chosen (a forced jump too); the promotion and choice actions only when
+//! several turns remain.
+
+use crate::def::GameDef;
+use crate::engine::MoveList;
+
+/// The most turns that may share one sequence of steps and promotions (choices `0..MAX_CHOICES`).
+pub const MAX_CHOICES: u32 = 256;
+
+/// What an action means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A step of the moving piece from a position to another (the same one for a move in place).
+    Step(u16, u16),
+    /// A piece type dropped on a position.
+    Drop(u16, u16),
+    /// The piece type a promotion makes.
+    Promote(u16),
+    /// The piece on a position huffed before the move.
+    Huff(u16),
+    /// Pass.
+    Pass,
+    /// End the turn with the steps chosen so far.
+    Stop,
+    /// The `k`-th (from 0, in engine order) of turns with the same other actions.
+    Choice(u32),
+}
+
+/// The numbering of one game's actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Space {
+    /// Positions on the board.
+    pub n_pos: u32,
+    /// Piece types.
+    pub n_types: u32,
+}
+
+impl Space {
+    /// The numbering for a game.
+    pub fn new(def: &GameDef) -> Space {
+        Space {
+            n_pos: def.board.n_pos() as u32,
+            n_types: def.pieces.len() as u32,
+        }
+    }
+
+    fn drops(&self) -> u64 {
+        self.n_pos as u64 * self.n_pos as u64
+    }
+
+    fn promotes(&self) -> u64 {
+        self.drops() + self.n_types as u64 * self.n_pos as u64
+    }
+
+    fn huffs(&self) -> u64 {
+        self.promotes() + self.n_types as u64
+    }
+
+    fn pass(&self) -> u64 {
+        self.huffs() + self.n_pos as u64
+    }
+
+    /// How many actions there are (every action is below this).
+    pub fn size(&self) -> u64 {
+        self.pass() + 2 + MAX_CHOICES as u64
+    }
+
+    /// The number of an action. Squares and types must be those of the game.
+    pub fn encode(&self, a: Action) -> u64 {
+        let n = self.n_pos as u64;
+        match a {
+            Action::Step(f, t) => f as u64 * n + t as u64,
+            Action::Drop(p, sq) => self.drops() + p as u64 * n + sq as u64,
+            Action::Promote(p) => self.promotes() + p as u64,
+            Action::Huff(sq) => self.huffs() + sq as u64,
+            Action::Pass => self.pass(),
+            Action::Stop => self.pass() + 1,
+            Action::Choice(k) => self.pass() + 2 + k as u64,
+        }
+    }
+
+    /// What a number means; `None` outside the space.
+    pub fn decode(&self, a: u64) -> Option<Action> {
+        let n = self.n_pos as u64;
+        if a < self.drops() {
+            return Some(Action::Step((a / n) as u16, (a % n) as u16));
+        }
+        if a < self.promotes() {
+            let r = a - self.drops();
+            return Some(Action::Drop((r / n) as u16, (r % n) as u16));
+        }
+        if a < self.huffs() {
+            return Some(Action::Promote((a - self.promotes()) as u16));
+        }
+        if a < self.pass() {
+            return Some(Action::Huff((a - self.huffs()) as u16));
+        }
+        match a - self.pass() {
+            0 => Some(Action::Pass),
+            1 => Some(Action::Stop),
+            k if k < 2 + MAX_CHOICES as u64 => Some(Action::Choice((k - 2) as u32)),
+            _ => None,
+        }
+    }
+
+    /// An action as text: `e2-e4`, `Q@e4`, `=Q`, `h14:`, `pass`, `stop`, `~2` (choice 1).
+    pub fn text(&self, def: &GameDef, a: u64) -> String {
+        use crate::notation::{piece_letter, square};
+        match self.decode(a) {
+            Some(Action::Step(f, t)) => format!("{}-{}", square(def, f), square(def, t)),
+            Some(Action::Drop(p, sq)) => format!("{}@{}", piece_letter(def, p), square(def, sq)),
+            Some(Action::Promote(p)) => format!("={}", piece_letter(def, p)),
+            Some(Action::Huff(sq)) => format!("h{}:", square(def, sq)),
+            Some(Action::Pass) => "pass".into(),
+            Some(Action::Stop) => "stop".into(),
+            Some(Action::Choice(k)) => format!("~{}", k + 1),
+            None => format!("#{a}"),
+        }
+    }
+}
+
+/// The action sequences of every legal turn of a position, kept in reused buffers.
+#[derive(Clone, Debug, Default)]
+pub struct Turns {
+    /// Every turn's actions, one after the other.
+    seq: Vec<u32>,
+    /// Where each turn's actions start in `seq` (one more entry than turns).
+    start: Vec<u32>,
+    /// How many leading actions of each turn must be chosen: all but trailing promotion and
+    /// choice actions, which are needed only while other turns remain.
+    needed: Vec<u32>,
+    /// Turn indices sorted by their sequences (ties by engine order).
+    order: Vec<u32>,
+    /// Scratch for the choice pass.
+    scratch: Vec<u32>,
+    /// The action numbering.
+    space: Option<Space>,
+}
+
+/// What a prefix of actions names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// One turn, by its index in the move list.
+    Turn(usize),
+    /// Several turns remain: the actions that may follow are in the caller's buffer.
+    Choose,
+    /// No legal turn starts with these actions.
+    None,
+}
+
+impl Turns {
+    /// Empty buffers.
+    pub fn new() -> Turns {
+        Turns::default()
+    }
+
+    /// How many turns there are.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// No legal turn.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The actions of turn `i` (in the move list's order).
+    pub fn actions(&self, i: usize) -> &[u32] {
+        &self.seq[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// Whether every turn is one action and no two share it: then each legal action names its
+    /// turn at once ([`Turns::single`]).
+    pub fn all_single(&self) -> bool {
+        self.seq.len() == self.len()
+            && self
+                .order
+                .windows(2)
+                .all(|w| self.seq[w[0] as usize] != self.seq[w[1] as usize])
+    }
+
+    /// The turn whose first action is `a`, when that action alone names it.
+    pub fn single(&self, a: u32) -> Option<usize> {
+        let lo = self
+            .order
+            .partition_point(|&i| self.first(i as usize) < Some(a));
+        let i = *self.order.get(lo)? as usize;
+        if self.first(i) != Some(a) || self.needed[i] > 1 {
+            return None;
+        }
+        match self.order.get(lo + 1) {
+            Some(&j) if self.first(j as usize) == Some(a) => None,
+            _ => Some(i),
+        }
+    }
+
+    fn first(&self, i: usize) -> Option<u32> {
+        let (lo, hi) = (self.start[i], self.start[i + 1]);
+        (lo < hi).then(|| self.seq[lo as usize])
+    }
+}
+
+/// Builds the action sequences of every move of `list` into `out` (the entry function).
+pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
+    let space = *out.space.get_or_insert_with(|| Space::new(def));
+    out.seq.clear();
+    out.start.clear();
+    out.needed.clear();
+    out.start.push(0);
+    let enc = |a: Action| space.encode(a) as u32;
+    for m in &list.moves {
+        let path = list.path(m);
+        if m.huff != 0 {
+            out.seq.push(enc(Action::Huff(m.huff - 1)));
+        }
+        if m.pass {
+            out.seq.push(enc(Action::Pass));
+        } else if m.drop != 0 {
+            if let Some(&sq) = path.last() {
+                out.seq.push(enc(Action::Drop(m.drop - 1, sq)));
+            }
+        } else if path.len() == 1 {
+            out.seq.push(enc(Action::Step(path[0], path[0])));
+        } else {
+            for w in path.windows(2) {
+                out.seq.push(enc(Action::Step(w[0], w[1])));
+            }
+        }
+        out.needed
+            .push(out.seq.len() as u32 - out.start.last().copied().unwrap_or(0));
+        if m.promote != 0 && m.promote_choice {
+            out.seq.push(enc(Action::Promote(m.promote - 1)));
+        }
+        out.start.push(out.seq.len() as u32);
+    }
+    sort(out);
+    add_choices(out, space);
+}
+
+fn sort(t: &mut Turns) {
+    let Turns {
+        seq, start, order, ..
+    } = t;
+    order.clear();
+    order.extend(0..(start.len() as u32).saturating_sub(1));
+    let of = |i: u32| &seq[start[i as usize] as usize..start[i as usize + 1] as usize];
+    order.sort_unstable_by(|&a, &b| of(a).cmp(of(b)).then(a.cmp(&b)));
+}
+
+/// Turns with equal sequences get a choice action each, numbered in engine order.
+fn add_choices(t: &mut Turns, space: Space) {
+    let n = t.len();
+    let same = |t: &Turns, a: u32, b: u32| t.actions(a as usize) == t.actions(b as usize);
+    if t.order.windows(2).all(|w| !same(t, w[0], w[1])) {
+        return;
+    }
+    // choice[i] for every turn, u32::MAX where none is needed.
+    let mut choice = vec![u32::MAX; n];
+    let mut k = 0;
+    while k < n {
+        let mut e = k + 1;
+        while e < n && same(t, t.order[k], t.order[e]) {
+            e += 1;
+        }
+        if e - k > 1 {
+            // `order` breaks ties by engine order, so the group is already in it.
+            for (c, &i) in t.order[k..e].iter().enumerate() {
+                choice[i as usize] = (c as u32).min(MAX_CHOICES - 1);
+            }
+        }
+        k = e;
+    }
+    let mut seq = std::mem::take(&mut t.scratch);
+    seq.clear();
+    let mut start = Vec::with_capacity(n + 1);
+    start.push(0);
+    for (i, &c) in choice.iter().enumerate() {
+        seq.extend_from_slice(t.actions(i));
+        if c != u32::MAX {
+            seq.push(space.encode(Action::Choice(c)) as u32);
+        }
+        start.push(seq.len() as u32);
+    }
+    t.scratch = std::mem::replace(&mut t.seq, seq);
+    t.start = start;
+    sort(t);
+}
+
+/// What the actions `prefix` name among `turns`. With [`Next::Choose`], `out` holds the
+/// actions that may follow, ascending (a [`Action::Stop`] where a turn ends there and others
+/// go on).
+pub fn next(turns: &Turns, prefix: &[u32], out: &mut Vec<u32>) -> Next {
+    out.clear();
+    let Some(space) = turns.space else {
+        return Next::None;
+    };
+    let stop = space.encode(Action::Stop) as u32;
+    let len = prefix.len();
+    if let Some((&last, head)) = prefix.split_last() {
+        if last == stop {
+            return match (0..turns.len()).find(|&i| turns.actions(i) == head) {
+                Some(i) => Next::Turn(i),
+                None => Next::None,
+            };
+        }
+    }
+    let of = |i: u32| turns.actions(i as usize);
+    let lo = turns.order.partition_point(|&i| of(i) < prefix);
+    let hi =
+        lo + turns.order[lo..].partition_point(|&i| of(i).len() >= len && &of(i)[..len] == prefix);
+    let range = &turns.order[lo..hi];
+    match range {
+        [] => return Next::None,
+        [i] if turns.needed[*i as usize] as usize <= len => return Next::Turn(*i as usize),
+        _ => {}
+    }
+    for &i in range {
+        match of(i).get(len) {
+            Some(&a) => {
+                if out.last() != Some(&a) {
+                    out.push(a);
+                }
+            }
+            None => out.push(stop),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Next::Choose
+}
+
+/// The actions that name turn `i` when chosen one after the other from the start of the turn.
+pub fn sequence(turns: &Turns, i: usize) -> Vec<u32> {
+    let mut prefix = Vec::new();
+    let mut out = Vec::new();
+    let all = turns.actions(i);
+    loop {
+        match next(turns, &prefix, &mut out) {
+            Next::Turn(_) | Next::None => return prefix,
+            Next::Choose => {
+                let a = match all.get(prefix.len()) {
+                    Some(&a) => a,
+                    None => match turns.space {
+                        Some(s) => s.encode(Action::Stop) as u32,
+                        None => return prefix,
+                    },
+                };
+                prefix.push(a);
+            }
+        }
+    }
+}
+
+/// How many turns start with `prefix` (for chance players, who pick turns uniformly).
+pub fn count(turns: &Turns, prefix: &[u32]) -> usize {
+    let len = prefix.len();
+    (0..turns.len())
+        .filter(|&i| {
+            let s = turns.actions(i);
+            s.len() >= len && &s[..len] == prefix
+        })
+        .count()
+}

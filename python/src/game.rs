@@ -1,0 +1,276 @@
+//! `zrf.Game`: a loaded game or variant, shared by its states.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use zrf::actions::Space;
+use zrf::diagnostic::{has_errors, render, RenderOptions, Severity};
+use zrf::engine::{PerftOptions, Position, Rules};
+
+use crate::files::{self, PyFiles};
+use crate::{error, guard};
+
+/// One diagnostic as Python sees it.
+pub struct DiagInfo {
+    pub severity: &'static str,
+    pub message: String,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub help: Option<String>,
+}
+
+/// What every state of a game shares.
+pub struct Shared {
+    /// The name the rules were read under (a path, or a made-up name for text).
+    pub path: String,
+    /// The files the rules were read from (with the text, when given as text).
+    pub files: PyFiles,
+    /// Titles of every game and variant of the file.
+    pub titles: Vec<String>,
+    /// The index of this variant among them.
+    pub variant: usize,
+    /// The rules (a template: states have their own copy inside `play::Game`).
+    pub rules: Rules,
+    /// The action numbering.
+    pub space: Space,
+}
+
+impl Shared {
+    /// The title of this game or variant.
+    pub fn title(&self) -> &str {
+        &self.titles[self.variant]
+    }
+
+    /// Length of the observation tensor.
+    pub fn obs_len(&self) -> usize {
+        let def = &self.rules.def;
+        let (n, t, p) = (def.board.n_pos(), def.pieces.len(), def.players.len());
+        (t * p + 1) * n + p * t + p + self.rules.n_counter_slots()
+    }
+}
+
+/// Loads rules; on failure the rendered text and every diagnostic.
+pub fn load(source: &str, variant: Option<&str>) -> Result<Game, (String, Vec<DiagInfo>)> {
+    let plain = |m: String| (m, Vec::new());
+    let (path, files) = if source.trim_start().starts_with('(') {
+        let name = "rules.zrf".to_string();
+        let f = PyFiles::with_text(&name, source.as_bytes());
+        (name, f)
+    } else if std::path::Path::new(source).exists() {
+        (source.to_string(), PyFiles::default())
+    } else if let Some((name, text)) = files::shipped(source) {
+        (name.to_string(), PyFiles::with_text(name, text.as_bytes()))
+    } else {
+        return Err(plain(format!(
+            "cannot read {source}: no such file, and no shipped game has that name \
+             (zrf.games() lists them)"
+        )));
+    };
+    let bytes = match zrf::repl::Files::read_if_exists(&files, &path) {
+        Ok(b) => b,
+        Err(why) => {
+            let why = why.unwrap_or_else(|| "no such file".into());
+            return Err(plain(format!("cannot read {path}: {why}")));
+        }
+    };
+    let loaded = zrf::load(&path, &bytes, &files);
+    let idx = zrf::summary::select_variant(&loaded.games, variant)
+        .map_err(|e| plain(e.replace(" (see --list-variants)", "")))?;
+    let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
+    diags.extend(loaded.diags.iter().cloned());
+    zrf::tidy(&loaded.map, &mut diags);
+    let def = match def {
+        Some(def) if !has_errors(&diags) => def,
+        _ => {
+            let text = render(&loaded.map, &diags, RenderOptions { color: false });
+            let infos = diags
+                .iter()
+                .map(|d| {
+                    let span = loaded.map.use_site(d.primary.span);
+                    let (line, column) = loaded.map.line_col(span);
+                    DiagInfo {
+                        severity: match d.severity {
+                            Severity::Error => "error",
+                            Severity::Warning => "warning",
+                        },
+                        message: d.message.clone(),
+                        file: loaded.map.file(span.file).name.clone(),
+                        line,
+                        column,
+                        help: d.help.clone(),
+                    }
+                })
+                .collect();
+            return Err((text, infos));
+        }
+    };
+    let space = Space::new(&def);
+    let rules = Rules::new(def);
+    Ok(Game {
+        shared: Arc::new(Shared {
+            path,
+            files,
+            titles: loaded.games.iter().map(|g| g.title.clone()).collect(),
+            variant: idx,
+            rules,
+            space,
+        }),
+    })
+}
+
+/// A game or variant loaded from a rules file (`zrf.load`).
+#[pyclass(frozen, module = "zrf._zrf")]
+pub struct Game {
+    pub shared: Arc<Shared>,
+}
+
+#[pymethods]
+impl Game {
+    /// The title of the game or variant.
+    #[getter]
+    fn title(&self) -> String {
+        self.shared.title().to_string()
+    }
+
+    /// The name the rules were read under.
+    #[getter]
+    fn path(&self) -> String {
+        self.shared.path.clone()
+    }
+
+    /// Titles of every game and variant in the rules file, in file order.
+    fn variants(&self) -> Vec<String> {
+        self.shared.titles.clone()
+    }
+
+    /// How many players the game has (random players included).
+    fn num_players(&self) -> usize {
+        self.shared.rules.def.players.len()
+    }
+
+    /// The players' names in order.
+    fn players(&self) -> Vec<String> {
+        let def = &self.shared.rules.def;
+        def.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The piece types' names in order (the piece index of the action encoding).
+    fn pieces(&self) -> Vec<String> {
+        let def = &self.shared.rules.def;
+        def.pieces.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The positions' names in order (the square index of the action encoding).
+    fn positions(&self) -> Vec<String> {
+        let def = &self.shared.rules.def;
+        def.board.positions.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The game's starting state.
+    fn new_initial_state(&self) -> PyResult<crate::state::State> {
+        guard(|| {
+            let pos = self.shared.rules.initial();
+            Ok(crate::state::State::new(self.shared.clone(), pos, None))
+        })
+    }
+
+    /// The number of distinct actions (every action is below it).
+    fn action_space_size(&self) -> u64 {
+        self.shared.space.size()
+    }
+
+    /// Same as `action_space_size` (OpenSpiel's name).
+    fn num_distinct_actions(&self) -> u64 {
+        self.shared.space.size()
+    }
+
+    /// The shape of `State.observation_tensor()`: one flat vector.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        vec![self.shared.obs_len()]
+    }
+
+    /// An upper bound on actions per game: zrf stops nothing by length, so this is the
+    /// `max_plies` default of `zrf.playouts` (1000) times the longest turn's actions seen so
+    /// far is not known; 1000 is returned.
+    fn max_game_length(&self) -> u64 {
+        1000
+    }
+
+    /// The board as the browser draws it: cells (id, name, label, rect, grid, dark), bounds,
+    /// zones, links.
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        board_dict(py, &self.shared.rules)
+    }
+
+    /// Counts the leaf positions `depth` moves from the start (whole turns).
+    #[pyo3(signature = (depth, bulk=false))]
+    fn perft(&self, py: Python<'_>, depth: u32, bulk: bool) -> PyResult<u64> {
+        let mut pos = self.shared.rules.initial();
+        perft(py, &self.shared.rules, &mut pos, depth, bulk)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<zrf.Game {:?} from {:?}>",
+            self.shared.title(),
+            self.shared.path
+        )
+    }
+}
+
+/// The most plies `perft` and `divide` search.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// Perft with the GIL released.
+pub fn perft(
+    py: Python<'_>,
+    rules: &Rules,
+    pos: &mut Position,
+    depth: u32,
+    bulk: bool,
+) -> PyResult<u64> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(error(format!(
+            "perft depth {depth} is beyond the limit of {MAX_PERFT_DEPTH}"
+        )));
+    }
+    py.allow_threads(|| {
+        guard(|| {
+            let opts = PerftOptions {
+                unique: false,
+                bulk,
+            };
+            Ok(rules.perft_with(pos, depth, opts))
+        })
+    })
+}
+
+/// `view::board` as a dict.
+pub fn board_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
+    let v = zrf::view::board(&rules.def);
+    let d = PyDict::new(py);
+    let cells = PyList::empty(py);
+    for c in &v.cells {
+        let cd = PyDict::new(py);
+        cd.set_item("id", c.id)?;
+        cd.set_item("name", &c.name)?;
+        cd.set_item("label", &c.label)?;
+        cd.set_item("rect", c.rect.to_vec())?;
+        cd.set_item("grid", c.grid)?;
+        cd.set_item("dark", c.dark)?;
+        cells.append(cd)?;
+    }
+    d.set_item("cells", cells)?;
+    d.set_item("bounds", v.bounds.to_vec())?;
+    d.set_item("from_file", v.from_file)?;
+    let zones = PyDict::new(py);
+    for (name, per) in &v.zones {
+        zones.set_item(name, per.clone())?;
+    }
+    d.set_item("zones", zones)?;
+    d.set_item("links", v.links.clone())?;
+    Ok(d)
+}

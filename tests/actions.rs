@@ -1,0 +1,137 @@
+//! The action encoding (`actions.rs`) names every legal turn by exactly one sequence of
+//! actions: from the start of the turn, following every offered action reaches each legal move
+//! once, never a dead end. Checked at every ply of seeded random games of every shipped game
+//! (all variants) and of every fourth corpus file.
+
+use std::path::{Path, PathBuf};
+
+use zrf::actions::{self, Next, Space, Turns};
+use zrf::engine::{MoveList, Rules, UndoLog};
+mod common;
+
+use common::FsLoader;
+use common::Rng;
+
+/// Walks every action sequence offered in one position; returns the positions' turn count.
+fn check_position(name: &str, space: Space, turns: &Turns, at: &str) -> usize {
+    if turns.is_empty() {
+        return 0;
+    }
+    let mut reached = vec![0u32; turns.len()];
+    let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut out = Vec::new();
+    let mut steps = 0;
+    while let Some(prefix) = stack.pop() {
+        steps += 1;
+        assert!(steps < 1_000_000, "{name} {at}: the walk does not end");
+        match actions::next(turns, &prefix, &mut out) {
+            Next::Turn(i) => reached[i] += 1,
+            Next::None => panic!("{name} {at}: actions {prefix:?} lead nowhere"),
+            Next::Choose => {
+                assert!(
+                    !out.is_empty(),
+                    "{name} {at}: nothing to choose after {prefix:?}"
+                );
+                for &a in &out {
+                    assert!(
+                        (a as u64) < space.size(),
+                        "{name} {at}: action {a} out of range"
+                    );
+                    let mut p = prefix.clone();
+                    p.push(a);
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    for (i, &n) in reached.iter().enumerate() {
+        assert_eq!(n, 1, "{name} {at}: turn {i} reached {n} times");
+        // The sequence a move's text is played by is the one the walk found.
+        let seq = actions::sequence(turns, i);
+        assert_eq!(
+            actions::next(turns, &seq, &mut out),
+            Next::Turn(i),
+            "{name} {at}"
+        );
+    }
+    turns.len()
+}
+
+fn play(name: &str, rules: &Rules, games: usize, plies: usize) -> usize {
+    let space = Space::new(&rules.def);
+    let mut rng = Rng(0x51_7cc1_b727_220a ^ name.len() as u64);
+    let mut turns = Turns::new();
+    let mut checked = 0;
+    for game in 0..games {
+        let mut pos = rules.initial();
+        let mut log = UndoLog::new();
+        for ply in 0..plies {
+            let mut list = MoveList::new();
+            rules.legal_moves(&mut pos, &mut list);
+            actions::turns(&rules.def, &list, &mut turns);
+            assert_eq!(turns.len(), list.len());
+            let at = format!("game {game}, ply {ply}");
+            check_position(name, space, &turns, &at);
+            checked += 1;
+            if list.is_empty() {
+                break;
+            }
+            let m = list.moves[rng.below(list.len())];
+            rules.make(&mut pos, &list, &m, &mut log);
+        }
+    }
+    checked
+}
+
+fn play_file(path: &Path, games: usize, plies: usize, all_variants: bool) -> usize {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let name = path.to_string_lossy();
+    let loaded = zrf::load(&name, &bytes, &FsLoader);
+    let n = if all_variants {
+        loaded.games.len()
+    } else {
+        loaded.games.len().min(1)
+    };
+    let mut checked = 0;
+    for (i, game) in loaded.games.iter().take(n).enumerate() {
+        let (def, _) = zrf::resolve_game(game);
+        let Some(def) = def else { continue };
+        checked += play(&format!("{name} #{i}"), &Rules::new(def), games, plies);
+    }
+    checked
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+#[test]
+fn shipped_games_name_every_turn_by_one_action_sequence() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let checked: usize = files.iter().map(|f| play_file(f, 3, 80, true)).sum();
+    assert!(checked > 3000, "{checked} positions checked");
+}
+
+#[test]
+fn corpus_sample_names_every_turn_by_one_action_sequence() {
+    let list = std::fs::read_to_string(root().join("tests/corpus/loads.txt")).expect("loads.txt");
+    let dir = root().join("tests/corpus/dagaz");
+    let files: Vec<&str> = list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    assert!(files.len() > 300);
+    let checked: usize = files
+        .iter()
+        .step_by(4)
+        .map(|f| play_file(&dir.join(f), 1, 40, false))
+        .sum();
+    assert!(checked > 2000, "{checked} positions checked");
+}

@@ -172,11 +172,12 @@ def check(folder, kind="rules", *, results=None, progress=True):
     files checked in parallel; returns (lines, number failed): one line per file in name
     order, then the totals line."""
     files = corpus(folder, kind)
-    key = run_key("check", kind=kind, files=files)
-    tasks = [(p, (kind, p)) for p in files]
+    key = run_key("check", kind=kind, files=[os.path.abspath(p) for p in files])
+    # Workers read by absolute path (their folder may differ); lines show the path as given.
+    tasks = [(p, (kind, os.path.abspath(p))) for p in files]
     got = run_tasks(_check_task, tasks, results=results, key=key, desc="files",
                     progress=progress)
-    lines = [got[p][1] for p in files]
+    lines = [got[p][1].replace(os.path.abspath(p), p, 1) for p in files]
     failed = sum(1 for p in files if not got[p][0])
     what = "files" if kind == "rules" else "records"
     lines.append(_zrf.corpus_totals(what, len(files), failed))

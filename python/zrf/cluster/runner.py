@@ -74,7 +74,18 @@ class _Results:
 
     def __init__(self, path, key):
         self.key = key
-        self.f = open(path, "a", encoding="utf-8") if path else None
+        self.f = None
+        if not path:
+            return
+        cut = False
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            with open(path, "rb") as f:
+                f.seek(-1, os.SEEK_END)
+                cut = f.read(1) != b"\n"
+        self.f = open(path, "a", encoding="utf-8")
+        if cut:
+            # A line cut short by a crash: end it, so the next line starts on its own.
+            self.f.write("\n")
 
     def add(self, task, result):
         if self.f is None:

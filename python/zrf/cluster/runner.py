@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 
 import ray
 
@@ -75,6 +76,7 @@ class _Results:
     def __init__(self, path, key):
         self.key = key
         self.f = None
+        self.synced = time.monotonic()
         if not path:
             return
         cut = False
@@ -91,11 +93,19 @@ class _Results:
         if self.f is None:
             return
         self.f.write(json.dumps({"run": self.key, "task": task, "result": result}) + "\n")
+        # Flushed at once (a killed driver loses nothing), synced to disk at most once a
+        # second (a lost machine loses at most a second of results; a sync per line would cap
+        # a run at a few hundred tasks a second).
         self.f.flush()
-        os.fsync(self.f.fileno())
+        now = time.monotonic()
+        if now - self.synced >= 1.0:
+            os.fsync(self.f.fileno())
+            self.synced = now
 
     def close(self):
         if self.f is not None:
+            self.f.flush()
+            os.fsync(self.f.fileno())
             self.f.close()
 
 
@@ -153,9 +163,22 @@ def run_tasks(fn, tasks, *, results=None, key=None, desc="tasks", progress=True,
     sink = _Results(results, key)
     try:
         remote = _call.options(num_cpus=num_cpus)
-        pending = {remote.remote(fn, t, a, fault): t for t, a in todo}
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=min(len(pending), 64), timeout=1.0)
+        # Twice as many tasks in flight as the cluster has CPUs, so every worker has the next
+        # one queued, and the driver never waits on hundreds of thousands of references.
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        in_flight = 2 * max(1, cpus // max(1, num_cpus)) + 8
+        queue = iter(todo)
+        pending = {}
+        while True:
+            for t, a in queue:
+                pending[remote.remote(fn, t, a, fault)] = t
+                if len(pending) >= in_flight:
+                    break
+            if not pending:
+                break
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
+            if ready:
+                ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0)
             for ref in ready:
                 t = pending.pop(ref)
                 r = ray.get(ref)

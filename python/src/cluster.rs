@@ -37,6 +37,9 @@ fn legal(rules: &Rules, pos: &mut Position, list: &mut MoveList, unique: bool) {
     }
 }
 
+/// The root moves' texts, the move sequences of the split depth, and the leaf counts above it.
+type Frontier = (Vec<String>, Vec<Vec<u32>>, Vec<u64>);
+
 /// Every sequence of `split` moves from the start (each move an index into the legal list
 /// of its position, as perft orders them), the texts of the root moves, and the leaf counts
 /// of depths 1 to `split` (the number of sequences of each length). Sequences that end early
@@ -49,7 +52,7 @@ pub fn perft_frontier(
     split: u32,
     setup: Option<String>,
     unique: bool,
-) -> PyResult<(Vec<String>, Vec<Vec<u32>>, Vec<u64>)> {
+) -> PyResult<Frontier> {
     let shared = game.shared.clone();
     py.allow_threads(|| {
         guard(|| {
@@ -267,10 +270,9 @@ pub fn check_rules_file(py: Python<'_>, path: String) -> PyResult<(bool, String)
     on_big_stack(py, move || {
         let line = match crate::files::read_file(&path) {
             Ok(bytes) => zrf::corpus::check_rules(&path, &bytes, &PyFiles::default()),
-            Err(why) => zrf::corpus::Line::unreadable(
-                &path,
-                &why.unwrap_or_else(|| "no such file".into()),
-            ),
+            Err(why) => {
+                zrf::corpus::Line::unreadable(&path, &why.unwrap_or_else(|| "no such file".into()))
+            }
         };
         (line.ok, line.text)
     })
@@ -286,10 +288,9 @@ pub fn replay_record_file(py: Python<'_>, path: String) -> PyResult<(bool, Strin
                 &path,
                 &PyFiles::default(),
             ),
-            Err(why) => zrf::corpus::Line::unreadable(
-                &path,
-                &why.unwrap_or_else(|| "no such file".into()),
-            ),
+            Err(why) => {
+                zrf::corpus::Line::unreadable(&path, &why.unwrap_or_else(|| "no such file".into()))
+            }
         };
         (line.ok, line.text)
     })

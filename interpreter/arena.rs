@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::ai::{Engine, EngineKind, Limits, Opponent, Rng, SearchConfig};
@@ -245,37 +246,48 @@ impl GameResult {
     /// The points of a seat: 1 for a win, ½ for a draw or the ply limit, 0 for a loss; with
     /// scored results, the seat's share of the points given out.
     pub fn points(&self, seat: PlayerId, n_players: usize) -> f64 {
-        let Some(o) = &self.outcome else {
-            return 1.0 / n_players as f64;
-        };
-        if let Some(s) = &o.scores {
-            let total: u32 = s.iter().sum();
-            if total > 0 {
-                return f64::from(s.get(seat.idx()).copied().unwrap_or(0)) / f64::from(total);
-            }
-        }
-        if o.winners.contains(&seat) {
-            1.0 / o.winners.len() as f64
-        } else if o.is_draw() {
-            1.0 / n_players as f64
-        } else if o.losers.contains(&seat) || !o.winners.is_empty() {
-            0.0
-        } else {
-            // Some players lost and this one did not: share what the losers gave up.
-            1.0 / (n_players - o.losers.len()).max(1) as f64
-        }
+        points(self.outcome.as_ref(), seat, n_players)
     }
 
     /// Won, drawn or lost for a seat.
     pub fn verdict(&self, seat: PlayerId) -> Verdict {
-        match &self.outcome {
-            None => Verdict::Draw,
-            Some(o) if o.winners.contains(&seat) => Verdict::Win,
-            Some(o) if o.losers.contains(&seat) => Verdict::Loss,
-            Some(o) if !o.winners.is_empty() => Verdict::Loss,
-            Some(o) if !o.losers.is_empty() => Verdict::Win,
-            Some(_) => Verdict::Draw,
+        verdict(self.outcome.as_ref(), seat)
+    }
+}
+
+/// The points of a seat in a game that ended with `outcome` (`None`: stopped), as
+/// [`GameResult::points`] counts them.
+fn points(outcome: Option<&Outcome>, seat: PlayerId, n_players: usize) -> f64 {
+    let Some(o) = outcome else {
+        return 1.0 / n_players as f64;
+    };
+    if let Some(s) = &o.scores {
+        let total: u32 = s.iter().sum();
+        if total > 0 {
+            return f64::from(s.get(seat.idx()).copied().unwrap_or(0)) / f64::from(total);
         }
+    }
+    if o.winners.contains(&seat) {
+        1.0 / o.winners.len() as f64
+    } else if o.is_draw() {
+        1.0 / n_players as f64
+    } else if o.losers.contains(&seat) || !o.winners.is_empty() {
+        0.0
+    } else {
+        // Some players lost and this one did not: share what the losers gave up.
+        1.0 / (n_players - o.losers.len()).max(1) as f64
+    }
+}
+
+/// Won, drawn or lost for a seat in a game that ended with `outcome` (`None`: stopped).
+fn verdict(outcome: Option<&Outcome>, seat: PlayerId) -> Verdict {
+    match outcome {
+        None => Verdict::Draw,
+        Some(o) if o.winners.contains(&seat) => Verdict::Win,
+        Some(o) if o.losers.contains(&seat) => Verdict::Loss,
+        Some(o) if !o.winners.is_empty() => Verdict::Loss,
+        Some(o) if !o.losers.is_empty() => Verdict::Win,
+        Some(_) => Verdict::Draw,
     }
 }
 
@@ -348,42 +360,156 @@ pub fn play_game(
     let mut game = Game::new(rules.clone(), start.clone());
     let mut rng = Rng::new(*seed);
     for ply in 0..max_plies {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) || game.is_over() {
             break;
         }
-        if let Some(o) = game.outcome() {
-            return GameResult {
-                moves: game.played.clone(),
-                outcome: Some(o),
-            };
-        }
-        let texts = game.legal_texts();
-        if texts.is_empty() {
+        let n = game.legal().len();
+        if n == 0 {
             break;
         }
         let seat = rules.entry(game.pos.turn).mover.idx();
         let choice = match seats.get(seat).copied() {
-            _ if ply < random_plies => rng.below(texts.len()),
-            Some(Contestant::Random) | None => rng.below(texts.len()),
+            _ if ply < random_plies => rng.below(n),
+            Some(Contestant::Random) | None => rng.below(n),
             Some(Contestant::Engine(cfg)) => {
                 let cfg = SearchConfig {
                     seed: rng.next_u64(),
                     ..cfg.clone()
                 };
                 match game.think(&mut engines[seat], &cfg, stop, &mut |_| {}) {
-                    Some(r) if r.best < texts.len() => r.best,
-                    _ => rng.below(texts.len()),
+                    Some(r) if r.best < n => r.best,
+                    _ => rng.below(n),
                 }
             }
         };
-        game.play(&texts[choice])
-            .expect("a move from the legal list is legal");
+        if game.play_index(choice).is_err() {
+            break;
+        }
+    }
+    GameResult {
+        moves: game.played(),
+        outcome: game.outcome(),
+    }
+}
+
+/// Game i of a match between A (`ab.0`, in seat `seat_a`) and B (`ab.1`, every other seat),
+/// as `zrf selfplay` plays it: engines built for it when a seat needs one, the first
+/// `plies.0` plies random, stopped after `plies.1` plies; `seed` is [`game_seed`] of the
+/// match's seed and i.
+pub fn match_game(
+    rules: &Rules,
+    start: &Position,
+    ab: (&Contestant, &Contestant),
+    seat_a: usize,
+    seed: u64,
+    plies: (usize, usize),
+    stop: &AtomicBool,
+) -> GameResult {
+    let n = rules.def.players.len();
+    let seats: Vec<&Contestant> = (0..n)
+        .map(|s| if s == seat_a { ab.0 } else { ab.1 })
+        .collect();
+    // Building an engine derives the evaluation (up to a second on big boards): the random
+    // mover needs none.
+    let any_engine = seats.iter().any(|c| matches!(c, Contestant::Engine(_)));
+    let mut engines: Vec<Engine> = if any_engine {
+        (0..n).map(|_| Engine::new(rules)).collect()
+    } else {
+        Vec::new()
+    };
+    let how = Pairing {
+        seats,
+        seed,
+        random_plies: plies.0,
+        max_plies: plies.1,
+    };
+    play_game(rules, start, &how, &mut engines, stop)
+}
+
+/// How one random game went ([`playouts`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Playout {
+    /// The number of plies played.
+    pub plies: usize,
+    /// The result, or `None` when the game reached the ply limit or a position without
+    /// moves that no goal ends (scored as a draw).
+    pub outcome: Option<Outcome>,
+    /// Per player, in player order: 1 for a win, -1 for a loss, 0 for a draw or no result
+    /// ([`Verdict`]).
+    pub returns: Vec<f64>,
+}
+
+impl Playout {
+    /// The points of a seat, as [`GameResult::points`] counts them.
+    pub fn points(&self, seat: PlayerId, n_players: usize) -> f64 {
+        points(self.outcome.as_ref(), seat, n_players)
+    }
+
+    /// Won, drawn or lost for a seat.
+    pub fn verdict(&self, seat: PlayerId) -> Verdict {
+        verdict(self.outcome.as_ref(), seat)
+    }
+
+    /// What a [`Tally`] keeps of this game, for A at `seat`.
+    pub fn scored(&self, seat: PlayerId, n_players: usize) -> Scored {
+        Scored {
+            verdict: self.verdict(seat),
+            unfinished: self.outcome.is_none(),
+            plies: self.plies as u64,
+            points: self.points(seat, n_players),
+        }
+    }
+}
+
+/// The seed of game `i` of a match or a batch of playouts seeded with `seed`.
+pub fn game_seed(seed: u64, i: u64) -> u64 {
+    seed.wrapping_mul(1_000_003).wrapping_add(i)
+}
+
+/// Plays one game of uniformly random legal moves from `start` in `game` (whose buffers are
+/// reused), without making any text: the game [`play_game`] plays with the random mover in
+/// every seat and the same seed. It stops after `max_plies` plies.
+pub fn playout(game: &mut Game, start: &Position, seed: u64, max_plies: usize) -> Playout {
+    game.reset_to(start);
+    let mut rng = Rng::new(seed);
+    for _ in 0..max_plies {
+        if game.is_over() {
+            break;
+        }
+        let n = game.legal().len();
+        if n == 0 || game.play_index(rng.below(n)).is_err() {
+            break;
+        }
     }
     let outcome = game.outcome();
-    GameResult {
-        moves: game.played.clone(),
+    let returns = (0..game.rules.def.players.len())
+        .map(|p| match verdict(outcome.as_ref(), PlayerId(p as u8)) {
+            Verdict::Win => 1.0,
+            Verdict::Draw => 0.0,
+            Verdict::Loss => -1.0,
+        })
+        .collect();
+    Playout {
+        plies: game.plies(),
         outcome,
+        returns,
     }
+}
+
+/// Plays `n` games of uniformly random legal moves from `start`, game `i` seeded with
+/// [`game_seed`]`(seed, i)`, each stopped after `max_plies` plies. No text is made; the
+/// results depend only on the rules, `start`, `seed` and `max_plies`.
+pub fn playouts(
+    rules: impl Into<Arc<Rules>>,
+    start: &Position,
+    n: usize,
+    seed: u64,
+    max_plies: usize,
+) -> Vec<Playout> {
+    let mut game = Game::new(rules, start.clone());
+    (0..n)
+        .map(|i| playout(&mut game, start, game_seed(seed, i as u64), max_plies))
+        .collect()
 }
 
 /// Results of a match between contestant A and contestant B, counted per seat A held.
@@ -427,6 +553,11 @@ impl Tally {
 
     /// Adds a game in which A sat at `seat`.
     pub fn add(&mut self, seat: PlayerId, r: &GameResult, n_players: usize) {
+        self.add_scored(seat, &r.scored(seat, n_players));
+    }
+
+    /// Adds a random game ([`playout`]) in which A sat at `seat`.
+    pub fn add_playout(&mut self, seat: PlayerId, r: &Playout, n_players: usize) {
         self.add_scored(seat, &r.scored(seat, n_players));
     }
 

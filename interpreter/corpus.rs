@@ -59,7 +59,7 @@ fn extension_in(path: &str, exts: &[&str]) -> bool {
 pub fn replay_record(text: &str, path: &str, files: &dyn Files) -> Line {
     match Session::from_record(text, path, files) {
         Ok(mut s) => {
-            let n = s.game().played.len();
+            let n = s.game().plies();
             let result = s.result().unwrap_or_else(|| "*".into());
             Line::ok(format!("ok   {path}: {n} moves, {result}"))
         }

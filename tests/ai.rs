@@ -469,7 +469,7 @@ fn three_players_and_restricted_turns_get_legal_answers() {
             let r = think_with(&mut g, &mut engine, &config(kind, Some(4), Some(60)));
             g.play(&r.best_text).expect("the engine's move is legal");
         }
-        assert!(g.played.len() >= 6, "{:?}", g.played);
+        assert!(g.plies() >= 6, "{:?}", g.played());
     }
 }
 

@@ -143,11 +143,11 @@ fn random_players_moves_are_counted_and_played_by_the_session() {
         "{}",
         o.text
     );
-    assert_eq!(s.game().played, ["a1-c1", "D@a1"]);
+    assert_eq!(s.game().played(), ["a1-c1", "D@a1"]);
     // B's turn now; after it the random player moves again.
     let o = s.run_line("f1-e1", &Mem);
     assert!(o.text.contains("Dice plays D@"), "{}", o.text);
-    assert_eq!(s.game().played.len(), 4);
+    assert_eq!(s.game().plies(), 4);
 }
 
 #[test]

@@ -53,7 +53,7 @@ fn every_shipped_game_round_trips_through_every_format_that_applies() {
                 assert!(!s.eval_line(&mv).error, "{game} v{v}: {mv}");
             }
             let end = native(&s);
-            let played = s.game().played.clone();
+            let played = s.game().played();
             let two = s.game().rules.def.players.len() == 2;
             let mut formats = vec!["game"];
             if s.game().has_san {
@@ -73,7 +73,7 @@ fn every_shipped_game_round_trips_through_every_format_that_applies() {
                 let o = other.run_line(&format!("load {name}"), &files);
                 assert!(!o.error, "{game} v{v} {ext}: {}\n{text}", o.text);
                 assert_eq!(native(&other), end, "{game} v{v} {ext}:\n{text}");
-                assert_eq!(other.game().played, played, "{game} v{v} {ext}");
+                assert_eq!(other.game().played(), played, "{game} v{v} {ext}");
                 assert_eq!(other.title(), s.title(), "{game} v{v} {ext}");
                 // `zrf replay`, and the result it compares.
                 let (mut back, rec) =
@@ -295,7 +295,7 @@ fn records_that_name_no_known_game_say_so() {
     };
     let (s, _) = Session::from_records("1. c3-d4 f6-e5 2. d4xf6 *", "x.pdn", None, &hint, &files)
         .expect("plays the rules given");
-    assert_eq!(s.game().played.len(), 3);
+    assert_eq!(s.game().plies(), 3);
     let e = Session::from_records("1. e4 {unclosed", "x.pgn", None, &hint, &files)
         .err()
         .expect("a broken comment")
@@ -395,7 +395,7 @@ fn pydraughts_reads_the_pdn_zrf_writes() {
         assert_eq!(fields.len(), 4, "{read}");
         assert_eq!(
             fields[1].parse::<usize>().ok(),
-            Some(s.game().played.len()),
+            Some(s.game().plies()),
             "{game}: pydraughts read another number of moves\n{pdn}"
         );
         let result = s.result_token(zrf::repl::records::Format::Pdn);
@@ -407,6 +407,6 @@ fn pydraughts_reads_the_pdn_zrf_writes() {
             "{game}: pydraughts reached {} and zrf {ours}\n{pdn}",
             fields[3]
         );
-        eprintln!("{game}: {} plies, result {result}", s.game().played.len());
+        eprintln!("{game}: {} plies, result {result}", s.game().plies());
     }
 }

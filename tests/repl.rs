@@ -108,7 +108,7 @@ fn a_bad_move_changes_nothing() {
         assert!(o.text.starts_with("error: "), "{}", o.text);
         let after = zrf::setup::native(&s.game().rules, &s.game().pos);
         assert_eq!(before, after, "`{bad}` changed the position");
-        assert_eq!(s.game().played, ["e2-e4"]);
+        assert_eq!(s.game().played(), ["e2-e4"]);
     }
 }
 
@@ -136,15 +136,15 @@ fn undo_and_redo_go_back_to_the_start_and_forward_again() {
     assert_eq!(zrf::setup::native(&s.game().rules, &s.game().pos), start);
     assert!(s.eval_line("undo").error, "nothing left to take back");
     assert!(!s.eval_line("redo 2").error);
-    assert_eq!(s.game().played, ["e2-e4", "e7-e5"]);
+    assert_eq!(s.game().played(), ["e2-e4", "e7-e5"]);
     assert!(!s.eval_line("redo").error);
     assert_eq!(zrf::setup::native(&s.game().rules, &s.game().pos), end);
     // Replaying the move taken back keeps the moves after it; another move forgets them.
     s.eval_line("undo 2");
     s.eval_line("e7e5");
-    assert_eq!(s.game().redo, ["g1-f3"]);
+    assert_eq!(s.game().redo_texts(), ["g1-f3"]);
     s.eval_line("d2d4");
-    assert!(s.game().redo.is_empty());
+    assert!(s.game().redo_len() == 0);
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn save_comes_back_as_a_request_and_load_restores_the_game() {
     s.eval_line("new");
     let o = s.run_line("load x.game", &TestFiles(&dir.0));
     assert!(!o.error, "{}", o.text);
-    assert_eq!(s.game().played, ["e2-e4", "e7-e5"]);
+    assert_eq!(s.game().played(), ["e2-e4", "e7-e5"]);
 }
 
 #[test]
@@ -503,14 +503,14 @@ fn random_games_survive_every_command_and_round_trip_through_records() {
                 );
             }
             let end = native(&s);
-            let played = s.game().played.clone();
+            let played = s.game().played();
             let o = s.run_line("save r.game", &files);
             assert!(!o.error, "{}", o.text);
             let text = std::fs::read_to_string(dir.0.join("r.game")).unwrap();
             let back = Session::from_record(&text, "r.game", &files)
                 .unwrap_or_else(|e| panic!("{game} v{v}: the record does not load: {e}\n{text}"));
             assert_eq!(native(&back), end, "{game} v{v}: {text}");
-            assert_eq!(back.game().played, played);
+            assert_eq!(back.game().played(), played);
             s.eval_line("undo all");
             assert_eq!(native(&s), start, "{game} v{v}: undo all");
             s.eval_line("redo all");
@@ -831,7 +831,7 @@ fn a_failed_load_leaves_the_game_in_progress() {
         }
         let o = s.run_line(&format!("load {name}"), &files);
         assert!(o.error, "{name}: {}", o.text);
-        assert_eq!(s.game().played, ["e2-e4", "e7-e5"], "{name}");
+        assert_eq!(s.game().played(), ["e2-e4", "e7-e5"], "{name}");
         assert_eq!(s.title(), "Chess", "{name}");
     }
     let o = s.run_line("load panics.game", &files);
@@ -843,7 +843,7 @@ fn a_failed_load_leaves_the_game_in_progress() {
     );
     // The session goes on.
     assert!(!s.run_line("g1f3", &files).error);
-    assert_eq!(s.game().played, ["e2-e4", "e7-e5", "g1-f3"]);
+    assert_eq!(s.game().played(), ["e2-e4", "e7-e5", "g1-f3"]);
 }
 
 /// A setup or a variant title holding a line break is escaped in the header and reads back.
@@ -873,7 +873,7 @@ fn headers_with_line_breaks_round_trip() {
     );
     let back = Session::from_record(&text, "nl.game", &files).unwrap();
     assert_eq!(back.title(), "Tic\nTac-Toe");
-    assert_eq!(back.game().played, ["M@b2"]);
+    assert_eq!(back.game().played(), ["M@b2"]);
 }
 
 /// The history file survives a line that is not UTF-8: later entries are recalled, and the
@@ -920,7 +920,7 @@ fn a_fen_with_an_endless_digit_run_is_refused() {
     ));
     assert!(o.error, "{}", o.text);
     assert!(o.text.contains("rank 1 of the FEN"), "{}", o.text);
-    assert_eq!(s.game().played, ["e2-e4"]);
+    assert_eq!(s.game().played(), ["e2-e4"]);
 }
 
 /// A `~` (a promoted piece, in Crazyhouse FEN) that follows no piece is refused; it used to

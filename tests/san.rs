@@ -99,8 +99,8 @@ fn san_of_every_legal_move_matches_fairy_stockfish() {
 fn a_game_in_san_records_its_san_with_check_and_mate() {
     // The moves as Fairy-Stockfish's get_san_moves writes them.
     let g = game("games/chess.zrf", None, None, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
-    assert_eq!(g.sans, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
-    assert_eq!(g.played[6], "h5xf7");
+    assert_eq!(g.sans(), ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
+    assert_eq!(g.played()[6], "h5xf7");
 }
 
 #[test]
@@ -111,10 +111,10 @@ fn san_input_is_lenient_with_marks_castling_zeros_and_full_origins() {
         None,
         "e4! e5?! Nf3 Nc6 Bc4 Bc5 0-0 Ng8f6 d3 O-O",
     );
-    assert_eq!(g.sans[6], "O-O");
-    assert_eq!(g.sans[7], "Nf6");
-    assert_eq!(g.sans[9], "O-O");
-    assert_eq!(g.played[6], "e1-g1");
+    assert_eq!(g.sans()[6], "O-O");
+    assert_eq!(g.sans()[7], "Nf6");
+    assert_eq!(g.sans()[9], "O-O");
+    assert_eq!(g.played()[6], "e1-g1");
 }
 
 #[test]
@@ -138,7 +138,7 @@ fn an_ambiguous_san_names_the_candidates() {
     let e = g.play("b8").unwrap_err().to_string();
     assert_eq!(e, "ambiguous: it could be b8=Q, b8=R, b8=B, b8=N");
     g.play("b8=N").expect("an underpromotion");
-    assert_eq!(g.sans, ["b8=N"]);
+    assert_eq!(g.sans(), ["b8=N"]);
 }
 
 #[test]

@@ -44,9 +44,9 @@ fn chess_en_passant_castling_both_ways_and_promotion() {
     // move to the empty square with `x f5`; the promotion as `= Queen`; CR LF line ends; four
     // player letters for two players.
     let mut s = replay("tests/records/zsg/chess.zsg");
-    assert_eq!(s.game().played.len(), 15);
+    assert_eq!(s.game().plies(), 15);
     assert_eq!(
-        s.game().played[4..],
+        s.game().played()[4..],
         [
             "e5xf6", "b8-c6", "g1-f3", "c8-d7", "f1-c4", "e7-e6", "e1-g1", "d8-e7", "f6xg7",
             "e8-c8", "g7xh8=Q"
@@ -66,7 +66,7 @@ fn chess_en_passant_castling_both_ways_and_promotion() {
 fn crazyhouse_drops_as_placements_and_from_off_the_board() {
     let mut s = replay("tests/records/zsg/crazyhouse.zsg");
     assert_eq!(s.title(), "Crazyhouse");
-    assert_eq!(s.game().played[6..], ["P@d4", "P@e4", "c3xe4"]);
+    assert_eq!(s.game().played()[6..], ["P@d4", "P@e4", "c3xe4"]);
     assert_eq!(
         position(&mut s),
         "turn 1; last c3 e4; White Pawn d4 a2 b2 c2 d2 f2 g2 h2; off White Pawn 1; \
@@ -84,7 +84,7 @@ fn a_placement_may_name_its_player() {
     let path = "tests/records/zsg/named.zsg";
     let named = text.replace("4. Pawn d4", "4. White Pawn d4");
     let s = Session::from_record(&named, path, &files).unwrap();
-    assert_eq!(s.game().played[6], "P@d4");
+    assert_eq!(s.game().played()[6], "P@d4");
     let wrong = text.replace("4. Pawn d4", "4. Black Pawn d4");
     let e = Session::from_record(&wrong, path, &files)
         .err()
@@ -106,7 +106,7 @@ fn checkers_edits_and_a_partial_capture_chain() {
     // The edits leave a black man on c5 that jumps d4 and d2 in two partial steps, crowning
     // on c1; the promotion written after the capture.
     let mut s = replay("tests/records/zsg/checkers-partial.zsg");
-    assert_eq!(s.game().played, ["14x23x30", "6-2"]);
+    assert_eq!(s.game().played(), ["14x23x30", "6-2"]);
     assert_eq!(
         position(&mut s),
         "turn 0; last c7 d8; Black Man b8; Black King c1; White Man f4; White King d8; counter forty 0"
@@ -118,7 +118,7 @@ fn international_draughts_maximal_capture_in_partial_steps() {
     // Edits set up a two-piece capture; the man must take both (maximal captures), and Black
     // then crowns with a capture, `x h2` before `= King`.
     let mut s = replay("tests/records/zsg/international-draughts.zsg");
-    assert_eq!(s.game().played, ["32x21x12", "39x50"]);
+    assert_eq!(s.game().played(), ["32x21x12", "39x50"]);
     assert_eq!(
         position(&mut s),
         "turn 0; last g3 i1; White Man d8; Black Man a9; Black King i1; counter kings-only 0; \
@@ -144,7 +144,7 @@ fn international_draughts_maximal_capture_in_partial_steps() {
 #[test]
 fn a_pass_in_a_corpus_game() {
     let mut s = replay("tests/records/zsg/mana-pass.zsg");
-    assert_eq!(s.game().played, ["pass", "a7-c3", "b0-b6"]);
+    assert_eq!(s.game().played(), ["pass", "a7-c3", "b0-b6"]);
     assert_eq!(
         position(&mut s),
         "turn 1; last b0 b6; White Ronin b6 a0 c0 d0 e0; White Damyo f0; \
@@ -167,7 +167,7 @@ fn windows_rules_paths_fall_back_to_the_file_beside_the_record() {
         let path = dir.write("game.zsg", &text);
         let path = path.to_str().unwrap();
         let mut s = Session::from_record(&text, path, &Fs(Path::new("."))).unwrap();
-        assert_eq!(s.game().played, ["e2-e4", "c7-c5"], "{rules}");
+        assert_eq!(s.game().played(), ["e2-e4", "c7-c5"], "{rules}");
         assert!(position(&mut s).contains("Black Pawn a7 b7 d7"), "{rules}");
     }
     // No such file anywhere: the error says so and how to name it.
@@ -260,7 +260,7 @@ fn effects_as_zillions_writes_them() {
     // square X (written as a move from where it was taken) and turned (`flip X`).
     let path = "tests/records/zsg/hand.zsg";
     let mut s = replay(path);
-    assert_eq!(s.game().played, ["b1-b2", "b3-b2"]);
+    assert_eq!(s.game().played(), ["b1-b2", "b3-b2"]);
     assert_eq!(
         position(&mut s),
         "turn 0; last b3 b2; North Man a1 c1; South Man a3 c3 b2+moved? X+moved?"
@@ -269,7 +269,7 @@ fn effects_as_zillions_writes_them() {
     let open = |text: &str| Session::from_record(text, path, &Fs(Path::new(".")));
     // `= PLAYER` after the carried piece names its new owner: the same turn.
     let owner = text.replace("flip X", "= South");
-    assert_eq!(open(&owner).unwrap().game().played[1], "b3-b2");
+    assert_eq!(open(&owner).unwrap().game().played()[1], "b3-b2");
     // Without the change of sides, or with the attribute left clear, no move matches.
     for wrong in [
         text.replace(" flip X", ""),
@@ -287,7 +287,7 @@ fn a_piece_replaced_by_create_is_recycled() {
     // second turn (Zillions' MarGo records drop their one marker every turn this way).
     let path = "tests/records/zsg/marker.zsg";
     let mut s = replay(path);
-    assert_eq!(s.game().played, ["Marker@a1", "Marker@c3", "Marker@b2"]);
+    assert_eq!(s.game().played(), ["Marker@a1", "Marker@c3", "Marker@b2"]);
     assert_eq!(
         position(&mut s),
         "turn 1; last - b2; off North Marker 1; North Stone b2 a1; off South Marker 1; \
@@ -323,7 +323,7 @@ fn attributes_are_numbered_from_the_last_declared() {
                  1. Man c2 - c1 @ c1 0 1\r\n\
                  2. Man b2 x b3 Man b3 - H flip H @ b3 0 1\r\n";
     let mut s = marks("Marks", moves).unwrap();
-    assert_eq!(s.game().played, ["b1-b2", "c2-c1", "b2-b3"]);
+    assert_eq!(s.game().played(), ["b1-b2", "c2-c1", "b2-b3"]);
     assert_eq!(
         position(&mut s),
         "turn 1; last b2 b3; North Man b3+moved? e1 H; North King a1; \
@@ -363,7 +363,7 @@ fn a_capture_carried_to_a_reserve_in_a_corpus_game() {
     // Knight's Court: a captured piece moves to a reserve square (x1...y3), from where it
     // is dropped later by its owner (`Rook x3 - a2`).
     let mut s = replay("tests/records/zsg/knights-court.zsg");
-    assert_eq!(s.game().played.len(), 3);
+    assert_eq!(s.game().plies(), 3);
     assert!(
         position(&mut s).contains("Black Bishop x3"),
         "{}",
@@ -375,7 +375,7 @@ fn a_capture_carried_to_a_reserve_in_a_corpus_game() {
         .unwrap()
         .replace("Knight's Court", "Knight Court");
     let s = Session::from_record(&text, "tests/records/zsg/kc.zsg", &Fs(Path::new("."))).unwrap();
-    assert_eq!(s.game().played.len(), 3);
+    assert_eq!(s.game().plies(), 3);
 }
 
 #[test]
@@ -388,7 +388,7 @@ fn partial_steps_in_the_older_zrf_form_still_read() {
             "1. Man c5 - e3 x d4\n1. partial 2 Man e3 - c1 x d2 = King",
         );
     let s = Session::from_record(&text, "tests/records/zsg/old.zsg", &Fs(Path::new("."))).unwrap();
-    assert_eq!(s.game().played, ["14x23x30", "6-2"]);
+    assert_eq!(s.game().played(), ["14x23x30", "6-2"]);
 }
 
 #[test]
@@ -489,7 +489,7 @@ fn round_trip(
     let mut t = Session::open(game, &files, None, None).unwrap();
     let out = t.run_line("load game.zsg", &files);
     assert!(!out.error, "{}", out.text);
-    assert_eq!(t.game().played, s.game().played);
+    assert_eq!(t.game().played(), s.game().played());
     (position(&mut s), position(&mut t), record)
 }
 
@@ -572,9 +572,9 @@ fn random_round_trip(game: &str, variant: Option<&str>, plies: usize, seed: u64)
     let mut t = Session::open(game, &files, None, None).unwrap();
     let out = t.run_line("load game.zsg", &files);
     assert!(!out.error, "{game} {variant:?} seed {seed}: {}", out.text);
-    assert_eq!(t.game().played, s.game().played, "{game}");
+    assert_eq!(t.game().played(), s.game().played(), "{game}");
     assert_eq!(position(&mut t), position(&mut s), "{game}");
-    s.game().played.len()
+    s.game().plies()
 }
 
 #[test]

@@ -66,40 +66,34 @@ pub(crate) fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
     );
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut tally = Tally::new(n);
+    // Random movers on every seat play without text, unless the moves are to be printed.
+    let all_random = matches!((&a, &b), (Contestant::Random, Contestant::Random));
+    let mut text_free = (all_random && !m.verbose).then(|| game.clone());
     for g in 0..m.games {
         let seat_a = (g as usize) % n;
-        let seats: Vec<&Contestant> = (0..n).map(|s| if s == seat_a { &a } else { &b }).collect();
-        // Building an engine derives the evaluation (up to a second on big boards): the random
-        // mover needs none.
-        let any_engine = seats.iter().any(|c| matches!(c, Contestant::Engine(_)));
-        let mut engines: Vec<zrf::ai::Engine> = if any_engine {
-            (0..n).map(|_| zrf::ai::Engine::new(rules)).collect()
-        } else {
-            Vec::new()
-        };
-        let how = arena::Pairing {
-            seats,
-            seed: m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g)),
-            random_plies: m.random_plies,
-            max_plies: m.max_plies,
-        };
-        let r = arena::play_game(rules, &game.pos, &how, &mut engines, &stop);
         let seat = zrf::def::PlayerId(seat_a as u8);
-        tally.add(seat, &r, n);
-        if m.verbose {
-            let result = match &r.outcome {
-                Some(o) => o.describe(&rules.def),
-                None => "stopped at the ply limit".into(),
-            };
-            bar.suspend(|| {
-                say!(
-                    "game {} (A {}): {} [{}]",
-                    g + 1,
-                    seat_names[seat_a],
-                    r.moves.join(" "),
-                    result
-                )
-            });
+        let seed = arena::game_seed(m.seed, u64::from(g));
+        if let Some(scratch) = text_free.as_mut() {
+            let r = arena::playout(scratch, &game.pos, seed, m.max_plies);
+            tally.add_playout(seat, &r, n);
+        } else {
+            let r = play_one(rules, &game.pos, (&a, &b), seat_a, seed, m, &stop);
+            tally.add(seat, &r, n);
+            if m.verbose {
+                let result = match &r.outcome {
+                    Some(o) => o.describe(&rules.def),
+                    None => "stopped at the ply limit".into(),
+                };
+                bar.suspend(|| {
+                    say!(
+                        "game {} (A {}): {} [{}]",
+                        g + 1,
+                        seat_names[seat_a],
+                        r.moves.join(" "),
+                        result
+                    )
+                });
+            }
         }
         let t = tally.total();
         bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
@@ -112,4 +106,25 @@ pub(crate) fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
         tally.table(&a.label(), &b.label(), &seat_names).trim_end()
     );
     ExitCode::SUCCESS
+}
+
+/// One game of a match with engines (or with its moves printed): A (`ab.0`) in seat `seat_a`.
+fn play_one(
+    rules: &zrf::engine::Rules,
+    start: &zrf::engine::Position,
+    ab: (&zrf::arena::Contestant, &zrf::arena::Contestant),
+    seat_a: usize,
+    seed: u64,
+    m: &Match,
+    stop: &std::sync::atomic::AtomicBool,
+) -> zrf::arena::GameResult {
+    zrf::arena::match_game(
+        rules,
+        start,
+        ab,
+        seat_a,
+        seed,
+        (m.random_plies, m.max_plies),
+        stop,
+    )
 }

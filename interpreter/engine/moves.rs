@@ -353,6 +353,16 @@ impl UndoLog {
         UndoLog::default()
     }
 
+    /// Forgets every move, keeping the buffers (and what the `after-move` program remembers
+    /// by its inputs, which does not depend on the position).
+    pub fn clear(&mut self) {
+        self.cells.clear();
+        self.stores.clear();
+        self.counters.clear();
+        self.frames.clear();
+        self.after_tallies.clear();
+    }
+
     /// Number of moves that can be taken back.
     pub fn depth(&self) -> usize {
         self.frames.len()

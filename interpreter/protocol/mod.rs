@@ -322,7 +322,7 @@ impl Default for Runner {
 /// A position to search, with the repetition keys of the game that led to it.
 pub struct Job {
     /// The rules.
-    pub rules: Rules,
+    pub rules: std::sync::Arc<Rules>,
     /// The position.
     pub pos: Position,
     /// Repetition keys of the game so far, this position last.

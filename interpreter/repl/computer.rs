@@ -148,10 +148,7 @@ impl Session {
         };
         self.play_one(&r.best_text)
             .map_err(|e| format!("the engine chose `{}`: {e}", r.best_text))?;
-        let shown = match self.game.sans.last() {
-            Some(san) if self.game.has_san => san.clone(),
-            _ => r.best_text.clone(),
-        };
+        let shown = self.game.last_san().unwrap_or_else(|| r.best_text.clone());
         let stopped = if self.computer.stop.load(Ordering::Relaxed) {
             ", stopped"
         } else {
@@ -175,10 +172,7 @@ impl Session {
         let text = texts[self.computer.dice.below(texts.len())].clone();
         self.play_one(&text)
             .map_err(|e| format!("the random move `{text}`: {e}"))?;
-        let shown = match self.game.sans.last() {
-            Some(san) if self.game.has_san => san.clone(),
-            _ => text,
-        };
+        let shown = self.game.last_san().unwrap_or(text);
         Ok(format!(
             "{mover} plays {shown} (at random, one of {}).",
             texts.len()
@@ -380,7 +374,7 @@ impl Session {
         } else {
             format!("The computer plays {}.", who.join(" and "))
         };
-        let before = self.game.played.len();
+        let before = self.game.plies();
         // A front end that shows the computer's moves as they come shows this line first.
         let said = match self.computer.said.as_mut() {
             Some(show) => {
@@ -390,7 +384,7 @@ impl Session {
             None => Some(said),
         };
         let more = self.auto_replies();
-        let board = if self.game.played.len() == before {
+        let board = if self.game.plies() == before {
             String::new()
         } else {
             self.show()

@@ -45,7 +45,11 @@ impl Session {
         let g = &self.game;
         let mut lines: Vec<String> = Vec::new();
         let mut n = self.first_number;
-        let moves = if san && g.has_san { &g.sans } else { &g.played };
+        let moves = if san && g.has_san {
+            g.sans()
+        } else {
+            g.played()
+        };
         for (k, mv) in moves.iter().enumerate() {
             if k == 0 {
                 let dots = if self.mid_round(g.turns[0]) {
@@ -155,7 +159,7 @@ impl Session {
                 let _ = writeln!(out, "{who}, move {n}.");
             }
         }
-        match (g.played.last(), g.sans.last()) {
+        match (g.last_played(), g.last_san()) {
             (Some(last), Some(san)) => {
                 let _ = writeln!(out, "Last move: {san} ({last}).");
             }

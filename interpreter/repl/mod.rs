@@ -577,7 +577,7 @@ impl Session {
     /// The answer to a `save` once the caller has written the file.
     pub fn saved(&self, path: &str, result: Result<(), String>) -> Output {
         match result {
-            Ok(()) => Output::text(format!("Saved {} moves to {path}.", self.game.played.len())),
+            Ok(()) => Output::text(format!("Saved {} moves to {path}.", self.game.plies())),
             Err(e) => self.error(format!(
                 "cannot write {}: {e}; the game is not saved (any old file there is unchanged)",
                 printable(path)
@@ -626,7 +626,7 @@ impl Session {
                 std::mem::swap(&mut s.computer, &mut self.computer);
                 *self = s;
                 self.computer.new_rules(n);
-                let n = self.game.played.len();
+                let n = self.game.plies();
                 let title = self.title().to_string();
                 let board = self.show();
                 Output::text(format!("Loaded {n} moves of {title} from {path}.\n{board}"))

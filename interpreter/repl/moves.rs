@@ -45,7 +45,7 @@ impl Session {
     /// One move, or several separated by spaces; all or nothing.
     pub(super) fn moves_line(&mut self, line: &str) -> Output {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let redo = self.game.redo.clone();
+        let redo = self.game.redo_stack();
         let mut played = 0;
         for w in &words {
             match self.play_one(w) {
@@ -57,14 +57,14 @@ impl Session {
                     }
                     let mut msg = self.explain(w, e);
                     if played > 0 {
-                        let n = self.game.played.len();
-                        let before = self.game.played[n - played..].join(" ");
+                        let all = self.game.played();
+                        let before = all[all.len() - played..].join(" ");
                         msg += &format!(" (after {before}); nothing on the line was played");
                     }
                     for _ in 0..played {
                         self.game.undo();
                     }
-                    self.game.redo = redo;
+                    self.game.set_redo_stack(redo);
                     return self.error(msg);
                 }
             }
@@ -293,11 +293,11 @@ impl Session {
     }
 
     pub(super) fn undo(&mut self, arg: &str) -> Output {
-        let n = match self.count(arg, self.game.played.len()) {
+        let n = match self.count(arg, self.game.plies()) {
             Ok(n) => n,
             Err(e) => return self.error(e),
         };
-        if self.game.played.is_empty() {
+        if self.game.plies() == 0 {
             return self.error("there is no move to take back");
         }
         let mut done = 0;
@@ -305,7 +305,10 @@ impl Session {
             done += 1;
         }
         let what = if done == 1 {
-            format!("Took back {}.", self.game.redo.last().map_or("", |s| s))
+            format!(
+                "Took back {}.",
+                self.game.redo_texts().last().map_or("", |s| s)
+            )
         } else {
             format!("Took back {done} moves.")
         };
@@ -313,11 +316,11 @@ impl Session {
     }
 
     pub(super) fn redo(&mut self, arg: &str) -> Output {
-        let n = match self.count(arg, self.game.redo.len()) {
+        let n = match self.count(arg, self.game.redo_len()) {
             Ok(n) => n,
             Err(e) => return self.error(e),
         };
-        if self.game.redo.is_empty() {
+        if self.game.redo_len() == 0 {
             return self.error("there is no move to redo");
         }
         let mut done = 0;
@@ -327,7 +330,7 @@ impl Session {
         let what = if done == 1 {
             format!(
                 "Played {} again.",
-                self.game.played.last().map_or("", |s| s)
+                self.game.last_played().unwrap_or_default()
             )
         } else {
             format!("Played {done} moves again.")

@@ -239,7 +239,7 @@ impl Session {
     fn pdn_moves(&self) -> Vec<String> {
         let mut g = self.start();
         let mut out = Vec::new();
-        for mv in &self.game.played {
+        for mv in &self.game.played() {
             let list = g.legal().clone();
             let def = &g.rules.def;
             let mut text = mv.clone();
@@ -346,7 +346,7 @@ impl Session {
             players: g.rules.def.players.iter().map(|p| p.name.clone()).collect(),
             result: self.result2(),
             moves: match format {
-                Format::Pgn => self.game.sans.clone(),
+                Format::Pgn => self.game.sans(),
                 _ => self.pdn_moves(),
             },
             first_number: self.first_number,

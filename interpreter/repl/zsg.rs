@@ -54,7 +54,7 @@ impl Session {
             None => rules.initial(),
         };
         let edits = zsg_play::edits_for(rules, &start)?;
-        let moves = zsg_play::describe_game(rules, &start, &self.game.played)?;
+        let moves = zsg_play::describe_game(rules, &start, &self.game.played())?;
         let numbered: Vec<(u32, zsg::MoveDesc)> = self
             .move_numbers()
             .into_iter()
@@ -76,7 +76,7 @@ impl Session {
     fn move_numbers(&self) -> Vec<u32> {
         let g = &self.game;
         let mut n = self.first_number;
-        (0..g.played.len())
+        (0..g.plies())
             .map(|k| {
                 if k > 0 && g.turns[k] <= g.turns[k - 1] {
                     n += 1;

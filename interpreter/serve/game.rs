@@ -153,7 +153,7 @@ pub(super) fn game_thread(
         g.reload_if_changed();
         let answer = g.command(&body);
         // After a redo, the recorded random moves are the ones to replay.
-        if g.session.game().redo.is_empty() {
+        if g.session.game().redo_len() == 0 {
             g.random_turns();
         }
         let think = answer.is_ok() && g.computer_to_move();
@@ -242,7 +242,7 @@ impl Game {
         let number = (self.variant + 1).to_string();
         match open_at(&self.file, Some(&number), self.start.as_deref()) {
             Ok(mut s) => {
-                let played = self.session.game().played.clone();
+                let played = self.session.game().played();
                 let mut kept = 0;
                 for m in &played {
                     if s.game_mut().play(m).is_err() {
@@ -520,8 +520,8 @@ impl Game {
             "hand": hand,
             "images": { "board": shown(board_image), "pieces": piece_images },
             "moves": moves,
-            "history": game.played,
-            "redo": game.redo.len(),
+            "history": game.played(),
+            "redo": game.redo_len(),
             "result": result,
             "fen": fen,
             "native": native,

@@ -181,23 +181,17 @@ pub fn selfplay_game(
             let pos = start(rules, setup.as_deref())?;
             let n = rules.def.players.len();
             let seat_a = (index % n as u64) as usize;
-            let seats: Vec<&Contestant> =
-                (0..n).map(|s| if s == seat_a { &a } else { &b }).collect();
-            let any_engine = seats.iter().any(|c| matches!(c, Contestant::Engine(_)));
-            let mut engines: Vec<zrf::ai::Engine> = if any_engine {
-                (0..n).map(|_| zrf::ai::Engine::new(rules)).collect()
+            let seat = PlayerId(seat_a as u8);
+            let seed = arena::game_seed(seed, index);
+            // As `zrf selfplay`: random movers on every seat play without making text.
+            let s = if matches!((&a, &b), (Contestant::Random, Contestant::Random)) {
+                let mut scratch = zrf::play::Game::new(shared.rules.clone(), pos.clone());
+                arena::playout(&mut scratch, &pos, seed, max_plies).scored(seat, n)
             } else {
-                Vec::new()
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let plies = (random_plies, max_plies);
+                arena::match_game(rules, &pos, (&a, &b), seat_a, seed, plies, &stop).scored(seat, n)
             };
-            let how = arena::Pairing {
-                seats,
-                seed: seed.wrapping_mul(1_000_003).wrapping_add(index),
-                random_plies,
-                max_plies,
-            };
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let r = arena::play_game(rules, &pos, &how, &mut engines, &stop);
-            let s = r.scored(PlayerId(seat_a as u8), n);
             let verdict = match s.verdict {
                 Verdict::Win => "win",
                 Verdict::Draw => "draw",

@@ -183,30 +183,65 @@ impl Inner {
 
     /// The index of the whole turn a text names, among the turns that start with the prefix.
     fn turn_of_text(&mut self, text: &str) -> Result<usize, String> {
+        let found = self.turns_of_text(text)?;
+        match found[..] {
+            [i] => Ok(i),
+            _ => {
+                let texts = zrf::notation::move_texts(&self.shared.rules.def, self.game.legal());
+                let names: Vec<&str> = found.iter().map(|&i| texts[i].as_str()).collect();
+                Err(format!(
+                    "`{text}` is ambiguous: it could be {}",
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// The whole turns a text may name (several when it is ambiguous) among those that start
+    /// with the actions chosen so far.
+    fn turns_of_text(&mut self, text: &str) -> Result<Vec<usize>, String> {
         self.settle();
         if text.len() > 10_000 {
             return Err("the move text is too long".into());
         }
         let def = &self.shared.rules.def;
         let list = self.game.legal();
-        let i = match zrf::notation::parse_move(def, list, text) {
-            Ok(i) => i,
-            Err(e) if zrf::san::applies(def) => match zrf::san::find(def, list, text) {
-                Ok(found) if found.len() == 1 => found[0],
-                Ok(found) if found.len() > 1 => {
-                    return Err(format!("`{text}` is ambiguous"));
+        let found = match zrf::notation::parse_move(def, list, text) {
+            Ok(i) => vec![i],
+            Err(e) => {
+                let texts = zrf::notation::move_texts(def, list);
+                let by_text = |names: &[String]| -> Vec<usize> {
+                    names
+                        .iter()
+                        .filter_map(|n| texts.iter().position(|t| t == n))
+                        .collect()
+                };
+                let san = if zrf::san::applies(def) {
+                    zrf::san::find(def, list, text).unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                match e {
+                    _ if !san.is_empty() => san,
+                    zrf::notation::MoveError::Ambiguous(names) => by_text(&names),
+                    e => return Err(e.to_string()),
                 }
-                _ => return Err(e.to_string()),
-            },
-            Err(e) => return Err(e.to_string()),
+            }
         };
-        let seq = actions::sequence(&self.turns, i);
-        if seq.len() < self.prefix.len() || seq[..self.prefix.len()] != self.prefix[..] {
+        let p = &self.prefix;
+        let found: Vec<usize> = found
+            .into_iter()
+            .filter(|&i| {
+                let seq = actions::sequence(&self.turns, i);
+                seq.len() >= p.len() && seq[..p.len()] == p[..]
+            })
+            .collect();
+        if found.is_empty() {
             return Err(format!(
                 "`{text}` does not continue the actions chosen so far in this turn"
             ));
         }
-        Ok(i)
+        Ok(found)
     }
 
     /// The action that a text names here: an action's own text, or a whole move's (its next
@@ -218,15 +253,24 @@ impl Inner {
         }
         let t = text.trim();
         for a in self.options.clone() {
-            if self.action_text(a) == t {
+            let own = self.shared.space.text(&self.shared.rules.def, a as u64);
+            if own == t || self.action_text(a) == t {
                 return Ok(a);
             }
         }
-        let i = self.turn_of_text(t)?;
-        let seq = actions::sequence(&self.turns, i);
-        seq.get(self.prefix.len())
-            .copied()
-            .ok_or_else(|| format!("`{text}` names no action here"))
+        let found = self.turns_of_text(t)?;
+        let len = self.prefix.len();
+        let next: Vec<Option<u32>> = found
+            .iter()
+            .map(|&i| actions::sequence(&self.turns, i).get(len).copied())
+            .collect();
+        match next[..] {
+            [Some(a), ..] if next.iter().all(|&b| b == Some(a)) => Ok(a),
+            _ => Err(self
+                .turn_of_text(t)
+                .err()
+                .unwrap_or_else(|| format!("`{text}` names no action here"))),
+        }
     }
 
     /// An action's text: the whole move's canonical text where the action alone names a turn
@@ -344,8 +388,18 @@ impl State {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    /// The state's lock. A thread waiting for it lets other Python threads run, so a thread
+    /// that holds it and needs the GIL (or a long call) cannot deadlock with the waiters.
+    fn lock(&self, py: Python<'_>) -> MutexGuard<'_, Inner> {
+        loop {
+            match self.inner.try_lock() {
+                Ok(g) => return g,
+                Err(std::sync::TryLockError::Poisoned(e)) => return e.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    py.allow_threads(std::thread::yield_now);
+                }
+            }
+        }
     }
 }
 
@@ -372,13 +426,13 @@ fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<u64> {
 impl State {
     /// The player to move (from 0), `zrf.TERMINAL` when the game is over, `zrf.CHANCE` for a
     /// random player.
-    fn current_player(&self) -> PyResult<i64> {
-        guard(|| Ok(self.lock().current_player()))
+    fn current_player(&self, py: Python<'_>) -> PyResult<i64> {
+        guard(|| Ok(self.lock(py).current_player()))
     }
 
     /// The legal actions, ascending (empty when the game is over).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut g = self.lock();
+        let mut g = self.lock(py);
         guard(|| {
             g.settle();
             PyList::new(py, g.options.iter())
@@ -387,7 +441,7 @@ impl State {
 
     /// One flag per action (1 legal, 0 not), as a NumPy uint8 array... as a list of ints.
     fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut g = self.lock();
+        let mut g = self.lock(py);
         let size = g.shared.space.size();
         if size > 1 << 26 {
             return Err(error(format!(
@@ -409,8 +463,8 @@ impl State {
 
     /// The legal moves as zrf's canonical texts, in engine order: every whole turn that starts
     /// with the actions chosen so far in this turn.
-    fn legal_moves(&self) -> PyResult<Vec<String>> {
-        let mut g = self.lock();
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let mut g = self.lock(py);
         guard(|| {
             g.settle();
             if g.outcome.is_some() {
@@ -433,9 +487,9 @@ impl State {
     }
 
     /// The text of an action here (a whole move's canonical text when the action completes it).
-    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn action_to_string(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<String> {
         let a = action_arg(action)?;
-        let mut g = self.lock();
+        let mut g = self.lock(py);
         guard(|| {
             if a >= g.shared.space.size() {
                 return Err(error(g.not_legal(a)));
@@ -446,15 +500,15 @@ impl State {
 
     /// The action a text names: any notation zrf accepts (`e2e4`, `Nf3`, `11-15`, `e7e8q`) or an
     /// action's own text (`e7-e8`, `=Q`, `stop`).
-    fn string_to_action(&self, text: &str) -> PyResult<u32> {
-        let mut g = self.lock();
+    fn string_to_action(&self, py: Python<'_>, text: &str) -> PyResult<u32> {
+        let mut g = self.lock(py);
         guard(|| g.string_to_action(text).map_err(error))
     }
 
     /// Applies one action; an illegal one raises `ZrfError` and changes nothing.
-    fn apply_action(&self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn apply_action(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let a = action_arg(action)?;
-        let mut g = self.lock();
+        let mut g = self.lock(py);
         guard(|| {
             if a >= g.shared.space.size() {
                 return Err(error(g.not_legal(a)));
@@ -464,8 +518,8 @@ impl State {
     }
 
     /// Plays a whole move given as text (any notation zrf accepts); returns its canonical text.
-    fn play(&self, text: &str) -> PyResult<String> {
-        let mut g = self.lock();
+    fn play(&self, py: Python<'_>, text: &str) -> PyResult<String> {
+        let mut g = self.lock(py);
         guard(|| {
             g.settle();
             if let Some(o) = &g.outcome {
@@ -487,28 +541,28 @@ impl State {
     }
 
     /// Takes back the last action; false when there is none.
-    fn undo(&self) -> PyResult<bool> {
-        let mut g = self.lock();
+    fn undo(&self, py: Python<'_>) -> PyResult<bool> {
+        let mut g = self.lock(py);
         guard(|| Ok(g.undo()))
     }
 
     /// A copy with the same position and history.
-    fn clone(&self) -> PyResult<State> {
-        let g = self.lock();
+    fn clone(&self, py: Python<'_>) -> PyResult<State> {
+        let g = self.lock(py);
         guard(|| g.copy().map(State::from_inner).map_err(error))
     }
 
-    fn __copy__(&self) -> PyResult<State> {
-        self.clone()
+    fn __copy__(&self, py: Python<'_>) -> PyResult<State> {
+        self.clone(py)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<State> {
-        self.clone()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<State> {
+        self.clone(py)
     }
 
     /// Whether the game is over.
-    fn is_terminal(&self) -> PyResult<bool> {
-        let mut g = self.lock();
+    fn is_terminal(&self, py: Python<'_>) -> PyResult<bool> {
+        let mut g = self.lock(py);
         guard(|| {
             g.settle();
             Ok(g.outcome.is_some())
@@ -516,19 +570,19 @@ impl State {
     }
 
     /// Per player: 1 for a win, -1 for a loss, 0 for a draw or an unfinished game.
-    fn returns(&self) -> PyResult<Vec<f64>> {
-        let mut g = self.lock();
+    fn returns(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
+        let mut g = self.lock(py);
         guard(|| Ok(g.returns()))
     }
 
     /// Same as `returns()` (zrf gives rewards only at the end).
-    fn rewards(&self) -> PyResult<Vec<f64>> {
-        self.returns()
+    fn rewards(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
+        self.returns(py)
     }
 
     /// The outcome as text (`White wins (checkmated)`), or None while the game goes on.
-    fn result(&self) -> PyResult<Option<String>> {
-        let mut g = self.lock();
+    fn result(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let mut g = self.lock(py);
         guard(|| {
             g.settle();
             let def = &g.shared.rules.def;
@@ -537,14 +591,14 @@ impl State {
     }
 
     /// Whether a random player is to move.
-    fn is_chance_node(&self) -> PyResult<bool> {
-        Ok(self.current_player()? == CHANCE)
+    fn is_chance_node(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.current_player(py)? == CHANCE)
     }
 
     /// At a random player's turn, each legal action with its probability (turns are equally
     /// likely); empty otherwise.
-    fn chance_outcomes(&self) -> PyResult<Vec<(u32, f64)>> {
-        let mut g = self.lock();
+    fn chance_outcomes(&self, py: Python<'_>) -> PyResult<Vec<(u32, f64)>> {
+        let mut g = self.lock(py);
         guard(|| {
             if g.current_player() != CHANCE {
                 return Ok(Vec::new());
@@ -567,31 +621,31 @@ impl State {
     }
 
     /// Every action applied so far, in order.
-    fn history(&self) -> Vec<u32> {
-        self.lock().history.clone()
+    fn history(&self, py: Python<'_>) -> Vec<u32> {
+        self.lock(py).history.clone()
     }
 
     /// The canonical texts of the whole moves played so far.
-    fn move_history(&self) -> Vec<String> {
-        self.lock().game.played.clone()
+    fn move_history(&self, py: Python<'_>) -> Vec<String> {
+        self.lock(py).game.played.clone()
     }
 
     /// zrf's position text (the native form, which `set_position` reads back).
-    fn position(&self) -> PyResult<String> {
-        let g = self.lock();
+    fn position(&self, py: Python<'_>) -> PyResult<String> {
+        let g = self.lock(py);
         guard(|| Ok(zrf::setup::native(&g.game.rules, &g.game.pos)))
     }
 
     /// Starts again from a position: zrf's position text, a FEN or a PDN FEN. On error nothing
     /// changes.
-    fn set_position(&self, text: &str) -> PyResult<()> {
+    fn set_position(&self, py: Python<'_>, text: &str) -> PyResult<()> {
         if text.len() > 1_000_000 {
             return Err(error(format!(
                 "the position text is too long ({} bytes; the limit is 1000000)",
                 text.len()
             )));
         }
-        let mut g = self.lock();
+        let mut g = self.lock(py);
         guard(|| {
             let pos = zrf::setup::parse(&g.game.rules, text)
                 .map_err(|e| error(format!("bad position: {e}")))?;
@@ -611,7 +665,7 @@ impl State {
         py: Python<'py>,
         player: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut g = self.lock();
+        let mut g = self.lock(py);
         let n = g.shared.rules.def.players.len() as i64;
         let who = match player {
             Some(p) if p < 0 || p >= n => {
@@ -632,7 +686,7 @@ impl State {
     #[pyo3(signature = (depth, bulk=false))]
     fn perft(&self, py: Python<'_>, depth: u32, bulk: bool) -> PyResult<u64> {
         let (rules, mut pos) = {
-            let g = self.lock();
+            let g = self.lock(py);
             (g.shared.clone(), g.game.pos.clone())
         };
         crate::game::perft(py, &rules.rules, &mut pos, depth, bulk)
@@ -647,7 +701,7 @@ impl State {
             )));
         }
         let (shared, mut pos) = {
-            let g = self.lock();
+            let g = self.lock(py);
             (g.shared.clone(), g.game.pos.clone())
         };
         py.allow_threads(|| {
@@ -690,7 +744,8 @@ impl State {
         };
         py.allow_threads(|| {
             guard(|| {
-                let mut g = self.lock();
+                // Without the GIL, waiting for the lock blocks no other Python thread.
+                let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
                 g.settle();
                 if g.outcome.is_some() {
                     return Ok(None);
@@ -725,36 +780,36 @@ impl State {
     }
 
     /// The game as a PGN record (chess-like games of two players).
-    fn to_pgn(&self) -> PyResult<String> {
-        self.record("game.pgn")
+    fn to_pgn(&self, py: Python<'_>) -> PyResult<String> {
+        self.record(py, "game.pgn")
     }
 
     /// The game as a PDN record (draughts of two players).
-    fn to_pdn(&self) -> PyResult<String> {
-        self.record("game.pdn")
+    fn to_pdn(&self, py: Python<'_>) -> PyResult<String> {
+        self.record(py, "game.pdn")
     }
 
     /// The game as a Zillions saved game (`.zsg`).
-    fn to_zsg(&self) -> PyResult<String> {
-        self.record("game.zsg")
+    fn to_zsg(&self, py: Python<'_>) -> PyResult<String> {
+        self.record(py, "game.zsg")
     }
 
     /// The game as zrf's own record (`.game`).
-    fn to_record(&self) -> PyResult<String> {
-        self.record("game.game")
+    fn to_record(&self, py: Python<'_>) -> PyResult<String> {
+        self.record(py, "game.game")
     }
 
     /// Its Game.
     #[getter]
-    fn game(&self) -> Game {
+    fn game(&self, py: Python<'_>) -> Game {
         Game {
-            shared: self.lock().shared.clone(),
+            shared: self.lock(py).shared.clone(),
         }
     }
 
     /// The board as the REPL draws it.
-    fn __str__(&self) -> PyResult<String> {
-        let g = self.lock();
+    fn __str__(&self, py: Python<'_>) -> PyResult<String> {
+        let g = self.lock(py);
         guard(|| {
             Ok(zrf::repl::diagram::diagram(
                 &g.game.rules,
@@ -764,8 +819,8 @@ impl State {
         })
     }
 
-    fn __repr__(&self) -> String {
-        let g = self.lock();
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let g = self.lock(py);
         format!(
             "<zrf.State of {:?} after {} moves>",
             g.shared.title(),
@@ -775,8 +830,8 @@ impl State {
 }
 
 impl State {
-    fn record(&self, name: &str) -> PyResult<String> {
-        let g = self.lock();
+    fn record(&self, py: Python<'_>, name: &str) -> PyResult<String> {
+        let g = self.lock(py);
         guard(|| record_text(&g, name).map_err(error))
     }
 }
@@ -784,7 +839,11 @@ impl State {
 /// The game as a record in the format `name`'s extension asks for, through a REPL session.
 fn record_text(g: &Inner, name: &str) -> Result<String, String> {
     let sh = &g.shared;
-    let variant = (sh.variant + 1).to_string();
+    // Records read from a file know their variant by title only.
+    let variant = match sh.titles.len() {
+        1 => sh.title().to_string(),
+        _ => (sh.variant + 1).to_string(),
+    };
     let mut s = zrf::repl::Session::open(&sh.path, &sh.files, Some(&variant), g.setup.as_deref())
         .map_err(|e| e.to_string())?;
     for t in &g.game.played {
@@ -930,7 +989,7 @@ fn state_of_session(
     });
     let st = State::new(shared, start, None);
     {
-        let mut g = st.lock();
+        let mut g = st.inner.lock().unwrap_or_else(|e| e.into_inner());
         for t in &played {
             let i = g.turn_of_text(t)?;
             let seq = actions::sequence(&g.turns, i);

@@ -40,10 +40,10 @@ print(f"chess perft {depth} = {n_single:,}: one process {t_single:.1f} s, "
 
 t = time.monotonic()
 table_cluster = zc.selfplay("games/chess.zrf", games=games, engine="random", vs="random",
-                            progress=False)
+                            cpus=cpus, progress=False)
 t_cluster = time.monotonic() - t
 t = time.monotonic()
-res = [_zrf.selfplay_game(g, "random", "random", 1, i) for i in range(games)]
+res = _zrf.selfplay_games(g, "random", "random", 1, list(range(games)))
 t_single = time.monotonic() - t
 assert _zrf.selfplay_table(g, "random", "random", res) == table_cluster
 print(f"{games} random chess games: one process {t_single:.1f} s, cluster of {cpus} CPUs "

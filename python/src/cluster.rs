@@ -154,25 +154,28 @@ fn contestants(engine: &str, vs: Option<&str>, time: &str) -> PyResult<(Contesta
     settings().map_err(error)
 }
 
-/// Plays game `index` of a `zrf selfplay` match: A (`engine`) sits at seat `index % players`,
-/// the game's seed is `seed * 1_000_003 + index`, as in `zrf selfplay`, so a game is the same
-/// whichever worker plays it. Returns what the table needs: `(seat of A, verdict of A as
-/// "win"/"draw"/"loss", stopped at the ply limit, plies, points of A)`.
+/// One game's score as Python gets it: `(seat of A, verdict of A as "win"/"draw"/"loss",
+/// stopped at the ply limit, plies, points of A)`.
+type GameScore = (usize, &'static str, bool, u64, f64);
+
+/// Plays games `indices` of a `zrf selfplay` match: in game i, A (`engine`) sits at seat
+/// `i % players` and the seed is `seed * 1_000_003 + i`, as in `zrf selfplay`, so a game is the
+/// same whichever worker plays it. Returns what the table needs per game, in order.
 #[pyfunction]
-#[pyo3(signature = (game, engine, vs, seed, index, random_plies=2, max_plies=400, time="0.1s", setup=None))]
+#[pyo3(signature = (game, engine, vs, seed, indices, random_plies=2, max_plies=400, time="0.1s", setup=None))]
 #[allow(clippy::too_many_arguments)]
-pub fn selfplay_game(
+pub fn selfplay_games(
     py: Python<'_>,
     game: PyRef<'_, Game>,
     engine: &str,
     vs: Option<&str>,
     seed: u64,
-    index: u64,
+    indices: Vec<u64>,
     random_plies: usize,
     max_plies: usize,
     time: &str,
     setup: Option<String>,
-) -> PyResult<(usize, &'static str, bool, u64, f64)> {
+) -> PyResult<Vec<GameScore>> {
     let (a, b) = contestants(engine, vs, time)?;
     let shared = game.shared.clone();
     py.allow_threads(|| {
@@ -180,30 +183,37 @@ pub fn selfplay_game(
             let rules = &shared.rules;
             let pos = start(rules, setup.as_deref())?;
             let n = rules.def.players.len();
-            let seat_a = (index % n as u64) as usize;
-            let seat = PlayerId(seat_a as u8);
-            let seed = arena::game_seed(seed, index);
             // As `zrf selfplay`: random movers on every seat play without making text.
-            let s = if matches!((&a, &b), (Contestant::Random, Contestant::Random)) {
-                let mut scratch = zrf::play::Game::new(shared.rules.clone(), pos.clone());
-                arena::playout(&mut scratch, &pos, seed, max_plies).scored(seat, n)
-            } else {
-                let stop = std::sync::atomic::AtomicBool::new(false);
-                let plies = (random_plies, max_plies);
-                arena::match_game(rules, &pos, (&a, &b), seat_a, seed, plies, &stop).scored(seat, n)
-            };
-            let verdict = match s.verdict {
-                Verdict::Win => "win",
-                Verdict::Draw => "draw",
-                Verdict::Loss => "loss",
-            };
-            Ok((seat_a, verdict, s.unfinished, s.plies, s.points))
+            let all_random = matches!((&a, &b), (Contestant::Random, Contestant::Random));
+            let mut scratch = all_random.then(|| zrf::play::Game::new(rules.clone(), pos.clone()));
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let mut out = Vec::with_capacity(indices.len());
+            for index in indices {
+                let seat_a = (index % n as u64) as usize;
+                let seat = PlayerId(seat_a as u8);
+                let seed = arena::game_seed(seed, index);
+                let s = match scratch.as_mut() {
+                    Some(g) => arena::playout(g, &pos, seed, max_plies).scored(seat, n),
+                    None => {
+                        let plies = (random_plies, max_plies);
+                        arena::match_game(rules, &pos, (&a, &b), seat_a, seed, plies, &stop)
+                            .scored(seat, n)
+                    }
+                };
+                let verdict = match s.verdict {
+                    Verdict::Win => "win",
+                    Verdict::Draw => "draw",
+                    Verdict::Loss => "loss",
+                };
+                out.push((seat_a, verdict, s.unfinished, s.plies, s.points));
+            }
+            Ok(out)
         })
     })
 }
 
 /// The table `zrf selfplay` prints (the game's title, then the tally) for games scored by
-/// [`selfplay_game`].
+/// [`selfplay_games`].
 #[pyfunction]
 #[pyo3(signature = (game, engine, vs, results, time="0.1s"))]
 pub fn selfplay_table(
@@ -336,7 +346,7 @@ pub fn serve_protocol(py: Python<'_>, protocol: &str, file: Option<String>) -> P
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft_frontier, m)?)?;
     m.add_function(wrap_pyfunction!(perft_task, m)?)?;
-    m.add_function(wrap_pyfunction!(selfplay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(selfplay_games, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay_table, m)?)?;
     m.add_function(wrap_pyfunction!(check_rules_file, m)?)?;
     m.add_function(wrap_pyfunction!(replay_record_file, m)?)?;

@@ -101,9 +101,14 @@ all               20     2    17      1   52.5%     322.2
 
 
 def test_selfplay_table_equals_the_binary(tmp_path):
-    table = zc.selfplay(CHESS, games=20, engine="random", vs="random", progress=False,
-                        results=str(tmp_path / "games.jsonl"))
+    table = zc.selfplay(CHESS, games=20, engine="random", vs="random", cpus=2,
+                        progress=False, results=str(tmp_path / "games.jsonl"))
     assert table == SELFPLAY_TABLE
+    # Engine games go one per task (here a depth-1 engine against the random mover).
+    lines = zc.selfplay(CHESS, games=4, engine="depth 1", vs="random", max_plies=60,
+                        progress=False).splitlines()
+    assert lines[1:3] == ["A = alphabeta depth 1 opponent random", "B = random"]
+    assert [line.split()[:2] for line in lines if line.startswith("all ")] == [["all", "4"]]
 
 
 def test_selfplay_refuses_a_bad_setting():

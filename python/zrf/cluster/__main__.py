@@ -123,7 +123,8 @@ def main(argv=None):
         table = jobs.selfplay(args.file, games=args.games, engine=args.engine, vs=args.vs,
                               seed=args.seed, random_plies=args.random_plies,
                               max_plies=args.max_plies, time=args.time, variant=args.variant,
-                              setup=args.setup, results=args.results, progress=progress)
+                              setup=args.setup, cpus=cpus, results=args.results,
+                              progress=progress)
         print(table, flush=True)
         return 0
     kind = "rules" if args.job == "check" else "record"

@@ -119,29 +119,34 @@ def perft(source, depth, *, variant=None, setup=None, divide=False, only=False, 
     return lines, sum(counts.get(d, 0) for d in shown)
 
 
-def _selfplay_task(rules, engine, vs, seed, index, random_plies, max_plies, time, setup):
-    return list(_zrf.selfplay_game(_game(rules), engine, vs, seed, index, random_plies,
-                                   max_plies, time, setup))
+def _selfplay_task(rules, engine, vs, seed, indices, random_plies, max_plies, time, setup):
+    return [list(r) for r in _zrf.selfplay_games(_game(rules), engine, vs, seed, indices,
+                                                 random_plies, max_plies, time, setup)]
 
 
 def selfplay(source, *, games=10, engine="", vs=None, seed=1, random_plies=2, max_plies=400,
-             time="0.1s", variant=None, setup=None, results=None, progress=True):
+             time="0.1s", variant=None, setup=None, cpus=1, results=None, progress=True):
     """A `zrf selfplay` match with its games spread over the cluster; returns the table
     `zrf selfplay` prints. Game i is seeded from `seed` and i as the binary seeds it, so the
-    table is the same whichever workers play which games."""
+    table is the same whichever workers play which games. A task is one game, except between
+    random movers (a game takes a millisecond), where the games are cut into 8 tasks per CPU."""
     rules = Rules(source, variant)
     game = rules.game()
+    games = int(games)
     # Read the settings now, so that a bad one fails before any task is sent.
     _zrf.selfplay_table(game, engine, vs, [], time)
+    both_random = engine.strip().lower() == "random" and (vs or engine).strip().lower() == "random"
+    per_task = -(-games // (8 * max(1, cpus))) if both_random else 1
     key = run_key("selfplay", engine=engine, vs=vs, seed=seed, random_plies=random_plies,
-                  max_plies=max_plies, time=time, setup=setup, **rules.key())
+                  max_plies=max_plies, time=time, setup=setup, per_task=per_task, **rules.key())
     ref = shared(rules)
-    tasks = [(i, (ref, engine, vs, seed, i, random_plies, max_plies, time, setup))
-             for i in range(int(games))]
-    # An engine searches on one thread; a game of two engines still uses one CPU at a time.
+    tasks = [(i, (ref, engine, vs, seed, list(range(i, min(i + per_task, games))),
+                  random_plies, max_plies, time, setup))
+             for i in range(0, games, per_task)]
+    # An engine searches on one thread; a game of two engines uses one CPU at a time.
     got = run_tasks(_selfplay_task, tasks, results=results, key=key, desc="games",
                     progress=progress)
-    scored = [tuple(got[i]) for i in range(int(games))]
+    scored = [tuple(r) for i in range(0, games, per_task) for r in got[i]]
     return _zrf.selfplay_table(game, engine, vs, scored, time)
 
 

@@ -170,23 +170,13 @@ pub(crate) fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> Exi
 /// `zrf replay --check DIR`: every `.zsg` and `.game` record under a folder, in name order,
 /// one line each (`zrf::corpus::replay_record`), then the totals.
 pub(crate) fn replay_check(dir: &Path) -> ExitCode {
-    let records = match super::files_under(dir, zrf::corpus::is_checked_record) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: cannot read the folder {}: {e}", dir.display());
-            return ExitCode::from(2);
-        }
-    };
-    let mut failed = 0;
-    for file in &records {
-        let path = file.to_string_lossy();
-        let line = match std::fs::read(file) {
-            Ok(b) => zrf::corpus::replay_record(&String::from_utf8_lossy(&b), &path, &FsFiles),
-            Err(e) => zrf::corpus::Line::unreadable(&file.display().to_string(), &e.to_string()),
-        };
-        failed += usize::from(!line.ok);
-        say!("{}", line.text);
-    }
-    say!("{}", zrf::corpus::totals("records", records.len(), failed));
-    ExitCode::from(u8::from(failed > 0))
+    super::check_folder(
+        dir,
+        zrf::corpus::is_checked_record,
+        "records",
+        &|file, bytes| {
+            let text = String::from_utf8_lossy(&bytes);
+            zrf::corpus::replay_record(&text, &file.to_string_lossy(), &FsFiles)
+        },
+    )
 }

@@ -88,25 +88,9 @@ pub(crate) fn check(
 /// `zrf check DIR`: every rules file under a folder, in name order, one line each
 /// (`zrf::corpus::check_rules`), then the totals; exit 1 if any has errors.
 fn check_dir(dir: &Path) -> ExitCode {
-    let files = match super::files_under(dir, zrf::corpus::is_rules) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: cannot read the folder {}: {e}", dir.display());
-            return ExitCode::from(2);
-        }
-    };
-    let mut failed = 0;
-    for file in &files {
-        let path = file.to_string_lossy();
-        let line = match fsio::read_file(file) {
-            Ok(bytes) => zrf::corpus::check_rules(&path, &bytes, &FsLoader),
-            Err(e) => zrf::corpus::Line::unreadable(&path, &e.to_string()),
-        };
-        failed += usize::from(!line.ok);
-        say!("{}", line.text);
-    }
-    say!("{}", zrf::corpus::totals("files", files.len(), failed));
-    ExitCode::from(u8::from(failed > 0))
+    super::check_folder(dir, zrf::corpus::is_rules, "files", &|file, bytes| {
+        zrf::corpus::check_rules(&file.to_string_lossy(), &bytes, &FsLoader)
+    })
 }
 
 /// Loads a file and resolves one variant, printing diagnostics; `Err` carries the exit code.

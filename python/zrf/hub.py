@@ -1,16 +1,7 @@
-"""`python -m zrf.hub [FILE]`: zrf as a Hub engine on standard input and output, as `zrf hub`
-(the same protocol code, through the native module), for machines with the Python package
-and no `zrf` binary (the workers of `zrf.cluster match`)."""
+"""`python -m zrf.hub [FILE]`: zrf as a Hub engine on standard input and output, as `zrf hub`,
+for machines with the Python package and no `zrf` binary (the workers of `zrf.cluster match`)."""
 
-import sys
-
-
-def main(argv=None):
-    from ._zrf import serve_protocol
-
-    argv = sys.argv[1:] if argv is None else argv
-    serve_protocol("hub", argv[0] if argv else None)
-
+from ._protocol import main
 
 if __name__ == "__main__":
-    main()
+    main("hub")

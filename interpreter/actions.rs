@@ -154,6 +154,8 @@ pub struct Turns {
     order: Vec<u32>,
     /// Scratch for the choice pass.
     scratch: Vec<u32>,
+    /// Scratch for sorting: first action and turn index in one key.
+    keys: Vec<u64>,
     /// The action numbering.
     space: Option<Space>,
 }
@@ -258,14 +260,39 @@ pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
     add_choices(out, space);
 }
 
+/// Sorts the turns by their sequences: by first action through one integer key each (most
+/// turns are one action), then each run of equal first actions by the whole sequence.
 fn sort(t: &mut Turns) {
     let Turns {
-        seq, start, order, ..
+        seq,
+        start,
+        order,
+        keys,
+        ..
     } = t;
-    order.clear();
-    order.extend(0..(start.len() as u32).saturating_sub(1));
+    let n = start.len().saturating_sub(1);
     let of = |i: u32| &seq[start[i as usize] as usize..start[i as usize + 1] as usize];
-    order.sort_unstable_by(|&a, &b| of(a).cmp(of(b)).then(a.cmp(&b)));
+    // Key: first action + 1 (0 for an empty sequence) above the turn index.
+    keys.clear();
+    keys.extend((0..n as u32).map(|i| {
+        let first = of(i).first().map_or(0, |&a| a as u64 + 1);
+        (first << 32) | i as u64
+    }));
+    keys.sort_unstable();
+    order.clear();
+    order.extend(keys.iter().map(|&k| k as u32));
+    let mut k = 0;
+    while k < n {
+        let head = keys[k] >> 32;
+        let mut e = k + 1;
+        while e < n && keys[e] >> 32 == head {
+            e += 1;
+        }
+        if e - k > 1 {
+            order[k..e].sort_unstable_by(|&a, &b| of(a).cmp(of(b)).then(a.cmp(&b)));
+        }
+        k = e;
+    }
 }
 
 /// Turns with equal sequences get a choice action each, numbered in engine order.
@@ -335,6 +362,9 @@ pub fn next(turns: &Turns, prefix: &[u32], out: &mut Vec<u32>) -> Next {
         [i] if turns.needed[*i as usize] as usize <= len => return Next::Turn(*i as usize),
         _ => {}
     }
+    // The range is sorted, so the next actions come ascending and equal ones together; a
+    // sequence that ends here sorts first, and its stop goes in its place by number.
+    let mut ends = false;
     for &i in range {
         match of(i).get(len) {
             Some(&a) => {
@@ -342,11 +372,13 @@ pub fn next(turns: &Turns, prefix: &[u32], out: &mut Vec<u32>) -> Next {
                     out.push(a);
                 }
             }
-            None => out.push(stop),
+            None => ends = true,
         }
     }
-    out.sort_unstable();
-    out.dedup();
+    if ends {
+        let at = out.partition_point(|&a| a < stop);
+        out.insert(at, stop);
+    }
     Next::Choose
 }
 

@@ -33,7 +33,7 @@ pub struct Shared {
     /// The index of this variant among them.
     pub variant: usize,
     /// The rules (a template: states have their own copy inside `play::Game`).
-    pub rules: Rules,
+    pub rules: Arc<Rules>,
     /// The action numbering.
     pub space: Space,
 }
@@ -108,7 +108,7 @@ pub fn load(source: &str, variant: Option<&str>) -> Result<Game, (String, Vec<Di
         }
     };
     let space = Space::new(&def);
-    let rules = Rules::new(def);
+    let rules = Arc::new(Rules::new(def));
     Ok(Game {
         shared: Arc::new(Shared {
             path,

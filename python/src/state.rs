@@ -17,8 +17,6 @@ use crate::{error, guard, CHANCE, TERMINAL};
 pub struct Inner {
     pub shared: Arc<Shared>,
     pub game: PlayGame,
-    /// Where the game started (for records and copies).
-    pub start: Position,
     /// The position text it started from, when not the rules' own start.
     pub setup: Option<String>,
     /// The action sequences of the current position's turns, valid when `fresh`.
@@ -39,11 +37,10 @@ pub struct Inner {
 
 impl Inner {
     fn new(shared: Arc<Shared>, pos: Position, setup: Option<String>) -> Inner {
-        let game = PlayGame::new(shared.rules.clone(), pos.clone());
+        let game = PlayGame::new(shared.rules.clone(), pos);
         Inner {
             shared,
             game,
-            start: pos,
             setup,
             turns: Turns::new(),
             outcome: None,
@@ -92,9 +89,7 @@ impl Inner {
 
     /// Plays turn `i` of the legal moves; the actions that chose it are already recorded.
     fn play_turn(&mut self, i: usize) -> Result<(), String> {
-        let texts = zrf::notation::move_texts(&self.shared.rules.def, self.game.legal());
-        let text = texts.get(i).ok_or("no such move")?;
-        self.game.play(text).map_err(|e| e.to_string())?;
+        self.game.play_index(i).map_err(|e| e.to_string())?;
         self.fresh = false;
         Ok(())
     }
@@ -172,7 +167,6 @@ impl Inner {
             self.per_turn.push(n);
             return false;
         }
-        self.game.redo.clear();
         let len = self.history.len();
         let turn = self.history.split_off(len - n as usize);
         self.prefix = turn[..turn.len() - 1].to_vec();
@@ -355,14 +349,19 @@ impl Inner {
 
     /// A copy: the same position, history and repetitions.
     fn copy(&self) -> Result<Inner, String> {
-        let mut c = Inner::new(self.shared.clone(), self.start.clone(), self.setup.clone());
-        for t in &self.game.played {
-            c.game.play(t).map_err(|e| e.to_string())?;
-        }
-        c.history = self.history.clone();
-        c.per_turn = self.per_turn.clone();
-        c.prefix = self.prefix.clone();
-        Ok(c)
+        Ok(Inner {
+            shared: self.shared.clone(),
+            game: self.game.clone(),
+            setup: self.setup.clone(),
+            turns: self.turns.clone(),
+            outcome: self.outcome.clone(),
+            fresh: self.fresh,
+            options: self.options.clone(),
+            prefix: self.prefix.clone(),
+            history: self.history.clone(),
+            per_turn: self.per_turn.clone(),
+            engine: None,
+        })
     }
 }
 
@@ -627,7 +626,7 @@ impl State {
 
     /// The canonical texts of the whole moves played so far.
     fn move_history(&self, py: Python<'_>) -> Vec<String> {
-        self.lock(py).game.played.clone()
+        self.lock(py).game.played()
     }
 
     /// zrf's position text (the native form, which `set_position` reads back).
@@ -824,7 +823,7 @@ impl State {
         format!(
             "<zrf.State of {:?} after {} moves>",
             g.shared.title(),
-            g.game.played.len()
+            g.game.plies()
         )
     }
 }
@@ -846,7 +845,7 @@ fn record_text(g: &Inner, name: &str) -> Result<String, String> {
     };
     let mut s = zrf::repl::Session::open(&sh.path, &sh.files, Some(&variant), g.setup.as_deref())
         .map_err(|e| e.to_string())?;
-    for t in &g.game.played {
+    for t in &g.game.played() {
         s.game_mut().play(t).map_err(|e| e.to_string())?;
     }
     s.record_as(name)
@@ -870,41 +869,11 @@ pub fn playouts(
     let shared = game.shared.clone();
     py.allow_threads(|| {
         guard(|| {
-            let rules = &shared.rules;
-            let np = rules.def.players.len();
-            let mut rng = seed ^ 0x9e37_79b9_7f4a_7c15;
-            let mut lengths = Vec::with_capacity(n as usize);
-            let mut results = Vec::with_capacity(n as usize);
-            for _ in 0..n {
-                let mut g = PlayGame::new(rules.clone(), rules.initial());
-                let mut plies = 0;
-                let mut ret = vec![0.0; np];
-                loop {
-                    if let Some(o) = g.outcome() {
-                        for w in &o.winners {
-                            ret[w.idx()] = 1.0;
-                        }
-                        for l in &o.losers {
-                            ret[l.idx()] = -1.0;
-                        }
-                        break;
-                    }
-                    if plies >= max_plies {
-                        break;
-                    }
-                    let texts = g.legal_texts();
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    let k = (rng % texts.len().max(1) as u64) as usize;
-                    if g.play(&texts[k]).is_err() {
-                        break;
-                    }
-                    plies += 1;
-                }
-                lengths.push(plies);
-                results.push(ret);
-            }
+            let rules = shared.rules.clone();
+            let start = rules.initial();
+            let done = zrf::arena::playouts(rules, &start, n as usize, seed, max_plies as usize);
+            let lengths = done.iter().map(|p| p.plies as u64).collect();
+            let results = done.into_iter().map(|p| p.returns).collect();
             Ok((lengths, results))
         })
     })
@@ -973,9 +942,8 @@ fn state_of_session(
     files: &crate::files::PyFiles,
 ) -> Result<State, String> {
     let g = s.game_mut();
-    let played = g.played.clone();
-    while g.undo() {}
-    let start = g.pos.clone();
+    let played = g.played();
+    let start = g.start().clone();
     let rules = g.rules.clone();
     let def = rules.def.clone();
     let space = zrf::actions::Space::new(&def);

@@ -1,4 +1,4 @@
-//! One line per file for checking a corpus: `zrf check DIR`, `zrf replay --check DIR` and the
+//! One line per file for checking a corpus: `zrf check --folder DIR`, `zrf replay --check DIR` and the
 //! cluster's parallel versions of both print what these functions return, so that a folder
 //! checked on one machine or on many reads the same. Nothing here reads a folder or prints:
 //! the caller lists the files, reads them and shows the lines.

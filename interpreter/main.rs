@@ -16,7 +16,7 @@ use zrf::expand::Loader;
 
 use cli::play::{is_record, play, replay, replay_check, PlayOptions};
 use cli::protocol::{engine_protocol, Protocol};
-use cli::rules::{check, moves, moves_batch, perft};
+use cli::rules::{check, check_dir, moves, moves_batch, perft};
 use cli::selfplay::{selfplay, Match};
 
 #[path = "fsio.rs"]
@@ -67,10 +67,10 @@ enum Command {
     },
     /// Load a rules file, report every error and warning, and summarise the game.
     ///
-    /// Given a folder, checks every `.zrf` file under it, one line each, and exits 1 if any
-    /// has errors.
+    /// With `--folder`, FILE is a folder: every `.zrf` file under it is checked, one line
+    /// each, and the exit code is 1 if any has errors.
     Check {
-        /// The rules file (or a folder of them).
+        /// The rules file (a folder with `--folder`).
         file: PathBuf,
         /// The variant to summarise: its title (any case) or its number.
         #[arg(long)]
@@ -81,6 +81,9 @@ enum Command {
         /// Exit 1 when there are warnings, as with errors (for continuous integration).
         #[arg(long)]
         deny_warnings: bool,
+        /// Check every `.zrf` file under the folder FILE, one line each.
+        #[arg(long)]
+        folder: bool,
     },
     /// List the legal moves of a position, one canonical move per line.
     Moves {
@@ -348,11 +351,13 @@ fn run() -> ExitCode {
             };
             test_command::run(&files, mode, deny_warnings, color())
         }
+        Command::Check { file, folder, .. } if folder => check_dir(&file),
         Command::Check {
             file,
             variant,
             list_variants,
             deny_warnings,
+            ..
         } => check(&file, variant.as_deref(), list_variants, deny_warnings),
         Command::Moves {
             file,

@@ -15,9 +15,6 @@ pub(crate) fn check(
     list: bool,
     deny_warnings: bool,
 ) -> ExitCode {
-    if file.is_dir() {
-        return check_dir(file);
-    }
     let bytes = match read(file) {
         Ok(b) => b,
         Err(code) => return code,
@@ -85,9 +82,9 @@ pub(crate) fn check(
     ExitCode::SUCCESS
 }
 
-/// `zrf check DIR`: every rules file under a folder, in name order, one line each
+/// `zrf check --folder DIR`: every rules file under a folder, in name order, one line each
 /// (`zrf::corpus::check_rules`), then the totals; exit 1 if any has errors.
-fn check_dir(dir: &Path) -> ExitCode {
+pub(crate) fn check_dir(dir: &Path) -> ExitCode {
     super::check_folder(dir, zrf::corpus::is_rules, "files", &|file, bytes| {
         zrf::corpus::check_rules(&file.to_string_lossy(), &bytes, &FsLoader)
     })

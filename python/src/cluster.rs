@@ -268,7 +268,7 @@ fn on_big_stack<T: Send + 'static>(
     })
 }
 
-/// `zrf check DIR`'s line for one rules file: `(passed, line)`.
+/// `zrf check --folder DIR`'s line for one rules file: `(passed, line)`.
 #[pyfunction]
 pub fn check_rules_file(py: Python<'_>, path: String) -> PyResult<(bool, String)> {
     on_big_stack(py, move || {

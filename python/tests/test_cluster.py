@@ -1,6 +1,6 @@
 """zrf.cluster on a local Ray cluster of 2 CPUs: perft equal to the published counts, with a
 worker killed mid-run and with a results file resumed; a selfplay table equal to
-`zrf selfplay`'s; corpus checks equal to `zrf check DIR` and `zrf replay --check DIR`;
+`zrf selfplay`'s; corpus checks equal to `zrf check --folder DIR` and `zrf replay --check DIR`;
 the engine protocols through `python -m zrf.uci`; a protocol match over the cluster."""
 
 import json

@@ -8,7 +8,7 @@
     replay --check DIR              every .zsg and .game record under DIR, one line each
     match ARGS...                   scripts/match.py ARGS with its games spread over the cluster
 
-Results are printed as `zrf perft`, `zrf selfplay`, `zrf check DIR` and `zrf replay --check DIR`
+Results are printed as `zrf perft`, `zrf selfplay`, `zrf check --folder DIR` and `zrf replay --check DIR`
 print them. With `--results FILE`, finished tasks are appended to FILE as they come back, and
 a rerun with the same arguments resumes from it (docs/cluster.md).
 """

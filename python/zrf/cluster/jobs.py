@@ -173,7 +173,7 @@ def _check_task(kind, path):
 
 
 def check(folder, kind="rules", *, results=None, progress=True):
-    """`zrf check DIR` (`kind="rules"`) or `zrf replay --check DIR` (`kind="record"`) with the
+    """`zrf check --folder DIR` (`kind="rules"`) or `zrf replay --check DIR` (`kind="record"`) with the
     files checked in parallel; returns (lines, number failed): one line per file in name
     order, then the totals line."""
     files = corpus(folder, kind)

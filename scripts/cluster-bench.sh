@@ -9,7 +9,9 @@
 #    `Game.perft` in the driver process alone;
 # 2. GAMES random chess games (`zrf selfplay --engine random --vs random`, seed 1) through
 #    `zrf.cluster.selfplay`, against the same games played one after another in the driver.
-# The counts and the tables must be equal; it prints the seconds and the speed-ups.
+# The counts and the tables must be equal; it prints the seconds and the speed-ups, and the
+# CPU time the perft tasks take together against one process (a bound on the speed-up that the
+# machine's load does not change).
 # Needs the package built for speed (`maturin develop --release -m python/Cargo.toml`), Ray
 # and tqdm; PYTHON names the interpreter (default python3). Perft 7 takes about 5 minutes on
 # one core of an idle machine: run it when the machine is otherwise idle (`uptime`).
@@ -37,6 +39,27 @@ t_single = time.monotonic() - t
 assert n_single == n_cluster, (n_single, n_cluster)
 print(f"chess perft {depth} = {n_single:,}: one process {t_single:.1f} s, "
       f"cluster of {cpus} CPUs {t_cluster:.1f} s, speed-up {t_single / t_cluster:.2f}x", flush=True)
+
+# The same split once more, each task timing its own CPU: what the tasks cost together against
+# one process, whatever the machine's load (Ray's own processes are not counted).
+from zrf.cluster import jobs
+k, _, frontier, _ = zc.split_depth(g, depth, None, cpus)
+ref = jobs.shared(jobs.Rules("games/chess.zrf"))
+
+def timed(r, prefix):
+    c = time.process_time()
+    n = _zrf.perft_task(jobs._game(r), prefix, [depth - k])[0]
+    return [n, time.process_time() - c]
+
+got = zc.run_tasks(timed, [(i, (ref, p)) for i, p in enumerate(frontier)], progress=False)
+c = time.process_time()
+g.perft(depth)
+cpu_single = time.process_time() - c
+cpu_tasks = sum(v[1] for v in got.values())
+assert sum(v[0] for v in got.values()) == n_single
+print(f"CPU time: one process {cpu_single:.1f} s, the {len(frontier)} tasks {cpu_tasks:.1f} s "
+      f"together (largest {max(v[1] for v in got.values()):.2f} s): at most "
+      f"{cpus * cpu_single / cpu_tasks:.2f}x on {cpus} idle CPUs", flush=True)
 
 t = time.monotonic()
 table_cluster = zc.selfplay("games/chess.zrf", games=games, engine="random", vs="random",

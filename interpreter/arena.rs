@@ -292,6 +292,32 @@ fn verdict(outcome: Option<&Outcome>, seat: PlayerId) -> Verdict {
     }
 }
 
+/// What a [`Tally`] keeps of one game for the seat A held: small, plain data, so that a game
+/// played in another process can be sent back and counted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// A's result.
+    pub verdict: Verdict,
+    /// Stopped at the ply limit.
+    pub unfinished: bool,
+    /// Plies played.
+    pub plies: u64,
+    /// A's points ([`GameResult::points`]).
+    pub points: f64,
+}
+
+impl GameResult {
+    /// What a [`Tally`] keeps of this game, for A at `seat`.
+    pub fn scored(&self, seat: PlayerId, n_players: usize) -> Scored {
+        Scored {
+            verdict: self.verdict(seat),
+            unfinished: self.outcome.is_none(),
+            plies: self.moves.len() as u64,
+            points: self.points(seat, n_players),
+        }
+    }
+}
+
 /// A game's result for one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -367,6 +393,40 @@ pub fn play_game(
     }
 }
 
+/// Game i of a match between A (`ab.0`, in seat `seat_a`) and B (`ab.1`, every other seat),
+/// as `zrf selfplay` plays it: engines built for it when a seat needs one, the first
+/// `plies.0` plies random, stopped after `plies.1` plies; `seed` is [`game_seed`] of the
+/// match's seed and i.
+pub fn match_game(
+    rules: &Rules,
+    start: &Position,
+    ab: (&Contestant, &Contestant),
+    seat_a: usize,
+    seed: u64,
+    plies: (usize, usize),
+    stop: &AtomicBool,
+) -> GameResult {
+    let n = rules.def.players.len();
+    let seats: Vec<&Contestant> = (0..n)
+        .map(|s| if s == seat_a { ab.0 } else { ab.1 })
+        .collect();
+    // Building an engine derives the evaluation (up to a second on big boards): the random
+    // mover needs none.
+    let any_engine = seats.iter().any(|c| matches!(c, Contestant::Engine(_)));
+    let mut engines: Vec<Engine> = if any_engine {
+        (0..n).map(|_| Engine::new(rules)).collect()
+    } else {
+        Vec::new()
+    };
+    let how = Pairing {
+        seats,
+        seed,
+        random_plies: plies.0,
+        max_plies: plies.1,
+    };
+    play_game(rules, start, &how, &mut engines, stop)
+}
+
 /// How one random game went ([`playouts`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Playout {
@@ -389,6 +449,16 @@ impl Playout {
     /// Won, drawn or lost for a seat.
     pub fn verdict(&self, seat: PlayerId) -> Verdict {
         verdict(self.outcome.as_ref(), seat)
+    }
+
+    /// What a [`Tally`] keeps of this game, for A at `seat`.
+    pub fn scored(&self, seat: PlayerId, n_players: usize) -> Scored {
+        Scored {
+            verdict: self.verdict(seat),
+            unfinished: self.outcome.is_none(),
+            plies: self.plies as u64,
+            points: self.points(seat, n_players),
+        }
     }
 }
 
@@ -484,32 +554,28 @@ impl Tally {
 
     /// Adds a game in which A sat at `seat`.
     pub fn add(&mut self, seat: PlayerId, r: &GameResult, n_players: usize) {
-        self.add_outcome(seat, r.moves.len(), r.outcome.as_ref(), n_players);
+        self.add_scored(seat, &r.scored(seat, n_players));
     }
 
     /// Adds a random game ([`playout`]) in which A sat at `seat`.
     pub fn add_playout(&mut self, seat: PlayerId, r: &Playout, n_players: usize) {
-        self.add_outcome(seat, r.plies, r.outcome.as_ref(), n_players);
+        self.add_scored(seat, &r.scored(seat, n_players));
     }
 
-    fn add_outcome(
-        &mut self,
-        seat: PlayerId,
-        plies: usize,
-        outcome: Option<&Outcome>,
-        n_players: usize,
-    ) {
-        let t = &mut self.seats[seat.idx()];
-        match verdict(outcome, seat) {
+    /// Adds what a [`Tally`] keeps of a game in which A sat at `seat` (a game played
+    /// elsewhere, its [`Scored`] sent back).
+    pub fn add_scored(&mut self, seat: PlayerId, s: &Scored) {
+        let Some(t) = self.seats.get_mut(seat.idx()) else {
+            return;
+        };
+        match s.verdict {
             Verdict::Win => t.wins += 1,
             Verdict::Draw => t.draws += 1,
             Verdict::Loss => t.losses += 1,
         }
-        if outcome.is_none() {
-            t.unfinished += 1;
-        }
-        t.plies += plies as u64;
-        t.points += points(outcome, seat, n_players);
+        t.unfinished += u32::from(s.unfinished);
+        t.plies += s.plies;
+        t.points += s.points;
     }
 
     /// Every seat together.

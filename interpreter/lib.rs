@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod ai;
 pub mod arena;
+pub mod corpus;
 pub mod def;
 pub mod diagnostic;
 pub mod engine;

@@ -16,7 +16,7 @@ use zrf::expand::Loader;
 
 use cli::play::{is_record, play, replay, replay_check, PlayOptions};
 use cli::protocol::{engine_protocol, Protocol};
-use cli::rules::{check, moves, moves_batch, perft};
+use cli::rules::{check, check_dir, moves, moves_batch, perft};
 use cli::selfplay::{selfplay, Match};
 
 #[path = "fsio.rs"]
@@ -72,8 +72,11 @@ enum Command {
         max_nodes: u64,
     },
     /// Load a rules file, report every error and warning, and summarise the game.
+    ///
+    /// With `--folder`, FILE is a folder: every `.zrf` file under it is checked, one line
+    /// each, and the exit code is 1 if any has errors.
     Check {
-        /// The rules file.
+        /// The rules file (a folder with `--folder`).
         file: PathBuf,
         /// The variant to summarise: its title (any case) or its number.
         #[arg(long)]
@@ -84,6 +87,9 @@ enum Command {
         /// Exit 1 when there are warnings, as with errors (for continuous integration).
         #[arg(long)]
         deny_warnings: bool,
+        /// Check every `.zrf` file under the folder FILE, one line each.
+        #[arg(long)]
+        folder: bool,
     },
     /// List the legal moves of a position, one canonical move per line.
     Moves {
@@ -402,11 +408,13 @@ fn run() -> ExitCode {
             };
             test_command::run(&files, mode, deny_warnings, color(), max_nodes)
         }
+        Command::Check { file, folder, .. } if folder => check_dir(&file),
         Command::Check {
             file,
             variant,
             list_variants,
             deny_warnings,
+            ..
         } => check(&file, variant.as_deref(), list_variants, deny_warnings),
         Command::Moves {
             file,

@@ -24,6 +24,13 @@ given depth (Stockfish with `Use NNUE=false` searches as its classical engine di
 Prints one line per game and a summary: W/D/L from A's side, the score, and the Elo
 difference of A over B with its 95% interval (normal approximation over game results).
 `scripts/match.sh` installs the Python packages first.
+
+With `--cluster local|auto|HOST:PORT` the games are spread over a Ray cluster (the `zrf`
+Python package's `zrf.cluster`; also `python -m zrf.cluster match ARGS`), engines started on
+the workers (`--a "python -m zrf.uci"` needs only the package there); the summary is the same:
+
+    scripts/match.py chess --a "python -m zrf.uci" --b /usr/games/stockfish \
+        --b-option "Skill Level=5" --movetime 0.5 --games 120 --cluster auto --results m.jsonl
 """
 
 import argparse
@@ -171,7 +178,20 @@ def parse_tc(tc):
 time_losses = [0, 0]
 
 
-def chess_match(args, b_options):
+def chess_engines(args, b_options):
+    """Starts engines A and B (B configured with `b_options`)."""
+    import chess.engine
+
+    a = chess.engine.SimpleEngine.popen_uci(shlex.split(args.a))
+    b = chess.engine.SimpleEngine.popen_uci(shlex.split(args.b))
+    if b_options:
+        b.configure(b_options)
+    return a, b
+
+
+def chess_game(args, g, a, b):
+    """Plays game g (opening g // 2, A white when g is even); returns A's result ("w", "d" or
+    "l"), the lines to print and who lost on time (0 for A, 1 for B, or None)."""
     import chess
     import chess.engine
     import chess.variant
@@ -185,75 +205,123 @@ def chess_match(args, b_options):
         limit = chess.engine.Limit(nodes=args.nodes)
     else:
         limit = chess.engine.Limit(time=args.movetime)
-    a = chess.engine.SimpleEngine.popen_uci(shlex.split(args.a))
-    b = chess.engine.SimpleEngine.popen_uci(shlex.split(args.b))
+    lines = []
+    time_loss = None
+    opening = openings[(g // 2) % len(openings)].split()
+    a_white = g % 2 == 0
+    board = board_class()
+    for m in opening:
+        board.push_uci(m)
+    clock = {chess.WHITE: tc[0], chess.BLACK: tc[0]} if tc else None
+    flagged = None
+    least = {True: float("inf"), False: float("inf")}  # least clock left, by "is A"
+    while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
+        engine = a if (board.turn == chess.WHITE) == a_white else b
+        if clock:
+            limit = chess.engine.Limit(
+                white_clock=clock[chess.WHITE],
+                black_clock=clock[chess.BLACK],
+                white_inc=tc[1],
+                black_inc=tc[1],
+            )
+        started = time.monotonic()
+        result = engine.play(board, limit, game=g)
+        if clock:
+            # The clock runs from sending `go` to reading `bestmove`, pipes included.
+            spent = time.monotonic() - started
+            clock[board.turn] -= spent
+            is_a = engine is a
+            least[is_a] = min(least[is_a], clock[board.turn])
+            if clock[board.turn] < 0:
+                flagged = board.turn
+                lines.append(f"game {g + 1}: {'A' if is_a else 'B'} took {spent:.3f} s with {clock[board.turn] + spent:.3f} s left")
+                break
+            clock[board.turn] += tc[1]
+        if result.move is None or result.move not in board.legal_moves:
+            raise SystemExit(f"game {g + 1}: illegal move {result.move} in {board.fen()}")
+        board.push(result.move)
+    if flagged is not None:
+        who = "A" if (flagged == chess.WHITE) == a_white else "B"
+        time_loss = 0 if who == "A" else 1
+        outcome = chess.Outcome(chess.Termination.VARIANT_LOSS, not flagged)
+        lines.append(f"game {g + 1}: {who} lost on time at ply {board.ply()}")
+    else:
+        outcome = board.outcome(claim_draw=True)
+    winner = outcome.winner if outcome else None
+    if winner is None:
+        verdict, res = "d", "1/2-1/2"
+    elif (winner == chess.WHITE) == a_white:
+        verdict, res = "w", "A wins"
+    else:
+        verdict, res = "l", "B wins"
+    why = outcome.termination.name.lower() if outcome else "ply limit"
+    left = f", least clock left A {least[True]:.2f} s, B {least[False]:.2f} s" if clock else ""
+    lines.append(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies{left})")
+    if args.pgn:
+        save_pgn(args, board, g, a_white, outcome)
+    return verdict, lines, time_loss
+
+
+def chess_match(args, b_options):
+    if args.cluster:
+        return cluster_match(args, b_options)
+    a, b = chess_engines(args, b_options)
     try:
-        if b_options:
-            b.configure(b_options)
-        w = d = l = 0
-        for g in range(args.first_game, args.first_game + args.games):
-            opening = openings[(g // 2) % len(openings)].split()
-            a_white = g % 2 == 0
-            board = board_class()
-            for m in opening:
-                board.push_uci(m)
-            clock = {chess.WHITE: tc[0], chess.BLACK: tc[0]} if tc else None
-            flagged = None
-            least = {True: float("inf"), False: float("inf")}  # least clock left, by "is A"
-            while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
-                engine = a if (board.turn == chess.WHITE) == a_white else b
-                if clock:
-                    limit = chess.engine.Limit(
-                        white_clock=clock[chess.WHITE],
-                        black_clock=clock[chess.BLACK],
-                        white_inc=tc[1],
-                        black_inc=tc[1],
-                    )
-                started = time.monotonic()
-                result = engine.play(board, limit, game=g)
-                if clock:
-                    # The clock runs from sending `go` to reading `bestmove`, pipes included.
-                    spent = time.monotonic() - started
-                    clock[board.turn] -= spent
-                    is_a = engine is a
-                    least[is_a] = min(least[is_a], clock[board.turn])
-                    if clock[board.turn] < 0:
-                        flagged = board.turn
-                        print(f"game {g + 1}: {'A' if is_a else 'B'} took {spent:.3f} s with {clock[board.turn] + spent:.3f} s left", flush=True)
-                        break
-                    clock[board.turn] += tc[1]
-                if result.move is None or result.move not in board.legal_moves:
-                    raise SystemExit(f"game {g + 1}: illegal move {result.move} in {board.fen()}")
-                board.push(result.move)
-            if flagged is not None:
-                who = "A" if (flagged == chess.WHITE) == a_white else "B"
-                if who == "A":
-                    time_losses[0] += 1
-                else:
-                    time_losses[1] += 1
-                outcome = chess.Outcome(chess.Termination.VARIANT_LOSS, not flagged)
-                print(f"game {g + 1}: {who} lost on time at ply {board.ply()}", flush=True)
-            else:
-                outcome = board.outcome(claim_draw=True)
-            winner = outcome.winner if outcome else None
-            if winner is None:
-                d += 1
-                res = "1/2-1/2"
-            elif (winner == chess.WHITE) == a_white:
-                w += 1
-                res = "A wins"
-            else:
-                l += 1
-                res = "B wins"
-            why = outcome.termination.name.lower() if outcome else "ply limit"
-            left = f", least clock left A {least[True]:.2f} s, B {least[False]:.2f} s" if clock else ""
-            print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies{left})", flush=True)
-            if args.pgn:
-                save_pgn(args, board, g, a_white, outcome)
-        return w, d, l
+        return play_games(args, lambda g: chess_game(args, g, a, b))
     finally:
         a.quit()
         b.quit()
+
+
+def play_games(args, play):
+    """Plays games first_game.. one after the other; returns A's wins, draws and losses."""
+    score = {"w": 0, "d": 0, "l": 0}
+    for g in range(args.first_game, args.first_game + args.games):
+        verdict, lines, time_loss = play(g)
+        report(verdict, lines, time_loss, score)
+    return score["w"], score["d"], score["l"]
+
+
+def report(verdict, lines, time_loss, score):
+    """Prints a game's lines and counts its result."""
+    for line in lines:
+        print(line, flush=True)
+    if time_loss is not None:
+        time_losses[time_loss] += 1
+    score[verdict] += 1
+
+
+def _game_on_worker(args, b_options, g):
+    """One game of a cluster match, on a worker: the engines are started on the worker the
+    first time and kept for its next games."""
+    from zrf.cluster import worker_cache
+
+    cache = worker_cache()
+    key = ("match", args.game, args.a, args.b, repr(sorted((b_options or {}).items())))
+    if key not in cache:
+        cache[key] = draughts_engines(args, b_options) if args.game == "draughts" else chess_engines(args, b_options)
+    a, b = cache[key]
+    play = draughts_game if args.game == "draughts" else chess_game
+    verdict, lines, time_loss = play(args, g, a, b)
+    return [verdict, lines, time_loss]
+
+
+def cluster_match(args, b_options):
+    """The games of a match spread over a Ray cluster (`--cluster ADDRESS`, zrf.cluster), each
+    game a task; lines are printed as games finish. With `--results FILE` finished games are
+    kept in FILE and a rerun with the same arguments plays only the others."""
+    import zrf.cluster as zc
+
+    zc.connect(args.cluster, args.cluster_cpus)
+    settings = {k: getattr(args, k) for k in ("game", "a", "b", "movetime", "depth", "nodes", "tc", "max_plies")}
+    key = zc.run_key("match", b_options=b_options, **settings)
+    games = range(args.first_game, args.first_game + args.games)
+    score = {"w": 0, "d": 0, "l": 0}
+    # Files are written by the driver only: workers may be on other machines.
+    local = argparse.Namespace(**{**vars(args), "pgn": None, "pdn": None})
+    zc.run_tasks(_game_on_worker, [(g, (local, b_options, g)) for g in games], results=args.results,
+                 key=key, desc="games", on_result=lambda g, r: report(r[0], r[1], r[2], score))
+    return score["w"], score["d"], score["l"]
 
 
 def save_pgn(args, board, g, a_white, outcome):
@@ -270,16 +338,10 @@ def save_pgn(args, board, g, a_white, outcome):
         print(game, file=f, end="\n\n")
 
 
-def draughts_match(args, b_options):
-    from draughts import Board
-    from draughts.engine import HubEngine, Limit
+def draughts_engines(args, b_options):
+    """Starts Hub engines A and B for international draughts."""
+    from draughts.engine import HubEngine
 
-    if args.depth is not None:
-        limit = Limit(depth=args.depth)
-    elif args.nodes is not None:
-        limit = Limit(nodes=args.nodes)
-    else:
-        limit = Limit(movetime=args.movetime)
     a = HubEngine(shlex.split(args.a))
     b = HubEngine(shlex.split(args.b))
     for e in (a, b):
@@ -288,43 +350,59 @@ def draughts_match(args, b_options):
         b.configure(b_options)
     a.init()
     b.init()
-    try:
-        w = d = l = 0
-        for g in range(args.first_game, args.first_game + args.games):
-            opening = DRAUGHTS_OPENINGS[(g // 2) % len(DRAUGHTS_OPENINGS)].split()
-            a_white = g % 2 == 0
-            board = Board(variant="standard")
-            from draughts import Move
+    return a, b
 
-            for m in opening:
-                board.push(Move(board, pdn_move=m))
-            plies = len(opening)
-            while not board.is_over() and plies < args.max_plies:
-                white_to_move = board.turn == 2  # pydraughts: 2 is White
-                engine = a if white_to_move == a_white else b
-                try:
-                    result = engine.play(board, limit, False)
-                except IndexError:
-                    # A bare `done`: the engine's rules end the game here (a draw rule that
-                    # pydraughts does not apply); it is scored as a draw.
-                    print(f"game {g + 1}: {'A' if engine is a else 'B'} sees the game over (draw) at ply {plies}", flush=True)
-                    break
-                board.push(result.move)
-                plies += 1
-            winner = board.winner() if board.is_over() else None
-            if not winner:
-                d += 1
-                res = "draw"
-            elif (winner == 2) == a_white:
-                w += 1
-                res = "A wins"
-            else:
-                l += 1
-                res = "B wins"
-            print(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({plies} plies)", flush=True)
-            if args.pdn:
-                save_draughts(args, board, g, a_white, res, plies)
-        return w, d, l
+
+def draughts_game(args, g, a, b):
+    """Plays draughts game g; returns A's result ("w", "d" or "l"), the lines to print and None
+    (no clocks in draughts matches)."""
+    from draughts import Board, Move
+    from draughts.engine import Limit
+
+    if args.depth is not None:
+        limit = Limit(depth=args.depth)
+    elif args.nodes is not None:
+        limit = Limit(nodes=args.nodes)
+    else:
+        limit = Limit(movetime=args.movetime)
+    lines = []
+    opening = DRAUGHTS_OPENINGS[(g // 2) % len(DRAUGHTS_OPENINGS)].split()
+    a_white = g % 2 == 0
+    board = Board(variant="standard")
+    for m in opening:
+        board.push(Move(board, pdn_move=m))
+    plies = len(opening)
+    while not board.is_over() and plies < args.max_plies:
+        white_to_move = board.turn == 2  # pydraughts: 2 is White
+        engine = a if white_to_move == a_white else b
+        try:
+            result = engine.play(board, limit, False)
+        except IndexError:
+            # A bare `done`: the engine's rules end the game here (a draw rule that
+            # pydraughts does not apply); it is scored as a draw.
+            lines.append(f"game {g + 1}: {'A' if engine is a else 'B'} sees the game over (draw) at ply {plies}")
+            break
+        board.push(result.move)
+        plies += 1
+    winner = board.winner() if board.is_over() else None
+    if not winner:
+        verdict, res = "d", "draw"
+    elif (winner == 2) == a_white:
+        verdict, res = "w", "A wins"
+    else:
+        verdict, res = "l", "B wins"
+    lines.append(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({plies} plies)")
+    if args.pdn:
+        save_draughts(args, board, g, a_white, res, plies)
+    return verdict, lines, None
+
+
+def draughts_match(args, b_options):
+    if args.cluster:
+        return cluster_match(args, b_options)
+    a, b = draughts_engines(args, b_options)
+    try:
+        return play_games(args, lambda g: draughts_game(args, g, a, b))
     finally:
         a.quit()
         b.quit()
@@ -437,6 +515,9 @@ def main():
     p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
     p.add_argument("--pgn", help="append every chess game to this PGN file")
     p.add_argument("--pdn", help="append every draughts game (moves and final position) to this file")
+    p.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Ray cluster through zrf.cluster: `local` (this machine), `auto` or HOST:PORT (docs/cluster.md); the engine commands must run on every worker, e.g. `python -m zrf.uci`")
+    p.add_argument("--cluster-cpus", type=int, help="CPUs of a `--cluster local` Ray (default: all)")
+    p.add_argument("--results", help="with --cluster: keep finished games in this file and resume from it")
     args = p.parse_args()
     run = draughts_match if args.game == "draughts" else chess_match
     started = time.time()

@@ -24,6 +24,10 @@ fi
 OUT=${OUT:-target/strength}
 # MATCHES=random or MATCHES=depth runs only the matches against the random mover, or only the
 # depth matches (the latter take hours).
+# CLUSTER=local|auto|HOST:PORT plays each match's games on a Ray cluster through the Python
+# package (`python -m zrf.cluster selfplay`, the same table; docs/cluster.md), one match at a
+# time; PYTHON names the interpreter that has the package (default python3), and finished games
+# are kept in $RESULTS (target/strength-results.jsonl), so a rerun resumes.
 MATCHES=${MATCHES:-all}
 rm -rf "$OUT"; mkdir -p "$OUT"
 
@@ -41,13 +45,25 @@ run_one() {
   IFS='|' read -r f v a b plies <<< "$1"
   name="$(basename "$f" .zrf)-$v-$(echo "$a-vs-$b" | tr ' .' '__')"
   start=$(date +%s)
-  "$ZRF" selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
-    --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1
+  if [ -n "$CLUSTER" ]; then
+    "$PYTHON" -m zrf.cluster --address "$CLUSTER" --quiet --results "$RESULTS" \
+      selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
+      --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1
+  else
+    "$ZRF" selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
+      --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1
+  fi
   echo "seconds: $(( $(date +%s) - start ))" >> "$OUT/$name.txt"
   echo "file: $(basename "$f")" >> "$OUT/$name.txt"
 }
 export -f run_one
-export GAMES OUT ZRF
+CLUSTER=${CLUSTER:-}
+PYTHON=${PYTHON:-python3}
+# Finished games, kept outside $OUT so that a rerun after an interruption resumes.
+RESULTS=${RESULTS:-target/strength-results.jsonl}
+# Through a cluster, the cluster runs the games of one match in parallel.
+[ -n "$CLUSTER" ] && JOBS=1
+export GAMES OUT ZRF CLUSTER PYTHON RESULTS
 tr '\n' '\0' < "$jobs_file" | xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$@"' _ {}
 
 {

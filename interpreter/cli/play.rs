@@ -2,7 +2,7 @@
 //! rules file or a record) and `replay` (a record's moves and result, or every record under a
 //! folder).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use zrf::diagnostic::{render, RenderOptions};
@@ -69,11 +69,7 @@ fn today() -> Option<String> {
 
 /// A game record rather than a rules file: named `.game`, `.pgn`, `.pdn` or `.zsg`.
 pub(crate) fn is_record(file: &Path) -> bool {
-    file.extension().is_some_and(|e| {
-        ["game", "pgn", "pdn", "zsg"]
-            .iter()
-            .any(|r| e.eq_ignore_ascii_case(r))
-    })
+    zrf::corpus::is_record(&file.to_string_lossy())
 }
 
 /// Reports a failure to start a session; returns the exit code.
@@ -189,57 +185,15 @@ pub(crate) fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> Exi
 }
 
 /// `zrf replay --check DIR`: every `.zsg` and `.game` record under a folder, in name order,
-/// one line each, then the totals.
+/// one line each (`zrf::corpus::replay_record`), then the totals.
 pub(crate) fn replay_check(dir: &Path) -> ExitCode {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() && depth < 64 {
-                walk(&p, out, depth + 1)?;
-            } else if is_record(&p) {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
-    let mut records = Vec::new();
-    if let Err(e) = walk(dir, &mut records, 0) {
-        eprintln!("error: cannot read the folder {}: {e}", dir.display());
-        return ExitCode::from(2);
-    }
-    let mut failed = 0;
-    for file in &records {
-        let text = match std::fs::read(file) {
-            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-            Err(e) => {
-                failed += 1;
-                say!("FAIL {}: cannot read it: {e}", file.display());
-                continue;
-            }
-        };
-        let path = file.to_string_lossy();
-        match zrf::repl::Session::from_record(&text, &path, &FsFiles) {
-            Ok(mut s) => {
-                let n = s.game().plies();
-                let result = s.result().unwrap_or_else(|| "*".into());
-                say!("ok   {path}: {n} moves, {result}");
-            }
-            Err(e) => {
-                failed += 1;
-                let msg = e.to_string();
-                let first = msg.lines().next().unwrap_or_default();
-                let first = first.strip_prefix(&format!("{path}: ")).unwrap_or(first);
-                say!("FAIL {path}: {first}");
-            }
-        }
-    }
-    say!(
-        "{} records: {} ok, {failed} failed",
-        records.len(),
-        records.len() - failed
-    );
-    ExitCode::from(u8::from(failed > 0))
+    super::check_folder(
+        dir,
+        zrf::corpus::is_checked_record,
+        "records",
+        &|file, bytes| {
+            let text = String::from_utf8_lossy(&bytes);
+            zrf::corpus::replay_record(&text, &file.to_string_lossy(), &FsFiles)
+        },
+    )
 }

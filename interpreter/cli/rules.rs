@@ -85,6 +85,14 @@ pub(crate) fn check(
     ExitCode::SUCCESS
 }
 
+/// `zrf check --folder DIR`: every rules file under a folder, in name order, one line each
+/// (`zrf::corpus::check_rules`), then the totals; exit 1 if any has errors.
+pub(crate) fn check_dir(dir: &Path) -> ExitCode {
+    super::check_folder(dir, zrf::corpus::is_rules, "files", &|file, bytes| {
+        zrf::corpus::check_rules(&file.to_string_lossy(), &bytes, &FsLoader)
+    })
+}
+
 /// Loads a file and resolves one variant, printing diagnostics; `Err` carries the exit code.
 fn load_rules(file: &Path, variant: Option<&str>) -> Result<zrf::engine::Rules, ExitCode> {
     let bytes = read(file)?;

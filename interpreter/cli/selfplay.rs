@@ -118,24 +118,13 @@ fn play_one(
     m: &Match,
     stop: &std::sync::atomic::AtomicBool,
 ) -> zrf::arena::GameResult {
-    use zrf::arena::{self, Contestant};
-    let n = rules.def.players.len();
-    let seats: Vec<&Contestant> = (0..n)
-        .map(|s| if s == seat_a { ab.0 } else { ab.1 })
-        .collect();
-    // Building an engine derives the evaluation (up to a second on big boards): the random
-    // mover needs none.
-    let any_engine = seats.iter().any(|c| matches!(c, Contestant::Engine(_)));
-    let mut engines: Vec<zrf::ai::Engine> = if any_engine {
-        (0..n).map(|_| zrf::ai::Engine::new(rules)).collect()
-    } else {
-        Vec::new()
-    };
-    let how = arena::Pairing {
-        seats,
+    zrf::arena::match_game(
+        rules,
+        start,
+        ab,
+        seat_a,
         seed,
-        random_plies: m.random_plies,
-        max_plies: m.max_plies,
-    };
-    arena::play_game(rules, start, &how, &mut engines, stop)
+        (m.random_plies, m.max_plies),
+        stop,
+    )
 }

@@ -29,6 +29,59 @@ pub type Out = Arc<dyn Fn(&str) + Send + Sync>;
 /// A rules loader a protocol may keep and use from its thread.
 pub type SharedLoader = Arc<dyn Loader + Send + Sync>;
 
+/// Which protocol [`serve`] speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// UCI ([`uci::Uci`]).
+    Uci,
+    /// Hub ([`hub::Hub`]).
+    Hub,
+}
+
+/// Feeds each line of `input` to a protocol until `quit` or the end of the input (which
+/// stops it like `quit`); the answers go to `out` as they come. A line is at most
+/// [`uci::MAX_LINE`] bytes in memory: the rest of a longer one is skipped. `file` is a rules
+/// file whose games become the protocol's variants (read through `loader`). The caller owns
+/// the input (standard input for `zrf uci`); nothing here opens a file or a stream.
+pub fn serve<R: std::io::BufRead>(
+    kind: Kind,
+    input: &mut R,
+    out: Out,
+    loader: SharedLoader,
+    file: Option<&str>,
+) {
+    use std::io::{BufRead as _, Read as _};
+    let mut handle: Box<dyn FnMut(&str) -> bool> = match kind {
+        Kind::Uci => {
+            let mut p = uci::Uci::new(out, loader, file);
+            Box::new(move |l| p.handle(l))
+        }
+        Kind::Hub => {
+            let mut p = hub::Hub::new(out, loader, file);
+            Box::new(move |l| p.handle(l))
+        }
+    };
+    let mut buf = Vec::new();
+    let limit = uci::MAX_LINE as u64 + 1;
+    loop {
+        buf.clear();
+        match input.by_ref().take(limit).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if buf.len() as u64 >= limit && buf.last() != Some(&b'\n') {
+            // Skip the rest of an overlong line.
+            let mut sink = Vec::new();
+            let _ = input.read_until(b'\n', &mut sink);
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if !handle(line.trim_end_matches(['\n', '\r'])) {
+            return;
+        }
+    }
+    handle("quit");
+}
+
 /// One game or variant a protocol can select by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {

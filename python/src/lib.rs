@@ -3,6 +3,7 @@
 //! Every entry point catches panics and turns them into `ZrfError`, so a bug in zrf never
 //! crosses into Python as a crash; long calls release the GIL.
 
+mod cluster;
 mod files;
 mod game;
 mod state;
@@ -127,5 +128,6 @@ fn _zrf(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::read_records, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_class::<state::State>()?;
+    cluster::register(m)?;
     Ok(())
 }

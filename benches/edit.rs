@@ -11,22 +11,10 @@ fn read(rel: &str) -> Vec<u8> {
     std::fs::read(root.join(rel)).expect("a corpus file")
 }
 
-/// The server's analysis of one text (`lsp/analysis.rs`).
+/// The server's analysis of one text (`zrf::names::analyse`, as `lsp/analysis.rs` runs it).
 fn analyse(name: &str, bytes: &[u8]) -> usize {
-    let loaded = zrf::load(name, bytes, &NoFiles);
-    let mut diags = loaded.diags;
-    let default = zrf::summary::default_index(&loaded.games);
-    let mut def = None;
-    for (i, g) in loaded.games.iter().enumerate() {
-        let (d, more) = zrf::resolve_game(g);
-        diags.extend(more);
-        if i == default {
-            def = d;
-        }
-    }
-    zrf::tidy(&loaded.map, &mut diags);
-    let index = zrf::names::index(&loaded.map, def.as_ref());
-    diags.len() + index.names.len()
+    let a = zrf::names::analyse(name, bytes, &NoFiles);
+    a.diags.len() + a.index.names.len()
 }
 
 /// The texts measured: the three largest corpus files and the three shogi files joined into

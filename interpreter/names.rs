@@ -154,6 +154,49 @@ impl Index {
     }
 }
 
+/// A rules file read for an editor: every file of the load, its games and variants, the
+/// default game resolved (when it resolves), every diagnostic of every stage, and the index.
+pub struct Analysed {
+    /// Every file read, the root first.
+    pub map: SourceMap,
+    /// The root file.
+    pub root: FileId,
+    /// Its games and variants, expanded.
+    pub games: Vec<crate::expand::GameSource>,
+    /// The default game, resolved.
+    pub def: Option<GameDef>,
+    /// Every diagnostic, tidied as `zrf check` shows them.
+    pub diags: Vec<crate::diagnostic::Diagnostic>,
+    /// The names and their places.
+    pub index: Index,
+}
+
+/// Loads a rules file, resolves every game and variant for its diagnostics, keeps the default
+/// game and indexes the names; `loader` supplies includes.
+pub fn analyse(name: &str, bytes: &[u8], loader: &dyn crate::expand::Loader) -> Analysed {
+    let loaded = crate::load(name, bytes, loader);
+    let mut diags = loaded.diags;
+    let default = crate::summary::default_index(&loaded.games);
+    let mut def = None;
+    for (i, g) in loaded.games.iter().enumerate() {
+        let (d, more) = crate::resolve_game(g);
+        diags.extend(more);
+        if i == default {
+            def = d;
+        }
+    }
+    crate::tidy(&loaded.map, &mut diags);
+    let index = index(&loaded.map, def.as_ref());
+    Analysed {
+        map: loaded.map,
+        root: loaded.root,
+        games: loaded.games,
+        def,
+        diags,
+        index,
+    }
+}
+
 /// Builds the index of every file of `map` (a load's files: the rules file, its includes, the
 /// standard library files it read). `def`, the resolved game, adds grid positions, declared by
 /// the `dimensions` of their grid.

@@ -702,34 +702,10 @@ fn hub_numbers_draughts_boards_that_name_their_squares() {
 /// skipped elsewhere with a note.
 #[test]
 fn pydraughts_plays_whole_games_through_the_hub_protocol() {
-    let python = Command::new("python3")
-        .args(["-c", "import draughts"])
-        .output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have pydraughts (.ci/run installs it with pip)"
-        );
-        eprintln!("note: python3 with pydraughts is not installed; skipping");
+    if !common::python_has("draughts", "pydraughts") {
         return;
     }
-    let out = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/pydraughts_hub.py"
-        ))
-        .arg(env!("CARGO_BIN_EXE_zrf"))
-        .output()
-        .expect("python3 runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let fails: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok ")).collect();
-    assert!(fails.is_empty(), "{}", fails.join("\n"));
-    assert_eq!(text.lines().count(), 6, "{text}");
+    common::python_checks("pydraughts_hub.py", 6);
 }
 
 #[test]
@@ -778,34 +754,10 @@ fn contempt_is_an_option_of_both_protocols_and_a_bad_value_changes_nothing() {
 /// the test fails under CI and is skipped elsewhere with a note.
 #[test]
 fn python_chess_drives_zrf_as_a_uci_engine() {
-    let python = Command::new("python3")
-        .args(["-c", "import chess"])
-        .output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have python-chess (.ci/run installs it with pip)"
-        );
-        eprintln!("note: python3 with python-chess is not installed; skipping");
+    if !common::python_has("chess", "python-chess") {
         return;
     }
-    let out = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/python_chess_uci.py"
-        ))
-        .arg(env!("CARGO_BIN_EXE_zrf"))
-        .output()
-        .expect("python3 runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let fails: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok ")).collect();
-    assert!(fails.is_empty(), "{}", fails.join("\n"));
-    assert_eq!(text.lines().count(), 22, "{text}");
+    common::python_checks("python_chess_uci.py", 22);
 }
 
 /// The `fen` line `d` shows.

@@ -330,15 +330,7 @@ fn fen_sets(fen: &str) -> (String, Vec<String>, Vec<String>) {
 /// elsewhere with a note.
 #[test]
 fn pydraughts_reads_the_pdn_zrf_writes() {
-    let python = std::process::Command::new("python3")
-        .args(["-c", "import draughts"])
-        .output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have pydraughts (.ci/run installs it with pip)"
-        );
-        eprintln!("note: python3 with pydraughts is not installed; skipping");
+    if !common::python_has("draughts", "pydraughts") {
         return;
     }
     let dir = TempDir::new("pdn-pydraughts");
@@ -417,15 +409,7 @@ fn pydraughts_reads_the_pdn_zrf_writes() {
 /// python-chess; without it the test fails under CI and is skipped elsewhere with a note.
 #[test]
 fn python_chess_reads_the_pgn_zrf_writes() {
-    let python = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .output();
-    if !python.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have python-chess (.ci/run installs it with pip)"
-        );
-        eprintln!("note: python3 with python-chess is not installed; skipping");
+    if !common::python_has("chess", "python-chess") {
         return;
     }
     let dir = TempDir::new("pgn-python-chess");

@@ -156,18 +156,7 @@ fn an_engine_line_reads_in_san() {
 
 /// Whether python-chess is installed; under CI it must be (`.ci/run` installs it).
 fn python_chess() -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have python-chess (.ci/run installs it with pip)"
-        );
-        eprintln!("note: python3 with python-chess is not installed; skipping");
-    }
-    ok
+    common::python_has("chess", "python-chess")
 }
 
 /// zrf's canonical text as UCI: `e7-e8=Q` → `e7e8q`.

@@ -71,26 +71,14 @@ pub fn analyse(path: &str, text: &str, loader: &dyn Loader, is_tests: bool) -> A
             summary: OnceCell::new(),
         };
     }
-    let loaded = zrf::load(path, text.as_bytes(), loader);
-    let mut diags = loaded.diags;
-    let default = zrf::summary::default_index(&loaded.games);
-    let mut def = None;
-    for (i, g) in loaded.games.iter().enumerate() {
-        let (d, more) = zrf::resolve_game(g);
-        diags.extend(more);
-        if i == default {
-            def = d;
-        }
-    }
-    zrf::tidy(&loaded.map, &mut diags);
-    let index = zrf::names::index(&loaded.map, def.as_ref());
+    let a = zrf::names::analyse(path, text.as_bytes(), loader);
     Analysis {
-        map: loaded.map,
-        root: loaded.root,
-        games: loaded.games,
-        def,
-        diags,
-        index,
+        map: a.map,
+        root: a.root,
+        games: a.games,
+        def: a.def,
+        diags: a.diags,
+        index: a.index,
         summary: OnceCell::new(),
     }
 }

@@ -123,3 +123,49 @@ impl Rng {
         (self.0 % n as u64) as usize
     }
 }
+
+/// Whether python3 can import `module`, a Python library (`name` for messages) that a test
+/// checks zrf against. Under CI (`CI` set) a missing library fails the test, since `.ci/run`
+/// installs it; elsewhere the test is skipped with a note.
+pub fn python_has(module: &str, name: &str) -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have {name} (.ci/run installs it with pip)"
+        );
+        eprintln!("note: python3 with {name} is not installed; skipping");
+    }
+    ok
+}
+
+/// Runs `tests/SCRIPT` with python3 and these arguments; its output.
+pub fn python_script<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> std::process::Output {
+    std::process::Command::new("python3")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests")
+                .join(script),
+        )
+        .args(args)
+        .output()
+        .expect("python3 runs")
+}
+
+/// Runs a check script of `tests/` against the binary: it must exit 0 and print `lines` lines,
+/// each starting `ok `.
+pub fn python_checks(script: &str, lines: usize) {
+    let out = python_script(script, &[env!("CARGO_BIN_EXE_zrf")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fails: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok ")).collect();
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+    assert_eq!(text.lines().count(), lines, "{text}");
+}

@@ -36,9 +36,10 @@ def test_chess_perft_4_is_the_published_count():
 
 def test_split_rule_gives_enough_tasks():
     game = zrf.load(CHESS)
-    # 32 tasks per CPU: 2 CPUs want 64 tasks; 20 first moves are too few, 400 pairs enough.
+    # 8 tasks per CPU: 2 CPUs want 16 tasks, which the 20 first moves give; 100 CPUs want 800,
+    # which 400 pairs are too few for, so the 8,902 sequences of 3 plies are the tasks.
     k, texts, frontier, counts = zc.split_depth(game, 7, None, 2)
-    assert (k, len(texts), len(frontier), counts) == (2, 20, 400, [20, 400])
+    assert (k, len(texts), len(frontier), counts) == (1, 20, 20, [20])
     k, _, frontier, counts = zc.split_depth(game, 7, None, 100)
     assert (k, len(frontier), counts) == (3, 8902, [20, 400, 8902])
 

@@ -9,7 +9,7 @@ from .. import _zrf, load
 from .runner import run_key, run_tasks, worker_cache
 
 # Perft is split into at least this many tasks per CPU of the cluster (see `split_depth`).
-TASKS_PER_CPU = 32
+TASKS_PER_CPU = 8
 
 
 class Rules:

@@ -57,29 +57,12 @@ fn meaning(name: &str, text: &[u8], formatted: bool, deep: bool) -> Vec<String> 
         out.extend(diags.iter().map(|d| d.message.clone()));
         if let (true, Some(def), false) = (deep, def, zrf::diagnostic::has_errors(&diags)) {
             let rules = Rules::new(def);
-            out.push(summary(&rules));
+            out.push(zrf::summary::describe_rules(&rules));
             let mut pos = rules.initial();
             out.push(format!("perft 2: {}", rules.perft(&mut pos, 2)));
         }
     }
     out
-}
-
-/// `zrf check`'s summary, its goals in name order: the resolver orders goals by their byte
-/// offsets, which formatting moves, and mixes files (a goal in an include against one in the
-/// including file), so their order is not compared.
-fn summary(rules: &Rules) -> String {
-    let text = zrf::summary::describe_rules(rules);
-    let Some((head, goals)) = text.split_once("goals:\n") else {
-        return text;
-    };
-    let mut lines: Vec<&str> = goals.lines().collect();
-    let end = lines
-        .iter()
-        .position(|l| !l.starts_with("  "))
-        .unwrap_or(lines.len());
-    lines[..end].sort_unstable();
-    format!("{head}goals:\n{}", lines.join("\n"))
 }
 
 #[test]

@@ -664,19 +664,21 @@ impl Cx {
         let move_priorities = self.priorities(get("move-priorities"));
         let opts = options::resolve_options(self, &src.forms);
         let mut goals_out = Vec::new();
-        for k in [
+        // Goals in the order of their forms in the game (which file or macro wrote them
+        // does not reorder them).
+        const GOAL_FORMS: [&str; 4] = [
             "win-condition",
             "loss-condition",
             "draw-condition",
             "count-condition",
-        ] {
-            for form in get(k) {
+        ];
+        for form in &src.forms {
+            if GOAL_FORMS.contains(&form.head().unwrap_or("")) {
                 if let Some(g) = goals::resolve_goal(self, form) {
                     goals_out.push(g);
                 }
             }
         }
-        goals_out.sort_by_key(|g| g.span.lo);
         let capture_precedence = match get("capture-precedence").last() {
             Some(form) => self.precedence(form),
             None => Vec::new(),

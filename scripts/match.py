@@ -280,7 +280,7 @@ def play_games(args, play):
         verdict, lines, time_loss, record = play(g)
         report(verdict, lines, time_loss, score)
         if record is not None:
-            with open(args.pgn or args.pdn, "a") as f:
+            with open(args.pdn if args.game == "draughts" else args.pgn, "a") as f:
                 f.write(record)
     return score["w"], score["d"], score["l"]
 

@@ -133,6 +133,7 @@ fn replay(
 /// One perft task: plays `prefix` (move indices from [`perft_frontier`]) and counts the
 /// leaves below it at each depth in `depths` (1 or more), as `zrf perft` counts them.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)] // a Python function's keyword arguments
 #[pyo3(signature = (game, prefix, depths, setup=None, unique=false, bulk=false, moves=None))]
 pub fn perft_task(
     py: Python<'_>,

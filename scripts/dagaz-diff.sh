@@ -5,6 +5,8 @@
 # Fetches Dagaz (github.com/stepney141/Dagaz) into target/dagaz-diff on first use, or takes
 # DAGAZ_SRC (a checkout or a bare git directory). Needs git, node and python3; underscore.js
 # from Debian's libjs-underscore or npm. Nothing of Dagaz is copied into this repository.
+# `--cluster local|auto|HOST:PORT [--results FILE]` compares the pages on a Ray cluster
+# (PYTHON names an interpreter with the zrf package; docs/cluster.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=target/dagaz-diff
@@ -28,4 +30,4 @@ if [ -z "${UNDERSCORE:-}" ]; then
 fi
 export UNDERSCORE
 cargo build --release --quiet
-exec python3 scripts/dagaz_diff.py --dagaz "$work/src/debug" --zrf target/release/zrf --out "$work" "$@"
+exec "${PYTHON:-python3}" scripts/dagaz_diff.py --dagaz "$work/src/debug" --zrf target/release/zrf --out "$work" "$@"

@@ -8,19 +8,17 @@ start position is the same (of several such variants, the first that agrees), el
 started from Dagaz's position (`--setup`). Two readings of Dagaz are counted:
   pure  Dagaz's kernel and the game's design script only (its reading of the ZRF model);
   full  also the game's extension scripts (Dagaz's own rules on top: forced captures, check...).
-Writes OUT/results.jsonl and prints one line per pair that disagrees, then the totals."""
-import argparse, json, os, re, subprocess, sys
+Writes OUT/results.jsonl and prints one line per pair that disagrees, then the totals.
+
+With `--cluster local|auto|HOST:PORT` (the `zrf` Python package's zrf.cluster, on Ray; also
+`python -m zrf.cluster dagaz ARGS`) every page is a task on a worker, the lines and totals are
+the same and in the same order, and `--results FILE` keeps finished pages so that a rerun with
+the same arguments compares only the others. A worker needs node, underscore.js ($UNDERSCORE),
+the Dagaz checkout and the zrf binary at the paths given here; a page whose worker lacks one is
+reported as `not run` with the reason, and the others go on (docs/cluster.md)."""
+import argparse, hashlib, json, os, re, shutil, socket, subprocess, sys
 from collections import Counter
 
-ap = argparse.ArgumentParser()
-ap.add_argument('--dagaz', required=True, help='the src/debug directory of a Dagaz checkout')
-ap.add_argument('--zrf', required=True, help='the zrf binary')
-ap.add_argument('--out', required=True)
-ap.add_argument('--depth', type=int, default=3)
-ap.add_argument('--timeout', type=int, default=10)
-ap.add_argument('--modes', default='pure,full')
-ap.add_argument('--only', nargs='*', default=[], help='substrings of page paths to keep')
-a = ap.parse_args()
 # Dagaz design options that change the rules: ZRF options (the design script may set them
 # although the rules file does not, as Dagaz's converted scripts were sometimes edited by hand)
 # and Dagaz's own (`shared-pieces`: move either side's pieces; `detect-loops`: a chain may not
@@ -31,13 +29,33 @@ DAGAZ_ONLY = {'shared-pieces', 'detect-loops', 'moves-limit'}
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dagaz_perft.js')
 
 
-def run(cmd, t=None):
+def parser():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--dagaz', required=True, help='the src/debug directory of a Dagaz checkout')
+    ap.add_argument('--zrf', required=True, help='the zrf binary')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--depth', type=int, default=3)
+    ap.add_argument('--timeout', type=int, default=10)
+    ap.add_argument('--modes', default='pure,full')
+    ap.add_argument('--only', nargs='*', default=[], help='substrings of page paths to keep')
+    ap.add_argument('--node', default='node', help='the JavaScript runtime that runs the harness')
+    ap.add_argument('--harness', default=HARNESS, help='the perft harness run in Dagaz (default: dagaz_perft.js beside this script)')
+    ap.add_argument('--cluster', metavar='ADDRESS', help='compare the pages on a Ray cluster through zrf.cluster: `local`, `auto` or HOST:PORT')
+    ap.add_argument('--cluster-cpus', type=int, help='CPUs of a `--cluster local` Ray (default: all)')
+    ap.add_argument('--results', help='with --cluster: keep finished pages in this file and resume from it')
+    ap.add_argument('--quiet', action='store_true', help='with --cluster: no progress bar')
+    return ap
+
+
+def run(cmd, t):
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, errors='replace', timeout=t or a.timeout)
+        p = subprocess.run(cmd, capture_output=True, text=True, errors='replace', timeout=t)
         out, err, to = p.stdout, p.stderr, False
     except subprocess.TimeoutExpired as e:
         dec = lambda x: x.decode('latin1') if isinstance(x, bytes) else (x or '')
         out, err, to = dec(e.stdout), dec(e.stderr), True
+    except OSError as e:
+        out, err, to = '', str(e), False
     return [int(m.group(2)) for m in re.finditer(r'^(\d+) (\d+)$', out, re.M)], out, err, to
 
 
@@ -65,7 +83,7 @@ def agree(x, y):
     return n
 
 
-def pairs():
+def pairs(a):
     games = os.path.join(a.dagaz, 'games')
     for root, _, files in sorted(os.walk(games)):
         for f in sorted(files):
@@ -87,24 +105,60 @@ def pairs():
                     break
 
 
-os.makedirs(a.out, exist_ok=True)
-res = open(os.path.join(a.out, 'results.jsonl'), 'w')
-totals = {m: Counter() for m in a.modes.split(',')}
-variants_cache, setups_cache, positions_cache = {}, {}, {}
-for htm, js, zrf in pairs():
+def missing(a, htm, js, zrf):
+    """Why this machine cannot compare the page (a missing program or file), or None."""
+    if shutil.which(a.node) is None:
+        return 'the JavaScript runtime `%s` is not on this machine (install node.js)' % a.node
+    if shutil.which(a.zrf) is None:
+        return 'the zrf binary %s is not on this machine' % a.zrf
+    under = os.environ.get('UNDERSCORE', '/usr/share/javascript/underscore/underscore.js')
+    for what, path in (('the harness', a.harness), ('underscore.js ($UNDERSCORE)', under),
+                       ('the Dagaz page', htm), ('its design script', js), ('its rules file', zrf)):
+        if not os.path.isfile(path):
+            return '%s %s is not on this machine' % (what, path)
+    return None
+
+
+def not_run(a, htm, zrf, why):
+    """The records and lines of a page that could not be compared on this machine."""
+    why += ' (%s)' % socket.gethostname()
+    page = os.path.relpath(htm, a.dagaz)
+    return [({'page': page, 'zrf': os.path.relpath(zrf, a.dagaz), 'mode': mode, 'not_run': why},
+             ['%s %s: not run: %s' % (mode, page, why)]) for mode in a.modes.split(',')]
+
+
+def compare_or_say(a, htm, js, zrf, cache):
+    """`compare`, or the page reported as not run when it fails (an unreadable file...)."""
+    try:
+        return compare(a, htm, js, zrf, cache)
+    except Exception as e:  # one page's failure must not stop the others
+        return not_run(a, htm, zrf, 'error: %s: %s' % (type(e).__name__, e))
+
+
+def compare(a, htm, js, zrf, cache=None):
+    """Compares one page with its rules file in every mode; returns per mode a record (the
+    line of results.jsonl) and the lines to print. `cache` keeps what zrf says of a rules
+    file (variants, board, start positions) for the next pages of the same file."""
+    cache = {} if cache is None else cache
+    page = os.path.relpath(htm, a.dagaz)
+    why = missing(a, htm, js, zrf)
+    if why is not None:
+        return not_run(a, htm, zrf, why)
     # move priorities: the design script names each type in a comment after addPriority
     js_prio = re.findall(r'^\s*design\.addPriority\(\d+\);\s*//\s*(\S+)', open(js, encoding='latin1').read(), re.M)
     m = re.search(r'^[^;]*\(move-priorities([^)]*)\)', open(zrf, encoding='latin1').read(), re.M)
     zrf_prio = m.group(1).split() if m else []
-    if zrf not in variants_cache:
+    if ('variants', zrf) not in cache:
         _, c, _, _ = run([a.zrf, 'check', zrf], 60)
         m = re.search(r'^variants: (\d+)', c, re.M)
-        variants_cache[zrf] = int(m.group(1)) if m else 1
+        cache[('variants', zrf)] = int(m.group(1)) if m else 1
         m = re.search(r'^board: (\d+) positions', c, re.M)
-        positions_cache[zrf] = int(m.group(1)) if m else None
+        cache[('positions', zrf)] = int(m.group(1)) if m else None
+    variants, positions = cache[('variants', zrf)], cache[('positions', zrf)]
+    out = []
     for mode in a.modes.split(','):
         extra = ['--pure', '--dedupe'] if mode == 'pure' else []
-        d, _, derr, dto = run(['node', HARNESS, htm, str(a.depth)] + extra)
+        d, _, derr, dto = run([a.node, a.harness, htm, str(a.depth)] + extra, a.timeout)
         m = re.search(r'^setup: (.*)$', derr, re.M)
         dsetup = m.group(1) if m else None
         unknown = (re.search(r'^unknown-options: (.*)$', derr, re.M) or re.match('()', '')).group(1).split()
@@ -117,14 +171,14 @@ for htm, js, zrf in pairs():
         dpos = int(m.group(1)) if m else None
         unl = (re.search(r'^drops-without-count: (.*)$', derr, re.M) or re.match('()', '')).group(1).split()
         best = None
-        for v in range(1, min(variants_cache[zrf], 40) + 1):
-            key = (zrf, v)
-            if key not in setups_cache:
+        for v in range(1, min(variants, 40) + 1):
+            key = ('setup', zrf, v)
+            if key not in cache:
                 _, o, _, _ = run([a.zrf, 'moves', zrf, '--variant', str(v), '--print-position'], 30)
-                setups_cache[key] = o.splitlines()[0] if o else ''
-            if dsetup is None or norm(setups_cache[key]) != norm(dsetup):
+                cache[key] = o.splitlines()[0] if o else ''
+            if dsetup is None or norm(cache[key]) != norm(dsetup):
                 continue
-            z, _, _, zto = run([a.zrf, 'perft', zrf, str(a.depth), '--variant', str(v)])
+            z, _, _, zto = run([a.zrf, 'perft', zrf, str(a.depth), '--variant', str(v)], a.timeout)
             cand = (agree(d, z), v, True, z, '')
             if best is None or cand[0] > best[0]:
                 best = cand
@@ -134,35 +188,120 @@ for htm, js, zrf in pairs():
             cmd = [a.zrf, 'perft', zrf, str(a.depth), '--variant', '1']
             if dsetup is not None:
                 cmd += ['--setup', dsetup]
-            z, _, zerr, zto = run(cmd)
+            z, _, zerr, zto = run(cmd, a.timeout)
             why = 'timeout' if zto else (zerr.strip().splitlines() or [''])[0][:200]
             best = (agree(d, z), 1, False, z, why)
         k = min(len(d), len(best[3]))
-        rec = {'page': os.path.relpath(htm, a.dagaz), 'zrf': os.path.relpath(zrf, a.dagaz), 'mode': mode,
+        rec = {'page': page, 'zrf': os.path.relpath(zrf, a.dagaz), 'mode': mode,
                'dagaz': d, 'zrf_counts': best[3], 'variant': best[1], 'same_start': best[2],
                'agree': best[0], 'compared': k, 'unknown_options': unknown, 'options_only_in_dagaz': zog, 'drops_without_count': unl, 'priorities': [js_prio, zrf_prio]}
-        res.write(json.dumps(rec) + '\n')
-        res.flush()
-        t = totals[mode]
-        t['pairs'] += 1
+        lines = []
         if k == 0:
-            t['not compared'] += 1
-            print('%s %s: not compared: Dagaz %s%s, zrf %s %s' % (mode, rec['page'], d, ' (timeout)' if dto else '',
-                                                              best[3], best[4]), flush=True)
-        for depth in range(1, k + 1):
-            t['compared at %d' % depth] += 1
-            if best[0] >= depth:
-                t['agree at %d' % depth] += 1
+            lines.append('%s %s: not compared: Dagaz %s%s, zrf %s %s' % (mode, rec['page'], d, ' (timeout)' if dto else '',
+                                                                     best[3], best[4]))
         if k and best[0] < k:
-            print('%s %s: Dagaz %s, zrf %s (variant %d%s)%s' % (
+            lines.append('%s %s: Dagaz %s, zrf %s (variant %d%s)%s' % (
                 mode, rec['page'], d, best[3], best[1], '' if best[2] else ', Dagaz start',
                 ' unknown options: ' + ' '.join(unknown) if unknown else '') +
                 ('; Dagaz sets ' + ' '.join(zog) + ', the rules file not' if zog else '') +
-                ('; %s positions in Dagaz, %s in the rules file' % (dpos, positions_cache[zrf])
-                 if dpos is not None and positions_cache[zrf] is not None and dpos != positions_cache[zrf] else '') +
+                ('; %s positions in Dagaz, %s in the rules file' % (dpos, positions)
+                 if dpos is not None and positions is not None and dpos != positions else '') +
                 ('; Dagaz drops pieces not held (player:type): ' + ' '.join(unl[:6]) + (' ...' if len(unl) > 6 else '') if unl else '') +
                 ('' if js_prio == zrf_prio else '; move priorities %s in Dagaz, %s in the rules file' % (
-                    ' '.join(js_prio) or 'none', ' '.join(zrf_prio) or 'none')), flush=True)
-for mode, t in totals.items():
-    print(mode + ': ' + ', '.join('%s %d' % (k, t[k]) for k in
-          ['pairs', 'not compared'] + [f'{w} at {i}' for i in range(1, a.depth + 1) for w in ('compared', 'agree')]))
+                    ' '.join(js_prio) or 'none', ' '.join(zrf_prio) or 'none')))
+        out.append((rec, lines))
+    return out
+
+
+class Report:
+    """Writes the records to OUT/results.jsonl, prints the lines of each page, and counts."""
+
+    def __init__(self, a):
+        self.depth = a.depth
+        self.totals = {m: Counter() for m in a.modes.split(',')}
+        os.makedirs(a.out, exist_ok=True)
+        self.res = open(os.path.join(a.out, 'results.jsonl'), 'w')
+
+    def add(self, compared):
+        for rec, lines in compared:
+            self.res.write(json.dumps(rec) + '\n')
+            self.res.flush()
+            t = self.totals[rec['mode']]
+            t['pairs'] += 1
+            if 'not_run' in rec:
+                t['not run'] += 1
+            elif rec['compared'] == 0:
+                t['not compared'] += 1
+            for depth in range(1, rec.get('compared', 0) + 1):
+                t['compared at %d' % depth] += 1
+                if rec['agree'] >= depth:
+                    t['agree at %d' % depth] += 1
+            for line in lines:
+                print(line, flush=True)
+
+    def close(self):
+        self.res.close()
+        for mode, t in self.totals.items():
+            print(mode + ': ' + ', '.join('%s %d' % (k, t[k]) for k in
+                  ['pairs', 'not compared'] + [f'{w} at {i}' for i in range(1, self.depth + 1) for w in ('compared', 'agree')]
+                  + (['not run'] if t['not run'] else [])))
+
+
+def _page_task(a, htm, js, zrf):
+    """One page on a cluster worker, with the worker's cache of rules files."""
+    from zrf.cluster import worker_cache
+
+    return [[rec, lines] for rec, lines in compare_or_say(a, htm, js, zrf, worker_cache().setdefault('dagaz', {}))]
+
+
+def file_hash(path):
+    """What identifies the zrf binary in a run's key (a rebuilt binary is another run)."""
+    path = shutil.which(path) or path
+    if not os.path.isfile(path):
+        return path
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            h.update(block)
+    return h.hexdigest()
+
+
+def cluster(a, found, report):
+    """The pages as tasks on a Ray cluster; their lines printed in page order."""
+    import zrf.cluster as zc
+
+    zc.connect(a.cluster, a.cluster_cpus)
+    for name in ('dagaz', 'zrf', 'harness', 'out'):
+        setattr(a, name, os.path.abspath(getattr(a, name)) if os.path.exists(getattr(a, name)) else getattr(a, name))
+    key = zc.run_key('dagaz', depth=a.depth, timeout=a.timeout, modes=a.modes, node=a.node,
+                     zrf=file_hash(a.zrf), harness=file_hash(a.harness))
+    tasks = [(os.path.relpath(htm, a.dagaz), (a, os.path.abspath(htm), os.path.abspath(js), os.path.abspath(zrf)))
+             for htm, js, zrf in found]
+    order = [t for t, _ in tasks]
+    got, nxt = {}, [0]
+
+    def arrived(page, result):
+        got[page] = result
+        while nxt[0] < len(order) and order[nxt[0]] in got:
+            report.add([tuple(r) for r in got.pop(order[nxt[0]])])
+            nxt[0] += 1
+
+    zc.run_tasks(_page_task, tasks, results=a.results, key=key, desc='pages',
+                 progress=not a.quiet, on_result=arrived)
+
+
+def main(argv=None):
+    a = parser().parse_args(argv)
+    found = list(pairs(a))
+    report = Report(a)
+    if a.cluster:
+        cluster(a, found, report)
+    else:
+        cache = {}
+        for htm, js, zrf in found:
+            report.add(compare_or_say(a, htm, js, zrf, cache))
+    report.close()
+
+
+if __name__ == '__main__':
+    main()

@@ -145,7 +145,7 @@ def elo(wins, draws, losses):
 
     def to_elo(p):
         p = min(max(p, 1e-3), 1 - 1e-3)
-        return -400 * math.log10(1 / p - 1)
+        return -400 * math.log10(1 / p - 1) + 0.0  # no "-0" for an even score
 
     return s, to_elo(s), to_elo(s - err), to_elo(s + err)
 
@@ -191,7 +191,8 @@ def chess_engines(args, b_options):
 
 def chess_game(args, g, a, b):
     """Plays game g (opening g // 2, A white when g is even); returns A's result ("w", "d" or
-    "l"), the lines to print and who lost on time (0 for A, 1 for B, or None)."""
+    "l"), the lines to print, who lost on time (0 for A, 1 for B, or None) and the game's PGN
+    text (with --pgn, else None)."""
     import chess
     import chess.engine
     import chess.variant
@@ -257,9 +258,8 @@ def chess_game(args, g, a, b):
     why = outcome.termination.name.lower() if outcome else "ply limit"
     left = f", least clock left A {least[True]:.2f} s, B {least[False]:.2f} s" if clock else ""
     lines.append(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({why}, {board.ply()} plies{left})")
-    if args.pgn:
-        save_pgn(args, board, g, a_white, outcome)
-    return verdict, lines, time_loss
+    record = pgn_text(args, board, g, a_white, outcome) if args.pgn else None
+    return verdict, lines, time_loss, record
 
 
 def chess_match(args, b_options):
@@ -277,8 +277,11 @@ def play_games(args, play):
     """Plays games first_game.. one after the other; returns A's wins, draws and losses."""
     score = {"w": 0, "d": 0, "l": 0}
     for g in range(args.first_game, args.first_game + args.games):
-        verdict, lines, time_loss = play(g)
+        verdict, lines, time_loss, record = play(g)
         report(verdict, lines, time_loss, score)
+        if record is not None:
+            with open(args.pdn if args.game == "draughts" else args.pgn, "a") as f:
+                f.write(record)
     return score["w"], score["d"], score["l"]
 
 
@@ -302,30 +305,80 @@ def _game_on_worker(args, b_options, g):
         cache[key] = draughts_engines(args, b_options) if args.game == "draughts" else chess_engines(args, b_options)
     a, b = cache[key]
     play = draughts_game if args.game == "draughts" else chess_game
-    verdict, lines, time_loss = play(args, g, a, b)
-    return [verdict, lines, time_loss]
+    return list(play(args, g, a, b))
 
 
 def cluster_match(args, b_options):
     """The games of a match spread over a Ray cluster (`--cluster ADDRESS`, zrf.cluster), each
     game a task; lines are printed as games finish. With `--results FILE` finished games are
-    kept in FILE and a rerun with the same arguments plays only the others."""
+    kept in FILE and a rerun with the same arguments plays only the others. With --pgn or
+    --pdn the workers send each game's record back and the driver appends it to the file as
+    the game finishes (workers may be other machines); at the end the file holds the match's
+    games once each, in order (see `Records`)."""
     import zrf.cluster as zc
 
     zc.connect(args.cluster, args.cluster_cpus)
     settings = {k: getattr(args, k) for k in ("game", "a", "b", "movetime", "depth", "nodes", "tc", "max_plies")}
-    key = zc.run_key("match", b_options=b_options, **settings)
+    path = args.pdn if args.game == "draughts" else args.pgn
+    key = zc.run_key("match", b_options=b_options, records=bool(path), **settings)
     games = range(args.first_game, args.first_game + args.games)
     score = {"w": 0, "d": 0, "l": 0}
-    # Files are written by the driver only: workers may be on other machines.
-    local = argparse.Namespace(**{**vars(args), "pgn": None, "pdn": None})
+    records = Records(path, key, games)
+    held = set(zc.load_results(args.results, key)) if args.results else set()
+
+    def finished(g, r):
+        report(r[0], r[1], r[2], score)
+        records.add(g, r[3] if len(r) > 3 else None, g in held)
+
+    local = argparse.Namespace(**{**vars(args), "pgn": bool(args.pgn), "pdn": bool(args.pdn)})
     zc.run_tasks(_game_on_worker, [(g, (local, b_options, g)) for g in games], results=args.results,
-                 key=key, desc="games", on_result=lambda g, r: report(r[0], r[1], r[2], score))
+                 key=key, desc="games", on_result=finished)
+    records.close()
     return score["w"], score["d"], score["l"]
 
 
-def save_pgn(args, board, g, a_white, outcome):
-    """Appends the game to `args.pgn`, engine A and B named by their commands."""
+class Records:
+    """The --pgn or --pdn file of a cluster match. Games are appended as they finish, each
+    tagged `[MatchKey "KEY"]` (the run's key); at the end the file is rewritten with the games
+    of this match (tag KEY, a Round of its games, from an interrupted run too) taken out and
+    all of them appended in game order, so a resumed match leaves each game once."""
+
+    def __init__(self, path, key, games):
+        self.path, self.key, self.games, self.texts = path, key, set(games), {}
+
+    def tagged(self, text):
+        return text.replace("\n", f'\n[MatchKey "{self.key}"]\n', 1)
+
+    def add(self, g, text, held):
+        if self.path is None or text is None:
+            return
+        self.texts[g] = self.tagged(text)
+        if not held:
+            with open(self.path, "a") as f:
+                f.write(self.texts[g])
+
+    def close(self):
+        import os
+        import re
+
+        if self.path is None:
+            return
+        old = open(self.path).read() if os.path.exists(self.path) else ""
+        mine = re.compile(r'^\[MatchKey "%s"\]$' % re.escape(self.key), re.M)
+        kept = []
+        for chunk in re.split(r"(?m)^(?=\[Event )", old):
+            rnd = re.search(r'^\[Round "(\d+)"\]$', chunk, re.M)
+            if mine.search(chunk) and rnd and int(rnd.group(1)) - 1 in self.games:
+                continue
+            kept.append(chunk)
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("".join(kept) + "".join(self.texts[g] for g in sorted(self.texts)))
+        os.replace(tmp, self.path)
+
+
+def pgn_text(args, board, g, a_white, outcome):
+    """The game in PGN, engine A and B named by their commands, followed by a blank line."""
     import chess.pgn
 
     game = chess.pgn.Game.from_board(board)
@@ -334,16 +387,24 @@ def save_pgn(args, board, g, a_white, outcome):
     game.headers["White"] = args.a if a_white else args.b
     game.headers["Black"] = args.b if a_white else args.a
     game.headers["Result"] = outcome.result() if outcome else "1/2-1/2"
-    with open(args.pgn, "a") as f:
-        print(game, file=f, end="\n\n")
+    return str(game) + "\n\n"
 
 
 def draughts_engines(args, b_options):
     """Starts Hub engines A and B for international draughts."""
+    import shutil
     from draughts.engine import HubEngine
 
-    a = HubEngine(shlex.split(args.a))
-    b = HubEngine(shlex.split(args.b))
+    def start(command):
+        # pydraughts resolves the program's symbolic links (a virtual environment's python
+        # becomes the base interpreter, without the environment's packages) and a name
+        # without a folder against the current folder, then runs the words through a shell:
+        # `env` runs the command as given, each word quoted.
+        words = shlex.split(command)
+        return HubEngine([shutil.which("env") or "/usr/bin/env", *map(shlex.quote, words)])
+
+    a = start(args.a)
+    b = start(args.b)
     for e in (a, b):
         e.configure({"variant": "normal"})
     if b_options:
@@ -354,8 +415,8 @@ def draughts_engines(args, b_options):
 
 
 def draughts_game(args, g, a, b):
-    """Plays draughts game g; returns A's result ("w", "d" or "l"), the lines to print and None
-    (no clocks in draughts matches)."""
+    """Plays draughts game g; returns A's result ("w", "d" or "l"), the lines to print, None
+    (no clocks in draughts matches) and the game's PDN text (with --pdn, else None)."""
     from draughts import Board, Move
     from draughts.engine import Limit
 
@@ -392,9 +453,8 @@ def draughts_game(args, g, a, b):
     else:
         verdict, res = "l", "B wins"
     lines.append(f"game {g + 1}: A {'white' if a_white else 'black'}, {res} ({plies} plies)")
-    if args.pdn:
-        save_draughts(args, board, g, a_white, res, plies)
-    return verdict, lines, None
+    record = pdn_text(args, board, g, a_white, winner) if args.pdn else None
+    return verdict, lines, None, record
 
 
 def draughts_match(args, b_options):
@@ -410,13 +470,16 @@ def draughts_match(args, b_options):
         b.kill_process()
 
 
-def save_draughts(args, board, g, a_white, res, plies):
-    """Appends one draughts game to the `--pdn` file: its moves and the final position."""
-    moves = " ".join(m.pdn_move for m in board.move_stack)
+def pdn_text(args, board, g, a_white, winner):
+    """The draughts game in PDN (pydraughts' writer: the moves from the start, numbered, and
+    the result, 2-0, 0-2 or 1-1; a game stopped at the ply limit is 1-1), then a blank line."""
+    from draughts.PDN import PDNWriter
+
     white, black = (args.a, args.b) if a_white else (args.b, args.a)
-    with open(args.pdn, "a") as f:
-        print(f'[Event "game {g + 1}"]\n[White "{white}"]\n[Black "{black}"]', file=f)
-        print(f'[Result "{res}, {plies} plies"]\n[FEN "{board.fen}"]\n{moves}\n', file=f)
+    ending = {2: "2-0", 1: "0-2"}.get(winner, "1-1")
+    tags = {"Event": f"scripts/match.py {args.game}", "Round": str(g + 1), "White": white,
+            "Black": black, "Result": ending}
+    return PDNWriter("", board=board, tags=tags, game_ending=ending).pdn_text
 
 
 NODE_POSITIONS = [
@@ -514,7 +577,7 @@ def main():
     p.add_argument("--first-game", type=int, default=0, help="number of the first game (even): game g plays opening g // 2, so two matches can split the openings")
     p.add_argument("--max-plies", type=int, default=300, help="longer games are draws")
     p.add_argument("--pgn", help="append every chess game to this PGN file")
-    p.add_argument("--pdn", help="append every draughts game (moves and final position) to this file")
+    p.add_argument("--pdn", help="append every draughts game to this PDN file")
     p.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Ray cluster through zrf.cluster: `local` (this machine), `auto` or HOST:PORT (docs/cluster.md); the engine commands must run on every worker, e.g. `python -m zrf.uci`")
     p.add_argument("--cluster-cpus", type=int, help="CPUs of a `--cluster local` Ray (default: all)")
     p.add_argument("--results", help="with --cluster: keep finished games in this file and resume from it")

@@ -27,13 +27,16 @@ OUT=${OUT:-target/strength}
 # CLUSTER=local|auto|HOST:PORT plays each match's games on a Ray cluster through the Python
 # package (`python -m zrf.cluster selfplay`, the same table; docs/cluster.md), one match at a
 # time; PYTHON names the interpreter that has the package (default python3), and finished games
-# are kept in $RESULTS (target/strength-results.jsonl), so a rerun resumes.
+# are kept in $RESULTS (target/strength-results.jsonl), so a rerun resumes; Ray's messages go
+# to $OUT/NAME.log beside each table.
 MATCHES=${MATCHES:-all}
+# FILES names the rules files to play (default: every shipped game, games/*.zrf).
+FILES=${FILES:-games/*.zrf}
 rm -rf "$OUT"; mkdir -p "$OUT"
 
 jobs_file=$OUT/jobs.txt
 : > "$jobs_file"
-for f in games/*.zrf; do
+for f in $FILES; do
   n=$($ZRF check "$f" --list-variants | grep -c '\[')
   for v in $(seq 1 "$n"); do
     [ "$MATCHES" = depth ] || echo "$f|$v|time 0.1s|random|0" >> "$jobs_file"
@@ -48,7 +51,7 @@ run_one() {
   if [ -n "$CLUSTER" ]; then
     "$PYTHON" -m zrf.cluster --address "$CLUSTER" --quiet --results "$RESULTS" \
       selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
-      --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1
+      --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2> "$OUT/$name.log"
   else
     "$ZRF" selfplay "$f" --variant "$v" --games "$GAMES" --engine "$a" --vs "$b" \
       --seed 1 --random-plies "$plies" > "$OUT/$name.txt" 2>&1

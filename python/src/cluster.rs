@@ -10,6 +10,8 @@ use zrf::arena::{self, Contestant, Scored, Tally, Verdict};
 use zrf::def::PlayerId;
 use zrf::engine::{MoveList, PerftOptions, Position, Rules, UndoLog};
 
+use std::sync::Arc;
+
 use crate::files::PyFiles;
 use crate::game::Game;
 use crate::{error, guard};
@@ -21,13 +23,28 @@ const MAX_FRONTIER: usize = 2_000_000;
 /// Stack of the thread a rules file is loaded on (nesting in rules files is deep).
 const BIG_STACK: usize = 256 << 20;
 
-/// The starting position: the game's, or `setup` read as the binary's `--setup`.
-fn start(rules: &Rules, setup: Option<&str>) -> PyResult<Position> {
-    match setup {
-        None => Ok(rules.initial()),
+/// The starting position: the game's, or `setup` read as the binary's `--setup`, then
+/// `moves` (texts separated by spaces) played from it as the binary's `--moves` plays them.
+fn start(rules: &Arc<Rules>, setup: Option<&str>, moves: Option<&str>) -> PyResult<Position> {
+    let pos = match setup {
+        None => rules.initial(),
         Some(text) => zrf::setup::parse(rules, text)
-            .map_err(|e| error(format!("bad setup: {}", zrf::repl::printable(&e)))),
+            .map_err(|e| error(format!("bad setup: {}", zrf::repl::printable(&e))))?,
+    };
+    let Some(moves) = moves.filter(|m| !m.trim().is_empty()) else {
+        return Ok(pos);
+    };
+    let mut game = zrf::play::Game::new(rules.clone(), pos);
+    for (k, mv) in moves.split_whitespace().enumerate() {
+        game.play(mv).map_err(|e| {
+            error(format!(
+                "move {} `{mv}`: {}",
+                k + 1,
+                zrf::repl::printable_lines(&e.to_string())
+            ))
+        })?;
     }
+    Ok(game.pos)
 }
 
 fn legal(rules: &Rules, pos: &mut Position, list: &mut MoveList, unique: bool) {
@@ -45,19 +62,20 @@ type Frontier = (Vec<String>, Vec<Vec<u32>>, Vec<u64>);
 /// of depths 1 to `split` (the number of sequences of each length). Sequences that end early
 /// (a position without moves) are dropped: they add nothing deeper.
 #[pyfunction]
-#[pyo3(signature = (game, split, setup=None, unique=false))]
+#[pyo3(signature = (game, split, setup=None, unique=false, moves=None))]
 pub fn perft_frontier(
     py: Python<'_>,
     game: PyRef<'_, Game>,
     split: u32,
     setup: Option<String>,
     unique: bool,
+    moves: Option<String>,
 ) -> PyResult<Frontier> {
     let shared = game.shared.clone();
     py.allow_threads(|| {
         guard(|| {
             let rules = &shared.rules;
-            let mut pos = start(rules, setup.as_deref())?;
+            let mut pos = start(rules, setup.as_deref(), moves.as_deref())?;
             let mut list = MoveList::new();
             legal(rules, &mut pos, &mut list, unique);
             let texts = zrf::notation::move_texts(&rules.def, &list);
@@ -115,7 +133,8 @@ fn replay(
 /// One perft task: plays `prefix` (move indices from [`perft_frontier`]) and counts the
 /// leaves below it at each depth in `depths` (1 or more), as `zrf perft` counts them.
 #[pyfunction]
-#[pyo3(signature = (game, prefix, depths, setup=None, unique=false, bulk=false))]
+#[allow(clippy::too_many_arguments)] // a Python function's keyword arguments
+#[pyo3(signature = (game, prefix, depths, setup=None, unique=false, bulk=false, moves=None))]
 pub fn perft_task(
     py: Python<'_>,
     game: PyRef<'_, Game>,
@@ -124,12 +143,13 @@ pub fn perft_task(
     setup: Option<String>,
     unique: bool,
     bulk: bool,
+    moves: Option<String>,
 ) -> PyResult<Vec<u64>> {
     let shared = game.shared.clone();
     py.allow_threads(|| {
         guard(|| {
             let rules = &shared.rules;
-            let mut pos = start(rules, setup.as_deref())?;
+            let mut pos = start(rules, setup.as_deref(), moves.as_deref())?;
             let mut list = MoveList::new();
             let mut log = UndoLog::new();
             replay(rules, &mut pos, &prefix, unique, &mut list, &mut log)?;
@@ -181,7 +201,7 @@ pub fn selfplay_games(
     py.allow_threads(|| {
         guard(|| {
             let rules = &shared.rules;
-            let pos = start(rules, setup.as_deref())?;
+            let pos = start(rules, setup.as_deref(), None)?;
             let n = rules.def.players.len();
             // As `zrf selfplay`: random movers on every seat play without making text.
             let all_random = matches!((&a, &b), (Contestant::Random, Contestant::Random));

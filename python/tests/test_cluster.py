@@ -101,15 +101,24 @@ all               20     2    17      1   52.5%     322.2
 5 game(s) reached the ply limit and count as draws."""
 
 
+# `zrf selfplay games/chess.zrf --games 4 --engine "depth 1" --vs random --max-plies 60`.
+ENGINE_TABLE = """Chess
+A = alphabeta depth 1 opponent random
+B = random
+A plays        games  wins draws losses   score avg plies
+White              2     2     0      0  100.0%      22.0
+Black              2     2     0      0  100.0%      39.0
+all                4     4     0      0  100.0%      30.5"""
+
+
 def test_selfplay_table_equals_the_binary(tmp_path):
     table = zc.selfplay(CHESS, games=20, engine="random", vs="random", cpus=2,
                         progress=False, results=str(tmp_path / "games.jsonl"))
     assert table == SELFPLAY_TABLE
-    # Engine games go one per task (here a depth-1 engine against the random mover).
-    lines = zc.selfplay(CHESS, games=4, engine="depth 1", vs="random", max_plies=60,
-                        progress=False).splitlines()
-    assert lines[1:3] == ["A = alphabeta depth 1 opponent random", "B = random"]
-    assert [line.split()[:2] for line in lines if line.startswith("all ")] == [["all", "4"]]
+    # Engine games go one per task, each played by whichever worker is free, and the table
+    # is still the binary's: game i is seeded from the seed and i alone.
+    assert zc.selfplay(CHESS, games=4, engine="depth 1", vs="random", max_plies=60,
+                       progress=False) == ENGINE_TABLE
 
 
 def test_selfplay_refuses_a_bad_setting():
@@ -204,3 +213,213 @@ def test_a_protocol_match_over_the_cluster(monkeypatch, capsys):
     assert "game 1: A white" in out and "game 2: A black" in out
     summary = [line for line in out.splitlines() if line.startswith("chess: ")]
     assert len(summary) == 1 and "Elo" in summary[0]
+
+
+def _zrf_binary():
+    for build in ("release", "debug"):
+        path = os.path.join(ROOT, "target", build, "zrf")
+        if os.path.isfile(path):
+            return path
+    pytest.skip("no zrf binary under target/ (built by `cargo test`)")
+
+
+def _script(monkeypatch, capsys, name, *args):
+    """What scripts/NAME prints with these arguments, run in this process (whose Ray the
+    script's `--cluster local` finds running)."""
+    import runpy
+
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "argv", [name, *args])
+    try:
+        runpy.run_path(os.path.join(ROOT, "scripts", name), run_name="__main__")
+    except SystemExit as e:
+        assert e.code in (None, 0)
+    return capsys.readouterr().out
+
+
+def _match(monkeypatch, capsys, *args):
+    return _script(monkeypatch, capsys, "match.py", *args, "--cluster", "local")
+
+
+# A stand-in for node running scripts/dagaz_perft.js in a Dagaz checkout: it prints what the
+# harness prints for a page, read from PAGE.json beside it. CI has neither node nor Dagaz
+# (fetched by scripts/dagaz-diff.sh); the comparison itself, the zrf side, the task structure,
+# the output and resuming are what this checks.
+FAKE_HARNESS = """import json, sys
+page = json.load(open(sys.argv[1][:-4] + ".json"))
+sys.stdout.write(page["out"])
+sys.stderr.write(page["err"])
+"""
+
+
+def _fake_dagaz(tmp_path):
+    """A Dagaz-like tree of three pages of tic-tac-toe: one that agrees with zrf, one whose
+    second count differs, and one whose start position is none of the rules file's."""
+    d = tmp_path / "dagaz" / "games" / "demo"
+    d.mkdir(parents=True)
+    with open(os.path.join(ROOT, "games", "tic-tac-toe.zrf"), encoding="utf-8") as f:
+        (d / "tic-tac-toe.zrf").write_text(f.read())
+    start = "turn 0; last - -; off X man 5; off O man 4"
+    err = "pieces: man positions: 9 players: X O\nsetup: %s\nunknown-options: \noptions: \n"
+    pages = {"a-good": ("1 9\n2 72\n", start), "b-bad": ("1 9\n2 70\n", start),
+             "c-other": ("1 8\n2 56\n", "turn 0; last - -; X man a1; off X man 4; off O man 4")}
+    for name, (out, setup) in pages.items():
+        (d / f"{name}.htm").write_text(f'<script src="tic-tac-toe-{name}.js"></script>')
+        (d / f"tic-tac-toe-{name}.js").write_text("Dagaz.Model.BuildDesign = function () {};")
+        (d / f"{name}.json").write_text(json.dumps({"out": out, "err": err % setup}))
+    harness = tmp_path / "harness.py"
+    harness.write_text(FAKE_HARNESS)
+    return [sys.executable, os.path.join(ROOT, "scripts", "dagaz_diff.py"),
+            "--dagaz", str(tmp_path / "dagaz"), "--zrf", _zrf_binary(), "--depth", "2",
+            "--modes", "pure,full", "--node", sys.executable, "--harness", str(harness)]
+
+
+DAGAZ_LINES = [
+    "pure games/demo/b-bad.htm: Dagaz [9, 70], zrf [9, 72] (variant 1)",
+    "full games/demo/b-bad.htm: Dagaz [9, 70], zrf [9, 72] (variant 1)",
+    "pure games/demo/c-other.htm: Dagaz [8, 56], zrf [8, 56] (variant 1, Dagaz start)",
+]
+
+
+def test_dagaz_comparison_over_the_cluster_prints_what_one_machine_prints(tmp_path, monkeypatch,
+                                                                          capsys):
+    cmd = _fake_dagaz(tmp_path)
+    one = subprocess.run(cmd + ["--out", str(tmp_path / "one")], capture_output=True,
+                         text=True, timeout=120)
+    assert one.returncode == 0, one.stderr
+    lines = one.stdout.splitlines()
+    # c-other agrees with zrf from Dagaz's start position: no line of its own.
+    assert lines == DAGAZ_LINES[:2] + [
+        "pure: pairs 3, not compared 0, compared at 1 3, agree at 1 3, compared at 2 3, agree at 2 2",
+        "full: pairs 3, not compared 0, compared at 1 3, agree at 1 3, compared at 2 3, agree at 2 2"]
+    results = str(tmp_path / "pages.jsonl")
+    got = subprocess.run(
+        [sys.executable, "-m", "zrf.cluster", "--address", ray.get_runtime_context().gcs_address,
+         "--quiet", "--results", results, "dagaz", *cmd[2:], "--out", str(tmp_path / "many")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        env={**os.environ, "ZRF_DAGAZ_SCRIPT": cmd[1]})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == one.stdout
+    assert (tmp_path / "many" / "results.jsonl").read_text() == \
+        (tmp_path / "one" / "results.jsonl").read_text()
+    assert len(open(results).read().splitlines()) == 3
+    # A rerun takes the three pages from the results file: b-bad, which Dagaz now counts as
+    # zrf does, is not compared again.
+    bad = tmp_path / "dagaz" / "games" / "demo" / "b-bad.json"
+    bad.write_text(bad.read_text().replace("2 70", "2 72"))
+    again = _script(monkeypatch, capsys, "dagaz_diff.py", *cmd[2:], "--out",
+                    str(tmp_path / "again"), "--cluster", "local", "--results", results, "--quiet")
+    assert again == one.stdout
+
+
+def test_dagaz_pages_a_worker_cannot_run_are_reported_one_by_one(tmp_path, monkeypatch, capsys):
+    cmd = _fake_dagaz(tmp_path)
+    lines = _script(monkeypatch, capsys, "dagaz_diff.py", *cmd[2:], "--out", str(tmp_path / "out"),
+                    "--node", "no-such-node", "--only", "a-good", "b-bad", "--modes", "full",
+                    "--cluster", "local", "--quiet").splitlines()
+    why = "not run: the JavaScript runtime `no-such-node` is not on this machine (install node.js)"
+    assert [line.rsplit(" (", 1)[0] for line in lines[:2]] == [
+        f"full games/demo/a-good.htm: {why}", f"full games/demo/b-bad.htm: {why}"]
+    assert lines[2] == ("full: pairs 2, not compared 0, compared at 1 0, agree at 1 0, "
+                        "compared at 2 0, agree at 2 0, not run 2")
+
+
+def test_perft_after_moves_equals_the_binary_and_python_chess(tmp_path):
+    # After 1. e4 e6 2. e5 d5 White may take en passant: the counts of python-chess from
+    # there (and of `zrf perft games/chess.zrf 3 --moves "e2e4 e7e6 e4e5 d7d5"`).
+    moves = "e2e4 e7e6 e4e5 d7d5"
+    lines, total = zc.perft(CHESS, 3, moves=moves, cpus=2, split=2, progress=False,
+                            results=str(tmp_path / "p.jsonl"))
+    assert lines == ["1 30", "2 956", "3 28683"]
+    assert total == 30 + 956 + 28683
+    lines, _ = zc.perft(CHESS, 2, moves=moves, divide=True, only=True, cpus=2, progress=False)
+    state = zrf.load(CHESS).new_initial_state()
+    for m in moves.split():
+        state.play(m)
+    assert lines == ["2 956"] + [f"{m} {n}" for m, n in state.divide(2)]
+    assert "e5xd6 30" in lines  # the capture en passant, and Black's 30 answers (python-chess)
+    with pytest.raises(zrf.ZrfError, match="move 2 `e7e4`"):
+        zc.perft(CHESS, 2, moves="e2e4 e7e4", cpus=2, progress=False)
+
+
+def test_a_cluster_match_writes_its_pgn_in_order_and_resumes(tmp_path, monkeypatch, capsys):
+    chess = pytest.importorskip("chess")
+    import chess.pgn
+
+    zrf_uci = f"{sys.executable} -m zrf.uci"
+    pgn, results = tmp_path / "m.pgn", tmp_path / "m.jsonl"
+    other = '[Event "earlier"]\n[Round "1"]\n[Result "*"]\n\n1. e4 *\n\n'
+    pgn.write_text(other)
+    args = ["chess", "--a", zrf_uci, "--b", zrf_uci, "--depth", "1", "--games", "2",
+            "--max-plies", "16", "--pgn", str(pgn), "--results", str(results)]
+    out = _match(monkeypatch, capsys, *args)
+    assert "game 1: A white" in out and "game 2: A black" in out
+
+    def games():
+        with open(pgn) as f:
+            while (g := chess.pgn.read_game(f)) is not None:
+                yield g
+
+    first = list(games())
+    assert [g.headers["Event"] for g in first] == ["earlier"] + ["scripts/match.py chess"] * 2
+    assert [g.headers["Round"] for g in first[1:]] == ["1", "2"]
+    assert [g.headers["White"] for g in first[1:]] == [zrf_uci, zrf_uci]
+    for g in first[1:]:
+        assert not g.errors
+        board = g.end().board()  # every move legal from the start
+        assert board.ply() == 16 and g.headers["Result"] == "1/2-1/2"
+    # As if the match had been cut after game 2 finished: the results file holds game 2 and
+    # the PGN file game 2 and half of game 1. The rerun plays game 1 only; at the end both
+    # games are there once each, in order, after the earlier game.
+    text = pgn.read_text()
+    cut = text.index('[Event "scripts/match.py chess"]')
+    game1, game2 = text[cut:].split('[Event "scripts/match.py chess"]')[1:]
+    recs = results.read_text().splitlines()
+    results.write_text("".join(r + "\n" for r in recs if json.loads(r)["task"] == 1))
+    pgn.write_text(other + '[Event "scripts/match.py chess"]' + game2 +
+                   '[Event "scripts/match.py chess"]' + game1[:40])
+    out = _match(monkeypatch, capsys, *args)
+    assert "game 1: A white" in out and "game 2: A black" in out
+    assert len(results.read_text().splitlines()) == 2
+    assert pgn.read_text() == text
+
+
+def test_a_cluster_draughts_match_writes_pdn_that_pydraughts_reads(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("draughts")
+    from draughts import Board, Move
+    from draughts.PDN import PDNReader
+
+    zrf_hub = f"{sys.executable} -m zrf.hub"
+    pdn = tmp_path / "m.pdn"
+    out = _match(monkeypatch, capsys, "draughts", "--a", zrf_hub, "--b", zrf_hub, "--depth", "1",
+                 "--games", "2", "--max-plies", "12", "--pdn", str(pdn))
+    assert "game 1: A white" in out and "game 2: A black" in out
+    games = PDNReader(filename=str(pdn)).games
+    assert [g.tags["Round"] for g in games] == ["1", "2"]
+    assert [g.game_ending for g in games] == ["1-1", "1-1"]  # stopped at 12 plies
+    for g in games:
+        assert len(g.moves) == 12
+        board = Board(variant="standard")
+        for m in g.moves:
+            move = Move(board, pdn_move=m)
+            assert move.board_move in [x.board_move for x in board.legal_moves()]
+            board.push(move)
+
+
+def test_strength_tables_through_the_cluster_equal_the_binary(tmp_path):
+    zrf_bin = _zrf_binary()
+    env = {**os.environ, "FILES": "games/tic-tac-toe.zrf", "MATCHES": "depth", "ZRF": zrf_bin,
+           "PYTHON": sys.executable, "RESULTS": str(tmp_path / "games.jsonl")}
+    script = os.path.join(ROOT, "scripts", "strength.sh")
+
+    def rows(out, cluster=""):
+        p = subprocess.run(["bash", script, "4"], capture_output=True, text=True, timeout=300,
+                           env={**env, "OUT": str(tmp_path / out), "CLUSTER": cluster})
+        assert p.returncode == 0, p.stderr
+        # Every column but the seconds.
+        return [line.rsplit("|", 2)[0] for line in p.stdout.splitlines() if line.startswith("| tic")]
+
+    one = rows("one")
+    assert len(one) == 3  # the three variants of tic-tac-toe, depth 4 against depth 2
+    assert rows("many", ray.get_runtime_context().gcs_address) == one
+    assert len(open(env["RESULTS"]).read().splitlines()) == 3 * 4

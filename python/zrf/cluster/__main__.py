@@ -2,11 +2,12 @@
 
     python -m zrf.cluster [--address local|auto|HOST:PORT] [--cpus N] [--results FILE] JOB ...
 
-    perft FILE DEPTH [--variant V] [--setup POS] [--divide] [--only] [--bulk] [--unique] [--split K]
+    perft FILE DEPTH [--variant V] [--setup POS] [--moves M] [--divide] [--only] [--bulk] [--unique] [--split K]
     selfplay FILE --games N --engine SETTING --vs SETTING [--seed S] [--random-plies P] [--max-plies M]
     check DIR                       every rules file under DIR, one line each
     replay --check DIR              every .zsg and .game record under DIR, one line each
     match ARGS...                   scripts/match.py ARGS with its games spread over the cluster
+    dagaz ARGS...                   scripts/dagaz_diff.py ARGS with its pages spread over the cluster
 
 Results are printed as `zrf perft`, `zrf selfplay`, `zrf check --folder DIR` and `zrf replay --check DIR`
 print them. With `--results FILE`, finished tasks are appended to FILE as they come back, and
@@ -38,6 +39,7 @@ def _parser():
     pf.add_argument("depth", type=int)
     pf.add_argument("--variant")
     pf.add_argument("--setup")
+    pf.add_argument("--moves", help="moves to play first, separated by spaces (as zrf perft)")
     pf.add_argument("--divide", action="store_true", help="print `MOVE N` per root move")
     pf.add_argument("--only", action="store_true", help="count DEPTH alone")
     pf.add_argument("--bulk", action="store_true", help="count the last level without making it")
@@ -67,20 +69,31 @@ def _parser():
     mt = sub.add_parser("match", help="scripts/match.py's matches over the cluster",
                         add_help=False)
     mt.add_argument("rest", nargs=argparse.REMAINDER)
+
+    dz = sub.add_parser("dagaz", help="scripts/dagaz_diff.py's comparison with Dagaz over the "
+                        "cluster", add_help=False)
+    dz.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
 
-def _match(args):
-    """Runs scripts/match.py (from the repository this package was built from, or
-    $ZRF_MATCH_SCRIPT) with its games spread over the cluster."""
+# The scripts of a clone that the `match` and `dagaz` jobs run, and the variable naming
+# another copy.
+SCRIPTS = {"match": ("match.py", "ZRF_MATCH_SCRIPT"), "dagaz": ("dagaz_diff.py", "ZRF_DAGAZ_SCRIPT")}
+
+
+def _script(args):
+    """Runs scripts/match.py or scripts/dagaz_diff.py (from the repository this package was
+    built from or the current folder's, or the file $ZRF_MATCH_SCRIPT / $ZRF_DAGAZ_SCRIPT
+    names) with its games or pages spread over the cluster."""
     import runpy
 
-    script = os.environ.get("ZRF_MATCH_SCRIPT")
+    name, variable = SCRIPTS[args.job]
+    script = os.environ.get(variable)
     if not script:
         here = os.path.dirname(os.path.abspath(__file__))
         for up in (here, os.getcwd()):
             for _ in range(5):
-                cand = os.path.join(up, "scripts", "match.py")
+                cand = os.path.join(up, "scripts", name)
                 if os.path.isfile(cand):
                     script = cand
                     break
@@ -88,22 +101,35 @@ def _match(args):
             if script:
                 break
     if not script:
-        sys.exit("error: scripts/match.py not found: run from a clone of zrf or set "
-                 "ZRF_MATCH_SCRIPT")
+        sys.exit(f"error: scripts/{name} not found: run from a clone of zrf or set {variable}")
     argv = [script, *args.rest, "--cluster", args.address]
     if args.cpus:
         argv += ["--cluster-cpus", str(args.cpus)]
     if args.results:
         argv += ["--results", args.results]
+    if args.quiet and args.job == "dagaz":
+        argv += ["--quiet"]
     sys.argv = argv
     runpy.run_path(script, run_name="__main__")
     return 0
 
 
+def _split(argv):
+    """The arguments before a `match` or `dagaz` job (this command's) and after it (the
+    script's, passed on as they are: argparse would read `--depth` of the script as ours)."""
+    for i, word in enumerate(argv):
+        if word in SCRIPTS and (i == 0 or argv[i - 1] not in ("--address", "--cpus", "--results")):
+            return argv[:i + 1], argv[i + 1:]
+    return argv, None
+
+
 def main(argv=None):
-    args = _parser().parse_args(argv)
-    if args.job == "match":
-        return _match(args)
+    ours, theirs = _split(list(sys.argv[1:] if argv is None else argv))
+    args = _parser().parse_args(ours)
+    if theirs is not None:
+        args.rest = theirs
+    if args.job in SCRIPTS:
+        return _script(args)
     from . import jobs
     from .runner import connect
 
@@ -112,6 +138,7 @@ def main(argv=None):
     started = time.monotonic()
     if args.job == "perft":
         lines, total = jobs.perft(args.file, args.depth, variant=args.variant, setup=args.setup,
+                                  moves=args.moves,
                                   divide=args.divide, only=args.only, unique=args.unique,
                                   bulk=args.bulk, cpus=cpus, split=args.split,
                                   results=args.results, progress=progress)

@@ -56,7 +56,7 @@ def shared(rules):
     return ray.put(rules)
 
 
-def split_depth(game, depth, setup, cpus, unique=False, tasks_per_cpu=TASKS_PER_CPU):
+def split_depth(game, depth, setup, cpus, unique=False, tasks_per_cpu=TASKS_PER_CPU, moves=None):
     """The split depth of a perft: the smallest number of plies k (1 <= k < depth) whose
     move sequences number at least `tasks_per_cpu` times the cluster's CPUs, or depth - 1 if
     none does. Each sequence becomes a task counting the depth - k plies below it. Returns
@@ -64,31 +64,32 @@ def split_depth(game, depth, setup, cpus, unique=False, tasks_per_cpu=TASKS_PER_
     want = tasks_per_cpu * max(1, cpus)
     k = 1
     while True:
-        texts, frontier, counts = _zrf.perft_frontier(game, k, setup, unique)
+        texts, frontier, counts = _zrf.perft_frontier(game, k, setup, unique, moves)
         if len(frontier) >= want or k >= depth - 1 or not frontier:
             return k, texts, frontier, counts
         k += 1
 
 
-def _perft_task(rules, prefix, depths, setup, unique, bulk):
-    return _zrf.perft_task(_game(rules), prefix, depths, setup, unique, bulk)
+def _perft_task(rules, prefix, depths, setup, unique, bulk, moves=None):
+    return _zrf.perft_task(_game(rules), prefix, depths, setup, unique, bulk, moves)
 
 
-def perft(source, depth, *, variant=None, setup=None, divide=False, only=False, unique=False,
-          bulk=False, cpus=1, split=None, results=None, progress=True):
+def perft(source, depth, *, variant=None, setup=None, moves=None, divide=False, only=False,
+          unique=False, bulk=False, cpus=1, split=None, results=None, progress=True):
     """Perft of a rules file on the cluster. Returns (lines, total leaves): the lines
     `zrf perft` prints (`D N` per depth, or the last only with `only`; then `MOVE N` per root
-    move with `divide`), and the leaves counted over the printed depths."""
+    move with `divide`), and the leaves counted over the printed depths. `moves` (texts
+    separated by spaces, as `zrf perft --moves`) are played from the start position first."""
     rules = Rules(source, variant)
     game = rules.game()
     depth = int(depth)
     if depth <= 0:
         return [], 0
     if split is None:
-        k, texts, frontier, low = split_depth(game, depth, setup, cpus, unique)
+        k, texts, frontier, low = split_depth(game, depth, setup, cpus, unique, moves=moves)
     else:
         k = max(1, min(int(split), depth))
-        texts, frontier, low = _zrf.perft_frontier(game, k, setup, unique)
+        texts, frontier, low = _zrf.perft_frontier(game, k, setup, unique, moves)
     rest = depth - k
     # Depths to count below each sequence: every one up to the last, or the last alone.
     below = [rest] if only else list(range(1, rest + 1))
@@ -97,9 +98,9 @@ def perft(source, depth, *, variant=None, setup=None, divide=False, only=False, 
     per_root = [0] * len(texts)
     if below:
         key = run_key("perft", depth=depth, setup=setup, split=k, only=only, unique=unique,
-                      bulk=bulk, **rules.key())
+                      bulk=bulk, **rules.key(), **({"moves": moves} if moves else {}))
         ref = shared(rules)
-        tasks = [(i, (ref, p, below, setup, unique, bulk)) for i, p in enumerate(frontier)]
+        tasks = [(i, (ref, p, below, setup, unique, bulk, moves)) for i, p in enumerate(frontier)]
 
         def add(i, got):
             for d, n in zip(below, got):

@@ -35,7 +35,8 @@ def test_random_sim_test(path, sims):
 def test_game_facts_and_registration():
     game = zrf.openspiel.load_game("tic-tac-toe")
     assert isinstance(game, pyspiel.Game)
-    assert str(game) == "zrf(path=tic-tac-toe,variant=)"
+    assert str(game) == "zrf(max_game_length=1000,path=tic-tac-toe,variant=)"
+    assert game.max_game_length() == 1000
     assert game.num_players() == 2
     assert game.num_distinct_actions() == zrf.load("tic-tac-toe").action_space_size()
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -70,8 +71,11 @@ def test_state_clone_serialisation_and_observation():
     # The observation is zrf's tensor, through OpenSpiel's observer API and State methods.
     obs = make_observation(game)
     obs.set_from(state, 0)
-    assert np.array_equal(obs.tensor, state.zstate.observation_tensor(0))
-    assert np.array_equal(np.asarray(state.observation_tensor(1)), state.zstate.observation_tensor(1))
+    assert game.observation_tensor_shape() == [9, 3, 3]
+    assert obs.dict["observation"].shape == (9, 3, 3)
+    assert np.array_equal(obs.dict["observation"], state.zstate.observation_tensor(0))
+    assert np.array_equal(obs.tensor, state.zstate.observation_tensor(0).ravel())
+    assert np.array_equal(np.asarray(state.observation_tensor(1)), state.zstate.observation_tensor(1).ravel())
     assert state.observation_string(0) == str(state.zstate)
     with pytest.raises(zrf.ZrfError):
         zrf.openspiel.load_game(ROOT / "no-such-file.zrf")

@@ -26,8 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 import zrf
-from zrf.openspiel import random_players as _random_players
-from zrf.pettingzoo import observation_box, play_chance
+from zrf._env import observation_box, play_chance
 
 __all__ = ["ZrfEnv", "ENV_ID"]
 
@@ -59,7 +58,7 @@ class ZrfEnv(gymnasium.Env):
         if max_steps is not None and int(max_steps) < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         self.zgame = zrf.load(path, variant)
-        randoms = set(_random_players(self.zgame))
+        randoms = set(self.zgame.random_players())
         sides = [p for p in range(self.zgame.num_players()) if p not in randoms]
         if not isinstance(player, (int, np.integer)) or not 0 <= player < len(sides):
             raise ValueError(f"player must be 0 to {len(sides) - 1}, not {player!r}")

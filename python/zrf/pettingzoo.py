@@ -24,15 +24,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import zrf
-from zrf.openspiel import random_players as _random_players
+from zrf._env import observation_box, play_chance
 
 __all__ = ["env", "ZrfAECEnv", "agent_names", "observation_box"]
-
-# Bounds of every observation value: planes are 0 or 1, pieces in hand and counters are
-# integers (zrf's counters are 32-bit).
-_OBS_LOW = -(2.0**31)
-_OBS_HIGH = 2.0**31
-
 
 def agent_names(names):
     """PettingZoo agent names for players: ``NAME_INDEX``, the name lower-cased, letters only."""
@@ -41,21 +35,6 @@ def agent_names(names):
         slug = re.sub(r"[^a-z]", "", str(name).lower()) or "player"
         out.append(f"{slug}_{i}")
     return out
-
-
-def observation_box(zgame):
-    """The Box of ``State.observation_tensor`` for a game."""
-    shape = tuple(int(d) for d in zgame.observation_tensor_shape())
-    return spaces.Box(low=_OBS_LOW, high=_OBS_HIGH, shape=shape, dtype=np.float32)
-
-
-def play_chance(state, rng):
-    """Plays random players' turns (``?Dice``) until a player or the end is to move."""
-    while state.current_player() == zrf.CHANCE:
-        outcomes = state.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        p = np.array([q for _, q in outcomes], dtype=np.float64)
-        state.apply_action(int(rng.choice(actions, p=p / p.sum())))
 
 
 class ZrfAECEnv(AECEnv):
@@ -72,7 +51,7 @@ class ZrfAECEnv(AECEnv):
         self.render_mode = render_mode
         self.max_steps = None if max_steps is None else int(max_steps)
         self.zgame = zrf.load(path, variant)
-        randoms = set(_random_players(self.zgame))
+        randoms = set(self.zgame.random_players())
         names = self.zgame.players()
         self._zplayers = [p for p in range(self.zgame.num_players()) if p not in randoms]
         self.possible_agents = agent_names([names[p] for p in self._zplayers])

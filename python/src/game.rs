@@ -85,7 +85,21 @@ pub fn load(
     max_len: u64,
 ) -> Result<Game, (String, Vec<DiagInfo>)> {
     let plain = |m: String| (m, Vec::new());
-    let (path, files) = if source.trim_start().starts_with('(') {
+    let is_text = source.trim_start().starts_with('(');
+    if is_text && source.len() as u64 > files::MAX_FILE {
+        return Err(plain(format!(
+            "the rules text is too long ({} bytes; the limit is {})",
+            source.len(),
+            files::MAX_FILE
+        )));
+    }
+    if !is_text && source.len() > 4096 {
+        return Err(plain(format!(
+            "cannot read a path of {} bytes: no such file",
+            source.len()
+        )));
+    }
+    let (path, files) = if is_text {
         let name = "rules.zrf".to_string();
         let f = PyFiles::with_text(&name, source.as_bytes());
         (name, f)

@@ -917,6 +917,12 @@ pub fn playouts<'py>(
 #[pyfunction]
 #[pyo3(signature = (path, rules=None))]
 pub fn read_records(py: Python<'_>, path: &str, rules: Option<&Game>) -> PyResult<Vec<State>> {
+    if path.len() > 4096 {
+        return Err(error(format!(
+            "cannot read a path of {} bytes: no such file",
+            path.len()
+        )));
+    }
     let hint_shared = rules.map(|g| g.shared.clone());
     let path = path.to_string();
     let got = py.allow_threads(|| guard(|| Ok(read_all(&path, hint_shared))))?;

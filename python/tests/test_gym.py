@@ -91,3 +91,10 @@ def test_bad_arguments():
         ZrfEnv(TTT, opponent="stockfish")
     with pytest.raises(zrf.ZrfError):
         ZrfEnv(ROOT / "no-such-file.zrf")
+
+
+def test_observation_space_has_the_tensor_shape():
+    env = ZrfEnv(TTT)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space["observation"].shape == (9, 3, 3)
+    assert obs["observation"].shape == (9, 3, 3) and env.observation_space.contains(obs)

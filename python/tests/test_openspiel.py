@@ -185,3 +185,24 @@ def test_checkers_agrees_with_openspiel():
             ends["openspiel 40 without capture"] += 1
     assert plies == 2044
     assert ends == {"same": 26, "openspiel 40 without capture": 4}
+
+
+def test_max_game_length_parameter_and_shaped_observations():
+    game = pyspiel.load_game("zrf", {"path": "chess", "max_game_length": 12})
+    assert game.max_game_length() == 12 and str(game) == "zrf(max_game_length=12,path=chess,variant=)"
+    assert game.observation_tensor_shape() == [19, 8, 8] and game.observation_tensor_size() == 1216
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert len(state.history()) == 12 and state.returns() == [0.0, 0.0]
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert back.is_terminal() and back.get_game().max_game_length() == 12
+    flat = np.asarray(state.observation_tensor(1))
+    assert np.array_equal(flat, state.zstate.observation_tensor(1).ravel())
+    assert zrf.openspiel.load_game("tic-tac-toe", max_game_length=3).max_game_length() == 3
+    for bad in [-1, True]:
+        with pytest.raises(ValueError, match="max_game_length"):
+            zrf.openspiel.load_game("tic-tac-toe", max_game_length=bad)
+    with pytest.raises(zrf.ZrfError, match="max_game_length"):
+        zrf.openspiel.load_game("tic-tac-toe", max_game_length=2**40)

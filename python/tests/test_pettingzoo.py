@@ -102,3 +102,14 @@ def test_bad_arguments_explain_themselves():
     with pytest.raises(ValueError):
         env.step(10**9)
     assert env.state.position() == before
+
+
+def test_observation_spaces_have_the_tensor_shape():
+    env = zrf.pettingzoo.env("chess")
+    env.reset(seed=0)
+    space = env.observation_space("white_0")["observation"]
+    assert space.shape == (19, 8, 8) and space.dtype == np.float32
+    obs, *_ = env.last()
+    assert obs["observation"].shape == (19, 8, 8) and space.contains(obs["observation"])
+    dice = zrf.pettingzoo.env(DICE)
+    assert dice.observation_space("b_1")["observation"].shape == (24, 1, 6)

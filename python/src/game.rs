@@ -249,8 +249,8 @@ impl Game {
             .collect()
     }
 
-    /// The board as the browser draws it: cells (id, name, label, rect, grid, dark), bounds,
-    /// zones, links.
+    /// The board as the browser draws it: cells (id, name, label, rect, grid, dark, coords),
+    /// bounds, zones, links.
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         board_dict(py, &self.shared.rules)
     }
@@ -310,6 +310,18 @@ pub fn board_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, Py
         cd.set_item("label", &c.label)?;
         cd.set_item("rect", c.rect.to_vec())?;
         cd.set_item("grid", c.grid)?;
+        // The position's index along each dimension of its grid (None outside a grid).
+        let coords = rules
+            .def
+            .board
+            .positions
+            .get(c.id)
+            .and_then(|p| p.grid)
+            .map(|(g, idx)| {
+                let dims = rules.def.board.grids[g as usize].labels.len();
+                idx[..dims.min(idx.len())].to_vec()
+            });
+        cd.set_item("coords", coords)?;
         cd.set_item("dark", c.dark)?;
         cells.append(cd)?;
     }

@@ -133,6 +133,9 @@ def test_board_of_chess():
     assert len(cells) == 64 and b["bounds"] == [0, 0, 400, 400]
     assert cells["a8"]["id"] == 0 and cells["a8"]["rect"] == [0, 0, 50, 50]
     assert cells["a1"]["dark"] and not cells["h1"]["dark"] and cells["e4"]["grid"]
+    # Grid coordinates: the index along each dimension (files a-h, then ranks 8 to 1).
+    assert cells["a8"]["coords"] == [0, 0] and cells["e2"]["coords"] == [4, 6]
+    assert zrf.load(DICE).board()["cells"][5]["coords"] == [5, 0]
     assert set(b["zones"]) >= {"last-rank", "first-rank", "third-rank"}
     white_last, black_last = b["zones"]["last-rank"]
     assert sorted(white_last) == list(range(8)) and sorted(black_last) == list(range(56, 64))

@@ -122,6 +122,7 @@ def test_boards_without_a_full_grid():
     obs = g.new_initial_state().observation_tensor(0)
     assert obs.shape == (7, 3)  # S of A and of B, last from and to, turn so far, to move
     assert obs[0].tolist() == [1, 0, 0] and obs[1].tolist() == [0, 0, 1]
+    assert [c["coords"] for c in g.board()["cells"]] == [None, None, None]
     # A grid with a position removed keeps its shape; the removed cell stays zero.
     ring = zrf.load(KILLED_CENTRE)
     assert len(ring.positions()) == 8

@@ -78,6 +78,17 @@ def test_illegal_action_ends_the_episode_with_a_loss():
     assert str(env.state) == before
 
 
+def test_max_game_length_ends_the_episode_in_a_draw():
+    env = ZrfEnv("chess", max_game_length=6)
+    obs, _ = env.reset(seed=0)
+    done, steps = False, 0
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done, steps = terminated or truncated, steps + 1
+    assert (steps, reward, terminated, truncated) == (3, 0.0, True, False)
+    assert info == {"result": "draw (the maximum game length of 6 actions)"}
+
+
 def test_ansi_render_is_the_repl_board():
     env = ZrfEnv(TTT, render_mode="ansi")
     env.reset(seed=0)

@@ -82,6 +82,16 @@ def test_rewards_are_the_returns_and_the_board_renders_as_the_repl():
     assert env.render() == str(env.state)
 
 
+def test_max_game_length_ends_the_game_in_a_draw():
+    env = zrf.pettingzoo.env("chess", max_game_length=4)
+    env.reset(seed=1)
+    for agent in env.agent_iter(10):
+        obs, reward, term, trunc, info = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.state.result() == "draw (the maximum game length of 4 actions)"
+    assert len(env.state.history()) == 4 and env.agents == []
+
+
 def test_max_steps_truncates():
     env = zrf.pettingzoo.env("chess", max_steps=3)
     env.reset(seed=1)

@@ -1,6 +1,7 @@
 """Any rules file as a PettingZoo AEC environment.
 
-``env(path, variant=None, render_mode=None, max_steps=None)`` makes a ``pettingzoo.AECEnv``:
+``env(path, variant=None, render_mode=None, max_steps=None, max_game_length=None)`` makes a
+``pettingzoo.AECEnv``:
 
 - agents: the rules file's players in order, random players (``?Dice``) left out, named
   ``NAME_INDEX`` after the player (``white_0``, ``black_1``; the name lower-cased, letters only);
@@ -12,6 +13,8 @@
 - random players move by themselves, drawn from the environment's generator (seeded by
   ``reset(seed=...)``) with the probabilities of ``State.chance_outcomes()``;
 - ``max_steps``: after that many actions the game is truncated (None: no limit);
+- ``max_game_length``: as ``zrf.load``'s, the actions after which the game ends in a draw
+  (terminated, every reward 0; 1000 by default);
 - ``render_mode="ansi"``: ``render()`` returns the board as the REPL prints it.
 """
 
@@ -42,7 +45,7 @@ class ZrfAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "zrf_v0", "is_parallelizable": False}
 
-    def __init__(self, path, variant=None, render_mode=None, max_steps=None):
+    def __init__(self, path, variant=None, render_mode=None, max_steps=None, max_game_length=None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -50,7 +53,7 @@ class ZrfAECEnv(AECEnv):
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         self.render_mode = render_mode
         self.max_steps = None if max_steps is None else int(max_steps)
-        self.zgame = zrf.load(path, variant)
+        self.zgame = zrf.load(path, variant, max_game_length=max_game_length)
         randoms = set(self.zgame.random_players())
         names = self.zgame.players()
         self._zplayers = [p for p in range(self.zgame.num_players()) if p not in randoms]
@@ -142,6 +145,8 @@ class ZrfAECEnv(AECEnv):
         pass
 
 
-def env(path, variant=None, render_mode=None, max_steps=None):
+def env(path, variant=None, render_mode=None, max_steps=None, max_game_length=None):
     """A rules file (a path or a shipped game's name) as a PettingZoo AEC environment."""
-    return ZrfAECEnv(path, variant=variant, render_mode=render_mode, max_steps=max_steps)
+    return ZrfAECEnv(
+        path, variant=variant, render_mode=render_mode, max_steps=max_steps, max_game_length=max_game_length
+    )

@@ -60,7 +60,15 @@ impl Inner {
         }
         self.outcome = self.game.outcome();
         if self.outcome.is_none() && self.history.len() as u64 >= self.shared.max_len {
-            self.outcome = Some(length_draw(self.shared.max_len));
+            self.outcome = Some(draw(format!(
+                "the maximum game length of {} actions",
+                self.shared.max_len
+            )));
+        }
+        // A player left without moves where no goal ends the game: a draw, as in playouts
+        // (OpenSpiel needs a legal action in every position that is not terminal).
+        if self.outcome.is_none() && self.game.legal().is_empty() {
+            self.outcome = Some(draw("no legal moves".into()));
         }
         actions::turns(&self.shared.rules.def, self.game.legal(), &mut self.turns);
         self.options.clear();
@@ -338,12 +346,12 @@ impl Inner {
     }
 }
 
-/// The draw of a game that reached its maximum length.
-fn length_draw(max_len: u64) -> Outcome {
+/// A draw for a reason the rules' goals do not give (the game's length, no legal moves).
+fn draw(reason: String) -> Outcome {
     Outcome {
         winners: Vec::new(),
         losers: Vec::new(),
-        reason: format!("the maximum game length of {max_len} actions"),
+        reason,
         scores: None,
     }
 }

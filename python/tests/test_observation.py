@@ -143,3 +143,30 @@ def test_shipped_shapes(name, shape, pieces):
     assert g.observation_tensor_shape() == shape == list(obs.shape)
     assert shape[0] == len(g.observation_planes())
     assert obs[: 2 * len(g.pieces())].sum() == pieces
+
+
+def test_corpus_shapes_and_states_without_moves():
+    # Every fourth file of the vendored corpus: the tensor keeps its shape through 30 random
+    # actions, and a position where the player to move has no moves and no goal ends the game
+    # is a drawn end, never a state that is not over yet offers no action.
+    corpus = ROOT / "tests" / "corpus"
+    lines = (corpus / "loads.txt").read_text().splitlines()
+    files = sorted(line.split()[0] for line in lines if line.strip() and not line.startswith("#"))
+    grids = stuck = 0
+    for name in files[::4]:
+        g = zrf.load(corpus / "dagaz" / name)
+        shape = g.observation_tensor_shape()
+        assert shape[0] == len(g.observation_planes()) and len(shape) in (2, 3), name
+        grids += len(shape) == 3
+        s = g.new_initial_state()
+        rng = np.random.default_rng(1)
+        for _ in range(30):
+            assert list(s.observation_tensor().shape) == shape, name
+            if s.is_terminal():
+                stuck += s.result() == "draw (no legal moves)"
+                break
+            s.apply_action(int(rng.choice(s.legal_actions())))
+    # Counts as measured: most boards are one grid; a sixth of these files leave a player
+    # without moves early (moves that Dagaz makes in JavaScript, which zrf does not run).
+    assert (len(files[::4]), grids) == (99, 73)
+    assert stuck == 17

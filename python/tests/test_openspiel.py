@@ -22,8 +22,17 @@ DICE = ROOT / "tests" / "fixtures" / "dice-race.zrf"
 
 @pytest.mark.parametrize(
     "path,sims",
-    [("tic-tac-toe", 20), (DICE, 20), ("checkers", 5), ("chess", 2), ("international-draughts", 2), ("halfgi", 1)],
-    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi"],
+    [
+        ("tic-tac-toe", 20),
+        (DICE, 20),
+        ("checkers", 5),
+        ("chess", 2),
+        ("international-draughts", 2),
+        ("halfgi", 1),
+        # A corpus game whose second player is left without moves (a draw, not a dead end).
+        (ROOT / "tests" / "corpus" / "dagaz" / "checkers" / "anathem.zrf", 3),
+    ],
+    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi", "anathem"],
 )
 def test_random_sim_test(path, sims):
     # OpenSpiel's conformance test: random games checked for legal actions, masks, clones,

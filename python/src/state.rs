@@ -654,8 +654,15 @@ impl State {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let player: Option<i64> = match player {
+            Some(p) if p.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(PyTypeError::new_err("a player is an int, not a bool"))
+            }
+            Some(p) => p.extract()?,
+            None => None,
+        };
         let mut g = self.lock(py);
         let n = g.shared.rules.def.players.len() as i64;
         let who = match player {

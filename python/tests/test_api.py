@@ -189,6 +189,7 @@ def test_hostile_state_calls_change_nothing():
         lambda: s.play(42),
         lambda: s.set_position(None),
         lambda: s.observation_tensor("white"),
+        lambda: s.observation_tensor(True),
         lambda: s.perft("3"),
         lambda: s.action_to_string(1.5),
     ]:

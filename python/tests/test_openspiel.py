@@ -31,8 +31,10 @@ DICE = ROOT / "tests" / "fixtures" / "dice-race.zrf"
         ("halfgi", 1),
         # A corpus game whose second player is left without moves (a draw, not a dead end).
         (ROOT / "tests" / "corpus" / "dagaz" / "checkers" / "anathem.zrf", 3),
+        # A board that is not one grid: observations of shape [C, N].
+        (ROOT / "tests" / "corpus" / "dagaz" / "breakthrough" / "horn-chess.zrf", 3),
     ],
-    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi", "anathem"],
+    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi", "anathem", "horn-chess"],
 )
 def test_random_sim_test(path, sims):
     # OpenSpiel's conformance test: random games checked for legal actions, masks, clones,
@@ -194,6 +196,13 @@ def test_checkers_agrees_with_openspiel():
             ends["openspiel 40 without capture"] += 1
     assert plies == 2044
     assert ends == {"same": 26, "openspiel 40 without capture": 4}
+
+
+def test_observation_of_a_board_that_is_not_one_grid():
+    game = zrf.openspiel.load_game(ROOT / "tests" / "corpus" / "dagaz" / "breakthrough" / "horn-chess.zrf")
+    assert game.observation_tensor_shape() == [9, 13]
+    state = game.new_initial_state()
+    assert np.array_equal(np.asarray(state.observation_tensor(0)), state.zstate.observation_tensor(0).ravel())
 
 
 def test_max_game_length_parameter_and_shaped_observations():

@@ -34,8 +34,15 @@ def checked(fn):
 
 @pytest.mark.parametrize(
     "path",
-    [GAMES / "chess.zrf", GAMES / "international-draughts.zrf", GAMES / "halfgi.zrf", DICE],
-    ids=["chess", "international-draughts", "halfgi", "dice-race"],
+    [
+        GAMES / "chess.zrf",
+        GAMES / "international-draughts.zrf",
+        GAMES / "halfgi.zrf",
+        DICE,
+        # A corpus game whose board is not one grid: observations of shape [C, N].
+        ROOT / "tests" / "corpus" / "dagaz" / "breakthrough" / "horn-chess.zrf",
+    ],
+    ids=["chess", "international-draughts", "halfgi", "dice-race", "horn-chess"],
 )
 def test_api_test(path):
     env = zrf.pettingzoo.env(path)

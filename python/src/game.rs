@@ -10,6 +10,7 @@ use zrf::diagnostic::{has_errors, render, RenderOptions, Severity};
 use zrf::engine::{PerftOptions, Position, Rules};
 
 use crate::files::{self, PyFiles};
+use crate::observe::Layout;
 use crate::{error, guard};
 
 /// One diagnostic as Python sees it.
@@ -36,6 +37,10 @@ pub struct Shared {
     pub rules: Arc<Rules>,
     /// The action numbering.
     pub space: Space,
+    /// Where the observation tensor's planes lie.
+    pub layout: Layout,
+    /// After this many actions a game ends in a draw (`Game.max_game_length()`).
+    pub max_len: u64,
 }
 
 impl Shared {
@@ -44,18 +49,57 @@ impl Shared {
         &self.titles[self.variant]
     }
 
-    /// Length of the observation tensor.
-    pub fn obs_len(&self) -> usize {
-        let def = &self.rules.def;
-        let (n, t, p) = (def.board.n_pos(), def.pieces.len(), def.players.len());
-        (t * p + 1) * n + p * t + p + self.rules.n_counter_slots()
+    /// What every state of a game shares, for rules already made.
+    pub fn new(
+        path: String,
+        files: PyFiles,
+        titles: Vec<String>,
+        variant: usize,
+        rules: Arc<Rules>,
+        max_len: u64,
+    ) -> Shared {
+        Shared {
+            path,
+            files,
+            titles,
+            variant,
+            space: Space::new(&rules.def),
+            layout: Layout::new(&rules),
+            rules,
+            max_len,
+        }
     }
 }
 
+/// `Game.max_game_length()` when `zrf.load` is given none: ZRF has no rule that bounds a
+/// game's length (see docs/python.md).
+pub const DEFAULT_MAX_GAME_LENGTH: u64 = 1000;
+
+/// The largest `max_game_length` accepted (OpenSpiel keeps it in a C++ `int`).
+pub const MAX_MAX_GAME_LENGTH: u64 = i32::MAX as u64;
+
 /// Loads rules; on failure the rendered text and every diagnostic.
-pub fn load(source: &str, variant: Option<&str>) -> Result<Game, (String, Vec<DiagInfo>)> {
+pub fn load(
+    source: &str,
+    variant: Option<&str>,
+    max_len: u64,
+) -> Result<Game, (String, Vec<DiagInfo>)> {
     let plain = |m: String| (m, Vec::new());
-    let (path, files) = if source.trim_start().starts_with('(') {
+    let is_text = source.trim_start().starts_with('(');
+    if is_text && source.len() as u64 > files::MAX_FILE {
+        return Err(plain(format!(
+            "the rules text is too long ({} bytes; the limit is {})",
+            source.len(),
+            files::MAX_FILE
+        )));
+    }
+    if !is_text && source.len() > 4096 {
+        return Err(plain(format!(
+            "cannot read a path of {} bytes: no such file",
+            source.len()
+        )));
+    }
+    let (path, files) = if is_text {
         let name = "rules.zrf".to_string();
         let f = PyFiles::with_text(&name, source.as_bytes());
         (name, f)
@@ -107,17 +151,10 @@ pub fn load(source: &str, variant: Option<&str>) -> Result<Game, (String, Vec<Di
             return Err((text, infos));
         }
     };
-    let space = Space::new(&def);
     let rules = Arc::new(Rules::new(def));
+    let titles = loaded.games.iter().map(|g| g.title.clone()).collect();
     Ok(Game {
-        shared: Arc::new(Shared {
-            path,
-            files,
-            titles: loaded.games.iter().map(|g| g.title.clone()).collect(),
-            variant: idx,
-            rules,
-            space,
-        }),
+        shared: Arc::new(Shared::new(path, files, titles, idx, rules, max_len)),
     })
 }
 
@@ -187,19 +224,33 @@ impl Game {
         self.shared.space.size()
     }
 
-    /// The shape of `State.observation_tensor()`: one flat vector.
+    /// The shape of `State.observation_tensor()`: `[C, H, W]` for a board of one grid,
+    /// `[C, N]` (N positions) for any other board.
     fn observation_tensor_shape(&self) -> Vec<usize> {
-        vec![self.shared.obs_len()]
+        self.shared.layout.shape.clone()
     }
 
-    /// 1000, the `max_plies` default of `zrf.playouts`: ZRF games have no length limit of
-    /// their own.
+    /// A name per plane of the observation tensor, in order (docs/python.md).
+    fn observation_planes(&self) -> Vec<String> {
+        self.shared.layout.names(&self.shared.rules.def)
+    }
+
+    /// The most actions a game lasts: after that many (random players' included) it ends in a
+    /// draw. `zrf.load(..., max_game_length=...)` sets it; 1000 by default.
     fn max_game_length(&self) -> u64 {
-        1000
+        self.shared.max_len
     }
 
-    /// The board as the browser draws it: cells (id, name, label, rect, grid, dark), bounds,
-    /// zones, links.
+    /// The indices of the random players (`?Dice`): their turns are chance nodes.
+    fn random_players(&self) -> Vec<usize> {
+        let def = &self.shared.rules.def;
+        (0..def.players.len())
+            .filter(|&p| def.players[p].random)
+            .collect()
+    }
+
+    /// The board as the browser draws it: cells (id, name, label, rect, grid, dark, coords),
+    /// bounds, zones, links.
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         board_dict(py, &self.shared.rules)
     }
@@ -259,6 +310,18 @@ pub fn board_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, Py
         cd.set_item("label", &c.label)?;
         cd.set_item("rect", c.rect.to_vec())?;
         cd.set_item("grid", c.grid)?;
+        // The position's index along each dimension of its grid (None outside a grid).
+        let coords = rules
+            .def
+            .board
+            .positions
+            .get(c.id)
+            .and_then(|p| p.grid)
+            .map(|(g, idx)| {
+                let dims = rules.def.board.grids[g as usize].labels.len();
+                idx[..dims.min(idx.len())].to_vec()
+            });
+        cd.set_item("coords", coords)?;
         cd.set_item("dark", c.dark)?;
         cells.append(cd)?;
     }

@@ -6,6 +6,7 @@
 mod cluster;
 mod files;
 mod game;
+mod observe;
 mod state;
 
 use pyo3::create_exception;
@@ -69,14 +70,20 @@ pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 }
 
 /// Loads a rules file: a path, an `os.PathLike`, a shipped game's name (`"chess"`) or the text
-/// of a rules file (starting with `(`); `variant` is a title or a number from 1.
+/// of a rules file (starting with `(`); `variant` is a title or a number from 1;
+/// `max_game_length` the actions after which a game ends in a draw (1000 when None).
 #[pyfunction]
-#[pyo3(signature = (path_or_text, variant=None))]
+#[pyo3(signature = (path_or_text, variant=None, max_game_length=None))]
 fn load(
     py: Python<'_>,
     path_or_text: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
+    max_game_length: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<game::Game> {
+    let max_len = match max_game_length {
+        Some(m) if !m.is_none() => positive_int(m, "max_game_length", game::MAX_MAX_GAME_LENGTH)?,
+        _ => game::DEFAULT_MAX_GAME_LENGTH,
+    };
     let source: String = match path_or_text.extract::<String>() {
         Ok(s) => s,
         Err(_) => {
@@ -94,17 +101,49 @@ fn load(
     let variant: Option<String> = match variant {
         None => None,
         Some(v) if v.is_none() => None,
-        Some(v) => match v.extract::<u64>() {
+        Some(v) if v.is_instance_of::<pyo3::types::PyBool>() => {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "variant must be a title (str) or a number, not a bool",
+            ))
+        }
+        Some(v) if v.is_instance_of::<pyo3::types::PyInt>() => match v.extract::<u32>() {
             Ok(n) => Some(n.to_string()),
-            Err(_) => Some(v.extract::<String>().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err("variant must be a title (str) or a number")
-            })?),
+            Err(_) => return Err(error(format!("there is no variant number {}", v.str()?))),
+        },
+        Some(v) => match v.extract::<String>() {
+            Ok(s) if s.len() > 10_000 => return Err(error("the variant title is too long")),
+            Ok(s) => Some(s),
+            Err(_) => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "variant must be a title (str) or a number, not {}",
+                    v.get_type().name()?
+                )))
+            }
         },
     };
-    let loaded = py.allow_threads(|| guard(|| Ok(game::load(&source, variant.as_deref()))))?;
+    let loaded =
+        py.allow_threads(|| guard(|| Ok(game::load(&source, variant.as_deref(), max_len))))?;
     match loaded {
         Ok(g) => Ok(g),
         Err((msg, diags)) => Err(error_with(py, msg, diags)),
+    }
+}
+
+/// An int from 1 to `max` (not a bool): a `TypeError` for other types, a `ZrfError` out of
+/// range.
+pub fn positive_int(v: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult<u64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} must be an int, not {}",
+            v.get_type().name()?
+        )));
+    }
+    match v.extract::<i128>() {
+        Ok(n) if n >= 1 && n <= max as i128 => Ok(n as u64),
+        _ => Err(error(format!(
+            "{name} must be from 1 to {max}, not {}",
+            v.str()?
+        ))),
     }
 }
 

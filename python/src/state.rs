@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -59,6 +59,17 @@ impl Inner {
             return;
         }
         self.outcome = self.game.outcome();
+        if self.outcome.is_none() && self.history.len() as u64 >= self.shared.max_len {
+            self.outcome = Some(draw(format!(
+                "the maximum game length of {} actions",
+                self.shared.max_len
+            )));
+        }
+        // A player left without moves where no goal ends the game: a draw, as in playouts
+        // (OpenSpiel needs a legal action in every position that is not terminal).
+        if self.outcome.is_none() && self.game.legal().is_empty() {
+            self.outcome = Some(draw("no legal moves".into()));
+        }
         actions::turns(&self.shared.rules.def, self.game.legal(), &mut self.turns);
         self.options.clear();
         if self.outcome.is_none() {
@@ -129,6 +140,8 @@ impl Inner {
             Next::Choose => {
                 self.history.push(a);
                 self.options = out;
+                // The game may end by its length in the middle of a turn.
+                self.fresh = (self.history.len() as u64) < self.shared.max_len;
             }
             Next::None => {
                 self.prefix.pop();
@@ -301,49 +314,17 @@ impl Inner {
     }
 
     fn observation(&mut self, player: usize) -> Vec<f32> {
-        self.settle();
-        let def = &self.shared.rules.def;
-        let (n, t, p) = (def.board.n_pos(), def.pieces.len(), def.players.len());
-        let mut v = vec![0f32; self.shared.obs_len()];
-        let pos = &self.game.pos;
-        let rel = |o: usize| (o + p - player % p.max(1)) % p.max(1);
-        for (sq, c) in pos.cells.iter().enumerate().take(n) {
-            if c.piece != 0 {
-                let plane = (c.piece as usize - 1) * p + rel(c.owner as usize);
-                v[plane * n + sq] = 1.0;
-            }
-        }
-        let base = t * p * n;
-        // The squares the turn being made has touched so far.
-        for &a in &self.prefix {
-            match self.shared.space.decode(a as u64) {
-                Some(Action::Step(f, to)) => {
-                    v[base + f as usize] = 1.0;
-                    v[base + to as usize] = 1.0;
-                }
-                Some(Action::Drop(_, sq)) | Some(Action::Huff(sq)) => v[base + sq as usize] = 1.0,
-                _ => {}
-            }
-        }
-        let base = base + n;
-        for owner in 0..p {
-            for k in 0..t {
-                let have = pos.store.get(owner * t + k).copied().unwrap_or(0);
-                v[base + rel(owner) * t + k] = have as f32;
-            }
-        }
-        let base = base + p * t;
-        let cur = self.current_player();
-        if cur >= 0 {
-            v[base + rel(cur as usize)] = 1.0;
-        }
-        let base = base + p;
-        let pos = &self.game.pos;
-        for (k, &c) in pos.counters.iter().enumerate() {
-            if let Some(x) = v.get_mut(base + k) {
-                *x = c as f32;
-            }
-        }
+        let mover = usize::try_from(self.current_player()).ok();
+        let layout = &self.shared.layout;
+        let mut v = vec![0f32; layout.len()];
+        layout.fill(
+            &mut v,
+            &self.game.pos,
+            &self.shared.space,
+            &self.prefix,
+            player,
+            mover,
+        );
         v
     }
 
@@ -362,6 +343,16 @@ impl Inner {
             per_turn: self.per_turn.clone(),
             engine: None,
         })
+    }
+}
+
+/// A draw for a reason the rules' goals do not give (the game's length, no legal moves).
+fn draw(reason: String) -> Outcome {
+    Outcome {
+        winners: Vec::new(),
+        losers: Vec::new(),
+        reason,
+        scores: None,
     }
 }
 
@@ -656,14 +647,22 @@ impl State {
         })
     }
 
-    /// The observation as a flat NumPy float32 array (see docs/python.md for the layout), from
-    /// `player`'s point of view (the player to move when None).
+    /// The observation as a NumPy float32 array of `Game.observation_tensor_shape()` (see
+    /// docs/python.md for the planes), from `player`'s point of view (the player to move when
+    /// None).
     #[pyo3(signature = (player=None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        player: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let player: Option<i64> = match player {
+            Some(p) if p.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(PyTypeError::new_err("a player is an int, not a bool"))
+            }
+            Some(p) => p.extract()?,
+            None => None,
+        };
         let mut g = self.lock(py);
         let n = g.shared.rules.def.players.len() as i64;
         let who = match player {
@@ -673,12 +672,22 @@ impl State {
             Some(p) => p as usize,
             None => g.current_player().max(0) as usize,
         };
+        let layout = &g.shared.layout;
+        if layout.len() > crate::observe::MAX_VALUES {
+            return Err(error(format!(
+                "the observation tensor {:?} is too large (over {} values)",
+                layout.shape,
+                crate::observe::MAX_VALUES
+            )));
+        }
+        let shape = layout.shape.clone();
         let v = guard(|| Ok(g.observation(who)))?;
         drop(g);
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         let np = py.import("numpy")?;
         let buf = pyo3::types::PyByteArray::new(py, &bytes);
-        np.call_method1("frombuffer", (buf, "<f4"))
+        np.call_method1("frombuffer", (buf, "<f4"))?
+            .call_method1("reshape", (shape,))
     }
 
     /// Counts the leaf positions `depth` whole turns from here.
@@ -851,38 +860,84 @@ fn record_text(g: &Inner, name: &str) -> Result<String, String> {
     s.record_as(name)
 }
 
-/// Runs `n` random games from the start in Rust: (lengths in plies, returns per game).
+/// The most playouts one `zrf.playouts` call runs (each keeps its result until the call ends).
+pub const MAX_PLAYOUTS: u64 = 1_000_000;
+
+/// Runs `n` random games from the start in Rust: NumPy arrays of their lengths in plies
+/// (`int64`, `n`) and returns (`float64`, `n × num_players()`), and with `outcomes=True` a
+/// third, `bool`: whether a goal ended the game (not the ply limit or a lack of moves).
 #[pyfunction]
-#[pyo3(signature = (game, n, seed=0, max_plies=1000))]
-pub fn playouts(
-    py: Python<'_>,
+#[pyo3(signature = (game, n, seed=0, max_plies=None, outcomes=false))]
+pub fn playouts<'py>(
+    py: Python<'py>,
     game: &Game,
-    n: u64,
+    n: &Bound<'py, PyAny>,
     seed: u64,
-    max_plies: u64,
-) -> PyResult<(Vec<u64>, Vec<Vec<f64>>)> {
-    if n > 100_000_000 {
-        return Err(PyValueError::new_err(
-            "at most 100,000,000 playouts at once",
-        ));
-    }
+    max_plies: Option<&Bound<'py, PyAny>>,
+    outcomes: bool,
+) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+    let n = match crate::positive_int(n, "n", MAX_PLAYOUTS) {
+        Err(_) if n.extract::<i64>().ok() == Some(0) => 0,
+        r => r?,
+    };
+    let max_plies = match max_plies {
+        Some(m) if !m.is_none() => {
+            crate::positive_int(m, "max_plies", crate::game::MAX_MAX_GAME_LENGTH)?
+        }
+        _ => game.shared.max_len,
+    };
     let shared = game.shared.clone();
-    py.allow_threads(|| {
+    let done = py.allow_threads(|| {
         guard(|| {
             let rules = shared.rules.clone();
             let start = rules.initial();
-            let done = zrf::arena::playouts(rules, &start, n as usize, seed, max_plies as usize);
-            let lengths = done.iter().map(|p| p.plies as u64).collect();
-            let results = done.into_iter().map(|p| p.returns).collect();
-            Ok((lengths, results))
+            Ok(zrf::arena::playouts(
+                rules,
+                &start,
+                n as usize,
+                seed,
+                max_plies as usize,
+            ))
         })
-    })
+    })?;
+    let players = game.shared.rules.def.players.len();
+    let mut lengths = Vec::with_capacity(done.len() * 8);
+    let mut returns = Vec::with_capacity(done.len() * players * 8);
+    let mut ended = Vec::with_capacity(done.len());
+    for p in &done {
+        lengths.extend_from_slice(&(p.plies as i64).to_le_bytes());
+        for k in 0..players {
+            let r = p.returns.get(k).copied().unwrap_or(0.0);
+            returns.extend_from_slice(&r.to_le_bytes());
+        }
+        ended.push(p.outcome.is_some() as u8);
+    }
+    let np = py.import("numpy")?;
+    let array = |bytes: &[u8], dtype: &str| {
+        np.call_method1(
+            "frombuffer",
+            (pyo3::types::PyByteArray::new(py, bytes), dtype),
+        )
+    };
+    let lengths = array(&lengths, "<i8")?;
+    let returns = array(&returns, "<f8")?.call_method1("reshape", ((done.len(), players),))?;
+    let mut out = vec![lengths, returns];
+    if outcomes {
+        out.push(array(&ended, "bool")?);
+    }
+    pyo3::types::PyTuple::new(py, out)
 }
 
 /// Reads every game of a record file (PGN, PDN, `.game`, `.zsg`) as states.
 #[pyfunction]
 #[pyo3(signature = (path, rules=None))]
 pub fn read_records(py: Python<'_>, path: &str, rules: Option<&Game>) -> PyResult<Vec<State>> {
+    if path.len() > 4096 {
+        return Err(error(format!(
+            "cannot read a path of {} bytes: no such file",
+            path.len()
+        )));
+    }
     let hint_shared = rules.map(|g| g.shared.clone());
     let path = path.to_string();
     let got = py.allow_threads(|| guard(|| Ok(read_all(&path, hint_shared))))?;
@@ -945,17 +1000,18 @@ fn state_of_session(
     let played = g.played();
     let start = g.start().clone();
     let rules = g.rules.clone();
-    let def = rules.def.clone();
-    let space = zrf::actions::Space::new(&def);
-    let shared = Arc::new(Shared {
-        path: s.path().to_string(),
-        files: files.clone(),
-        titles: vec![s.title().to_string()],
-        variant: 0,
-        rules,
-        space,
-    });
-    let st = State::new(shared, start, None);
+    let shared = |max_len| {
+        Arc::new(Shared::new(
+            s.path().to_string(),
+            files.clone(),
+            vec![s.title().to_string()],
+            0,
+            rules.clone(),
+            max_len,
+        ))
+    };
+    let shared_first = shared(crate::game::MAX_MAX_GAME_LENGTH);
+    let st = State::new(shared_first, start, None);
     {
         let mut g = st.inner.lock().unwrap_or_else(|e| e.into_inner());
         for t in &played {
@@ -965,6 +1021,10 @@ fn state_of_session(
                 g.apply(a)?;
             }
         }
+        // A game read from a record may go on for the default length past its actions.
+        let n = g.history.len() as u64;
+        g.shared = shared(n + crate::game::DEFAULT_MAX_GAME_LENGTH);
+        g.fresh = false;
     }
     Ok(st)
 }

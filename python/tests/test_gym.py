@@ -78,6 +78,17 @@ def test_illegal_action_ends_the_episode_with_a_loss():
     assert str(env.state) == before
 
 
+def test_max_game_length_ends_the_episode_in_a_draw():
+    env = ZrfEnv("chess", max_game_length=6)
+    obs, _ = env.reset(seed=0)
+    done, steps = False, 0
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done, steps = terminated or truncated, steps + 1
+    assert (steps, reward, terminated, truncated) == (3, 0.0, True, False)
+    assert info == {"result": "draw (the maximum game length of 6 actions)"}
+
+
 def test_ansi_render_is_the_repl_board():
     env = ZrfEnv(TTT, render_mode="ansi")
     env.reset(seed=0)
@@ -91,3 +102,10 @@ def test_bad_arguments():
         ZrfEnv(TTT, opponent="stockfish")
     with pytest.raises(zrf.ZrfError):
         ZrfEnv(ROOT / "no-such-file.zrf")
+
+
+def test_observation_space_has_the_tensor_shape():
+    env = ZrfEnv(TTT)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space["observation"].shape == (9, 3, 3)
+    assert obs["observation"].shape == (9, 3, 3) and env.observation_space.contains(obs)

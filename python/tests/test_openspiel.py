@@ -22,8 +22,19 @@ DICE = ROOT / "tests" / "fixtures" / "dice-race.zrf"
 
 @pytest.mark.parametrize(
     "path,sims",
-    [("tic-tac-toe", 20), (DICE, 20), ("checkers", 5), ("chess", 2), ("international-draughts", 2), ("halfgi", 1)],
-    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi"],
+    [
+        ("tic-tac-toe", 20),
+        (DICE, 20),
+        ("checkers", 5),
+        ("chess", 2),
+        ("international-draughts", 2),
+        ("halfgi", 1),
+        # A corpus game whose second player is left without moves (a draw, not a dead end).
+        (ROOT / "tests" / "corpus" / "dagaz" / "checkers" / "anathem.zrf", 3),
+        # A board that is not one grid: observations of shape [C, N].
+        (ROOT / "tests" / "corpus" / "dagaz" / "breakthrough" / "horn-chess.zrf", 3),
+    ],
+    ids=["tic-tac-toe", "dice-race", "checkers", "chess", "international-draughts", "halfgi", "anathem", "horn-chess"],
 )
 def test_random_sim_test(path, sims):
     # OpenSpiel's conformance test: random games checked for legal actions, masks, clones,
@@ -35,7 +46,8 @@ def test_random_sim_test(path, sims):
 def test_game_facts_and_registration():
     game = zrf.openspiel.load_game("tic-tac-toe")
     assert isinstance(game, pyspiel.Game)
-    assert str(game) == "zrf(path=tic-tac-toe,variant=)"
+    assert str(game) == "zrf(max_game_length=1000,path=tic-tac-toe,variant=)"
+    assert game.max_game_length() == 1000
     assert game.num_players() == 2
     assert game.num_distinct_actions() == zrf.load("tic-tac-toe").action_space_size()
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -70,8 +82,11 @@ def test_state_clone_serialisation_and_observation():
     # The observation is zrf's tensor, through OpenSpiel's observer API and State methods.
     obs = make_observation(game)
     obs.set_from(state, 0)
-    assert np.array_equal(obs.tensor, state.zstate.observation_tensor(0))
-    assert np.array_equal(np.asarray(state.observation_tensor(1)), state.zstate.observation_tensor(1))
+    assert game.observation_tensor_shape() == [9, 3, 3]
+    assert obs.dict["observation"].shape == (9, 3, 3)
+    assert np.array_equal(obs.dict["observation"], state.zstate.observation_tensor(0))
+    assert np.array_equal(obs.tensor, state.zstate.observation_tensor(0).ravel())
+    assert np.array_equal(np.asarray(state.observation_tensor(1)), state.zstate.observation_tensor(1).ravel())
     assert state.observation_string(0) == str(state.zstate)
     with pytest.raises(zrf.ZrfError):
         zrf.openspiel.load_game(ROOT / "no-such-file.zrf")
@@ -181,3 +196,31 @@ def test_checkers_agrees_with_openspiel():
             ends["openspiel 40 without capture"] += 1
     assert plies == 2044
     assert ends == {"same": 26, "openspiel 40 without capture": 4}
+
+
+def test_observation_of_a_board_that_is_not_one_grid():
+    game = zrf.openspiel.load_game(ROOT / "tests" / "corpus" / "dagaz" / "breakthrough" / "horn-chess.zrf")
+    assert game.observation_tensor_shape() == [9, 13]
+    state = game.new_initial_state()
+    assert np.array_equal(np.asarray(state.observation_tensor(0)), state.zstate.observation_tensor(0).ravel())
+
+
+def test_max_game_length_parameter_and_shaped_observations():
+    game = pyspiel.load_game("zrf", {"path": "chess", "max_game_length": 12})
+    assert game.max_game_length() == 12 and str(game) == "zrf(max_game_length=12,path=chess,variant=)"
+    assert game.observation_tensor_shape() == [19, 8, 8] and game.observation_tensor_size() == 1216
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert len(state.history()) == 12 and state.returns() == [0.0, 0.0]
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert back.is_terminal() and back.get_game().max_game_length() == 12
+    flat = np.asarray(state.observation_tensor(1))
+    assert np.array_equal(flat, state.zstate.observation_tensor(1).ravel())
+    assert zrf.openspiel.load_game("tic-tac-toe", max_game_length=3).max_game_length() == 3
+    for bad in [-1, True]:
+        with pytest.raises(ValueError, match="max_game_length"):
+            zrf.openspiel.load_game("tic-tac-toe", max_game_length=bad)
+    with pytest.raises(zrf.ZrfError, match="max_game_length"):
+        zrf.openspiel.load_game("tic-tac-toe", max_game_length=2**40)

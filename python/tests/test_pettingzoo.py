@@ -34,8 +34,15 @@ def checked(fn):
 
 @pytest.mark.parametrize(
     "path",
-    [GAMES / "chess.zrf", GAMES / "international-draughts.zrf", GAMES / "halfgi.zrf", DICE],
-    ids=["chess", "international-draughts", "halfgi", "dice-race"],
+    [
+        GAMES / "chess.zrf",
+        GAMES / "international-draughts.zrf",
+        GAMES / "halfgi.zrf",
+        DICE,
+        # A corpus game whose board is not one grid: observations of shape [C, N].
+        ROOT / "tests" / "corpus" / "dagaz" / "breakthrough" / "horn-chess.zrf",
+    ],
+    ids=["chess", "international-draughts", "halfgi", "dice-race", "horn-chess"],
 )
 def test_api_test(path):
     env = zrf.pettingzoo.env(path)
@@ -82,6 +89,16 @@ def test_rewards_are_the_returns_and_the_board_renders_as_the_repl():
     assert env.render() == str(env.state)
 
 
+def test_max_game_length_ends_the_game_in_a_draw():
+    env = zrf.pettingzoo.env("chess", max_game_length=4)
+    env.reset(seed=1)
+    for agent in env.agent_iter(10):
+        obs, reward, term, trunc, info = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.state.result() == "draw (the maximum game length of 4 actions)"
+    assert len(env.state.history()) == 4 and env.agents == []
+
+
 def test_max_steps_truncates():
     env = zrf.pettingzoo.env("chess", max_steps=3)
     env.reset(seed=1)
@@ -102,3 +119,14 @@ def test_bad_arguments_explain_themselves():
     with pytest.raises(ValueError):
         env.step(10**9)
     assert env.state.position() == before
+
+
+def test_observation_spaces_have_the_tensor_shape():
+    env = zrf.pettingzoo.env("chess")
+    env.reset(seed=0)
+    space = env.observation_space("white_0")["observation"]
+    assert space.shape == (19, 8, 8) and space.dtype == np.float32
+    obs, *_ = env.last()
+    assert obs["observation"].shape == (19, 8, 8) and space.contains(obs["observation"])
+    dice = zrf.pettingzoo.env(DICE)
+    assert dice.observation_space("b_1")["observation"].shape == (24, 1, 6)

@@ -2,7 +2,7 @@
 engine or a random mover plays the others.
 
 ``ZrfEnv(path, variant=None, player=0, opponent="random", depth=None, nodes=None,
-time=None, render_mode=None, max_steps=None)``:
+time=None, render_mode=None, max_steps=None, max_game_length=None)``:
 
 - actions: ``Discrete(Game.action_space_size())``, zrf's action encoding; an illegal action
   ends the episode at once with reward -1 and ``info["illegal_action"] = True`` (the
@@ -16,6 +16,8 @@ time=None, render_mode=None, max_steps=None)``:
 - reward: the agent's ``State.returns()`` entry when the game ends, 0 before;
 - random players (``?Dice``) move by themselves as in ``zrf.pettingzoo``;
 - ``max_steps``: after that many of the agent's actions the episode is truncated;
+- ``max_game_length``: as ``zrf.load``'s, the actions (every side's) after which the game ends
+  in a draw (terminated, reward 0; 1000 by default);
 - a step after the end changes nothing and returns reward 0 and ``terminated=True``.
 """
 
@@ -26,8 +28,7 @@ import numpy as np
 from gymnasium import spaces
 
 import zrf
-from zrf.openspiel import random_players as _random_players
-from zrf.pettingzoo import observation_box, play_chance
+from zrf._env import observation_box, play_chance
 
 __all__ = ["ZrfEnv", "ENV_ID"]
 
@@ -51,6 +52,7 @@ class ZrfEnv(gymnasium.Env):
         time=None,
         render_mode=None,
         max_steps=None,
+        max_game_length=None,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -58,8 +60,8 @@ class ZrfEnv(gymnasium.Env):
             raise ValueError(f"opponent must be 'random', 'engine' or a callable, not {opponent!r}")
         if max_steps is not None and int(max_steps) < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
-        self.zgame = zrf.load(path, variant)
-        randoms = set(_random_players(self.zgame))
+        self.zgame = zrf.load(path, variant, max_game_length=max_game_length)
+        randoms = set(self.zgame.random_players())
         sides = [p for p in range(self.zgame.num_players()) if p not in randoms]
         if not isinstance(player, (int, np.integer)) or not 0 <= player < len(sides):
             raise ValueError(f"player must be 0 to {len(sides) - 1}, not {player!r}")

@@ -15,7 +15,6 @@ observations are ``State.observation_tensor(player)``, served through OpenSpiel'
 from __future__ import annotations
 
 import os
-import re
 
 import numpy as np
 import pyspiel
@@ -25,7 +24,9 @@ import zrf
 __all__ = ["load_game", "ZrfGame", "ZrfState", "SHORT_NAME"]
 
 SHORT_NAME = "zrf"
-_PARAMETERS = {"path": "", "variant": ""}
+# ``max_game_length`` 0 stands for zrf's default (``Game.max_game_length()`` of ``zrf.load``
+# without one).
+_PARAMETERS = {"path": "", "variant": "", "max_game_length": 0}
 
 
 def _game_type(long_name, num_players, chance, zero_sum):
@@ -58,31 +59,9 @@ def _variant_arg(text):
     return int(text) if str(text).isdigit() else str(text)
 
 
-_PLAYERS_FORM = re.compile(r"\(\s*players\s+([^()]*)\)", re.IGNORECASE)
-
-
 def random_players(zgame):
-    """The indices of a zrf game's random players (``?Dice``), from ``Game.random_players()``
-    where the native module has it, else from the ``?NAME`` players of the rules file's
-    ``(players ...)`` forms."""
-    flags = getattr(zgame, "random_players", None)
-    if callable(flags):
-        return sorted(int(p) for p in flags())
-    text = zgame.path if zgame.path.lstrip().startswith("(") else None
-    if text is None:
-        try:
-            with open(zgame.path, encoding="utf-8", errors="replace") as f:
-                text = f.read(8 << 20)
-        except OSError:
-            return []  # a shipped game read from the package: none has a random player
-    text = re.sub(r";[^\n]*", "", text)
-    names = {
-        tok[1:].lower()
-        for form in _PLAYERS_FORM.findall(text)
-        for tok in form.split()
-        if tok.startswith("?") and len(tok) > 1
-    }
-    return [i for i, name in enumerate(zgame.players()) if name.lower() in names]
+    """The indices of a zrf game's random players (``?Dice``): ``Game.random_players()``."""
+    return list(zgame.random_players())
 
 
 class ZrfGame(pyspiel.Game):
@@ -97,7 +76,10 @@ class ZrfGame(pyspiel.Game):
         if not path:
             raise ValueError("the zrf game needs a `path` parameter (a rules file or a shipped game's name)")
         variant = str(params.get("variant", ""))
-        self.zgame = zrf.load(path, _variant_arg(variant))
+        length = params.get("max_game_length", 0)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise ValueError(f"max_game_length must be an int from 1 (0 for the default), not {length!r}")
+        self.zgame = zrf.load(path, _variant_arg(variant), max_game_length=length or None)
         randoms = set(random_players(self.zgame))
         # OpenSpiel's player ids (0..n-1) are zrf's players without the random ones.
         self.zplayers = [p for p in range(self.zgame.num_players()) if p not in randoms]
@@ -115,7 +97,9 @@ class ZrfGame(pyspiel.Game):
             utility_sum=0.0 if zero_sum else None,
             max_game_length=int(self.zgame.max_game_length()),
         )
-        super().__init__(game_type, info, {"path": path, "variant": variant})
+        # The parameters name the length in force, so that the game's string rebuilds it.
+        length = int(self.zgame.max_game_length())
+        super().__init__(game_type, info, {"path": path, "variant": variant, "max_game_length": length})
 
     def new_initial_state(self, state=None):
         if state is not None:
@@ -149,7 +133,7 @@ class _Box:
 
 
 def _unbox(params, history):
-    zgame = zrf.load(params["path"], _variant_arg(params["variant"]))
+    zgame = zrf.load(params["path"], _variant_arg(params["variant"]), max_game_length=params["max_game_length"] or None)
     state = zgame.new_initial_state()
     for a in history:
         state.apply_action(int(a))
@@ -161,7 +145,7 @@ class ZrfState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        params = {"path": game.get_parameters()["path"], "variant": game.get_parameters()["variant"]}
+        params = {k: game.get_parameters()[k] for k in _PARAMETERS}
         self._box = _Box(game.zgame.new_initial_state(), params)
         self._zplayers = game.zplayers
         self._spiel_of = game.spiel_of
@@ -224,11 +208,16 @@ class _BoardObserver:
         return str(state.zstate)
 
 
-def load_game(path, variant=None):
+def load_game(path, variant=None, max_game_length=None):
     """A rules file (a path, an ``os.PathLike`` or a shipped game's name such as ``"chess"``)
-    as a ``pyspiel.Game``; ``variant`` is a title or a number from 1. A rules file with errors
-    raises ``zrf.ZrfError`` with every diagnostic."""
-    params = {"path": os.fspath(path), "variant": "" if variant is None else str(variant)}
+    as a ``pyspiel.Game``; ``variant`` is a title or a number from 1; ``max_game_length`` the
+    actions after which a game ends in a draw (zrf's default, 1000, when None). A rules file
+    with errors raises ``zrf.ZrfError`` with every diagnostic."""
+    params = {
+        "path": os.fspath(path),
+        "variant": "" if variant is None else str(variant),
+        "max_game_length": 0 if max_game_length is None else max_game_length,
+    }
     return ZrfGame(params)
 
 

@@ -1,6 +1,7 @@
 """Any rules file as a PettingZoo AEC environment.
 
-``env(path, variant=None, render_mode=None, max_steps=None)`` makes a ``pettingzoo.AECEnv``:
+``env(path, variant=None, render_mode=None, max_steps=None, max_game_length=None)`` makes a
+``pettingzoo.AECEnv``:
 
 - agents: the rules file's players in order, random players (``?Dice``) left out, named
   ``NAME_INDEX`` after the player (``white_0``, ``black_1``; the name lower-cased, letters only);
@@ -12,6 +13,8 @@
 - random players move by themselves, drawn from the environment's generator (seeded by
   ``reset(seed=...)``) with the probabilities of ``State.chance_outcomes()``;
 - ``max_steps``: after that many actions the game is truncated (None: no limit);
+- ``max_game_length``: as ``zrf.load``'s, the actions after which the game ends in a draw
+  (terminated, every reward 0; 1000 by default);
 - ``render_mode="ansi"``: ``render()`` returns the board as the REPL prints it.
 """
 
@@ -24,15 +27,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import zrf
-from zrf.openspiel import random_players as _random_players
+from zrf._env import observation_box, play_chance
 
 __all__ = ["env", "ZrfAECEnv", "agent_names", "observation_box"]
-
-# Bounds of every observation value: planes are 0 or 1, pieces in hand and counters are
-# integers (zrf's counters are 32-bit).
-_OBS_LOW = -(2.0**31)
-_OBS_HIGH = 2.0**31
-
 
 def agent_names(names):
     """PettingZoo agent names for players: ``NAME_INDEX``, the name lower-cased, letters only."""
@@ -43,27 +40,12 @@ def agent_names(names):
     return out
 
 
-def observation_box(zgame):
-    """The Box of ``State.observation_tensor`` for a game."""
-    shape = tuple(int(d) for d in zgame.observation_tensor_shape())
-    return spaces.Box(low=_OBS_LOW, high=_OBS_HIGH, shape=shape, dtype=np.float32)
-
-
-def play_chance(state, rng):
-    """Plays random players' turns (``?Dice``) until a player or the end is to move."""
-    while state.current_player() == zrf.CHANCE:
-        outcomes = state.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        p = np.array([q for _, q in outcomes], dtype=np.float64)
-        state.apply_action(int(rng.choice(actions, p=p / p.sum())))
-
-
 class ZrfAECEnv(AECEnv):
     """A rules file as a PettingZoo AEC environment (see the module's documentation)."""
 
     metadata = {"render_modes": ["ansi"], "name": "zrf_v0", "is_parallelizable": False}
 
-    def __init__(self, path, variant=None, render_mode=None, max_steps=None):
+    def __init__(self, path, variant=None, render_mode=None, max_steps=None, max_game_length=None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -71,8 +53,8 @@ class ZrfAECEnv(AECEnv):
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         self.render_mode = render_mode
         self.max_steps = None if max_steps is None else int(max_steps)
-        self.zgame = zrf.load(path, variant)
-        randoms = set(_random_players(self.zgame))
+        self.zgame = zrf.load(path, variant, max_game_length=max_game_length)
+        randoms = set(self.zgame.random_players())
         names = self.zgame.players()
         self._zplayers = [p for p in range(self.zgame.num_players()) if p not in randoms]
         self.possible_agents = agent_names([names[p] for p in self._zplayers])
@@ -163,6 +145,8 @@ class ZrfAECEnv(AECEnv):
         pass
 
 
-def env(path, variant=None, render_mode=None, max_steps=None):
+def env(path, variant=None, render_mode=None, max_steps=None, max_game_length=None):
     """A rules file (a path or a shipped game's name) as a PettingZoo AEC environment."""
-    return ZrfAECEnv(path, variant=variant, render_mode=render_mode, max_steps=max_steps)
+    return ZrfAECEnv(
+        path, variant=variant, render_mode=render_mode, max_steps=max_steps, max_game_length=max_game_length
+    )

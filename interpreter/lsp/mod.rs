@@ -11,8 +11,8 @@ mod commands;
 mod features;
 mod text;
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::*;
 use serde_json::Value;
 
-use analysis::{analyse, Analysis, DocLoader};
+use analysis::{analyse, Analysis, DocLoader, Published};
 use text::{uri_to_path, LineIndex};
 
 /// How long the author must pause before a change is analysed.
@@ -36,6 +36,10 @@ struct Doc {
     /// When the text last changed, if it has not been analysed since.
     dirty: Option<Instant>,
     analysis: Option<Analysis>,
+    /// The diagnostics of the last analysis.
+    diagnostics: Option<Published>,
+    /// Analysed since its diagnostics were last published.
+    unpublished: bool,
 }
 
 impl Doc {
@@ -51,6 +55,11 @@ struct Server {
     conn: Connection,
     docs: HashMap<String, Doc>,
     done_tx: Sender<Done>,
+    /// The diagnostics last published, by URI (of open documents and of the files they
+    /// include).
+    shown: HashMap<String, (Uri, Vec<lsp_types::Diagnostic>)>,
+    /// A document was analysed or closed since diagnostics were last published.
+    stale: bool,
 }
 
 /// Serves one editor until it says `exit`.
@@ -69,6 +78,8 @@ pub fn run() -> ExitCode {
         conn,
         docs: HashMap::new(),
         done_tx,
+        shown: HashMap::new(),
+        stale: false,
     };
     let code = server.serve(&done_rx);
     drop(server);
@@ -148,8 +159,9 @@ impl Server {
                         self.finish_command(id, result);
                     }
                 }
-                recv(timeout) -> _ => self.publish_due(),
+                recv(timeout) -> _ => self.analyse_due(),
             }
+            self.publish();
         }
     }
 
@@ -164,8 +176,8 @@ impl Server {
         )));
     }
 
-    /// Analyses and publishes the documents whose pause has lasted long enough.
-    fn publish_due(&mut self) {
+    /// Analyses the documents whose pause has lasted long enough.
+    fn analyse_due(&mut self) {
         let now = Instant::now();
         let due: Vec<String> = self
             .docs
@@ -175,7 +187,6 @@ impl Server {
             .collect();
         for key in due {
             self.ensure(&key);
-            self.publish(&key);
         }
     }
 
@@ -200,32 +211,95 @@ impl Server {
             analyse(&name, text, &loader, is_tests)
         }));
         doc.analysis = result.ok();
-        doc.dirty = None;
-    }
-
-    fn publish(&self, key: &str) {
-        let Some(doc) = self.docs.get(key) else {
-            return;
-        };
-        let diagnostics = doc
-            .analysis
-            .as_ref()
-            .map(|a| a.lsp_diagnostics(&doc.lines, &doc.text))
-            .unwrap_or_else(|| {
-                vec![lsp_types::Diagnostic {
+        doc.diagnostics = Some(match &doc.analysis {
+            Some(a) => a.lsp_diagnostics(),
+            None => Published {
+                own: vec![lsp_types::Diagnostic {
                     message: "zrf could not analyse this file (an internal error)".into(),
                     source: Some("zrf".into()),
                     ..Default::default()
-                }]
-            });
-        self.notify(
-            "textDocument/publishDiagnostics",
-            PublishDiagnosticsParams {
-                uri: doc.uri.clone(),
-                diagnostics,
-                version: Some(doc.version),
+                }],
+                elsewhere: Vec::new(),
             },
-        );
+        });
+        doc.dirty = None;
+        doc.unpublished = true;
+        self.stale = true;
+    }
+
+    /// Publishes the diagnostics of every URI whose list changed, and of every document
+    /// analysed since its last publication. A file's list gathers its own diagnostics (when it
+    /// is open) and those that the open documents' loads found in it (as an include).
+    fn publish(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        let by_path: HashMap<&Path, &Doc> =
+            self.docs.values().map(|d| (d.path.as_path(), d)).collect();
+        let mut all: BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> = BTreeMap::new();
+        let mut add = |uri: &Uri, d: &lsp_types::Diagnostic| {
+            let list = &mut all
+                .entry(uri.as_str().to_string())
+                .or_insert_with(|| (uri.clone(), Vec::new()))
+                .1;
+            let same = |x: &lsp_types::Diagnostic| {
+                x.range == d.range && x.message == d.message && x.severity == d.severity
+            };
+            if !list.iter().any(same) {
+                list.push(d.clone());
+            }
+        };
+        let mut keys: Vec<&String> = self.docs.keys().collect();
+        keys.sort();
+        for key in &keys {
+            let doc = &self.docs[*key];
+            let Some(p) = &doc.diagnostics else { continue };
+            for d in &p.own {
+                add(&doc.uri, d);
+            }
+        }
+        for key in &keys {
+            let Some(p) = &self.docs[*key].diagnostics else {
+                continue;
+            };
+            for (uri, d) in &p.elsewhere {
+                // The editor's spelling of the URI when the file is open.
+                let open = uri_to_path(uri).and_then(|p| by_path.get(p.as_path()).copied());
+                add(open.map_or(uri, |o| &o.uri), d);
+            }
+        }
+        let mut every: Vec<String> = all.keys().chain(self.shown.keys()).cloned().collect();
+        every.sort();
+        every.dedup();
+        let mut sends = Vec::new();
+        for key in every {
+            let forced = self.docs.get(&key).is_some_and(|d| d.unpublished);
+            let now = all.remove(&key).or_else(|| {
+                let uri = self.shown.get(&key).map(|(u, _)| u.clone())?;
+                Some((uri, Vec::new()))
+            });
+            let Some((uri, list)) = now else { continue };
+            let before = self.shown.get(&key).map(|(_, l)| l);
+            if forced || before.unwrap_or(&Vec::new()) != &list {
+                sends.push(PublishDiagnosticsParams {
+                    uri: uri.clone(),
+                    diagnostics: list.clone(),
+                    version: self.docs.get(&key).map(|d| d.version),
+                });
+            }
+            if list.is_empty() && !self.docs.contains_key(&key) {
+                self.shown.remove(&key);
+            } else {
+                self.shown.insert(key, (uri, list));
+            }
+        }
+        for doc in self.docs.values_mut() {
+            doc.unpublished = false;
+        }
+        for p in sends {
+            self.notify("textDocument/publishDiagnostics", p);
+        }
     }
 
     fn notification(&mut self, n: Notification) {
@@ -247,16 +321,9 @@ impl Server {
             "textDocument/didClose" => {
                 if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) {
                     let key = p.text_document.uri.as_str().to_string();
-                    self.docs.remove(&key);
-                    self.notify(
-                        "textDocument/publishDiagnostics",
-                        PublishDiagnosticsParams {
-                            uri: p.text_document.uri,
-                            diagnostics: Vec::new(),
-                            version: None,
-                        },
-                    );
                     self.mark_includers(&key);
+                    self.docs.remove(&key);
+                    self.stale = true;
                 }
             }
             _ => {}
@@ -267,6 +334,8 @@ impl Server {
         let key = uri.as_str().to_string();
         let path = uri_to_path(&uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
         let lines = LineIndex::new(&text);
+        // The last diagnostics stay shown until the new text is analysed.
+        let diagnostics = self.docs.remove(&key).and_then(|d| d.diagnostics);
         self.docs.insert(
             key.clone(),
             Doc {
@@ -277,6 +346,8 @@ impl Server {
                 lines,
                 dirty: Some(Instant::now()),
                 analysis: None,
+                diagnostics,
+                unpublished: false,
             },
         );
         self.mark_includers(&key);

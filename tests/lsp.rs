@@ -130,6 +130,52 @@ impl Client {
             serde_json::from_value(note["params"].clone()).expect("diagnostics");
         p.diagnostics
     }
+
+    /// The diagnostics published for `uri`, waiting (and skipping earlier lists) until they
+    /// satisfy `want`.
+    fn diagnostics_until(
+        &mut self,
+        uri: &Uri,
+        want: impl Fn(&[Diagnostic]) -> bool,
+    ) -> Vec<Diagnostic> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut last = None;
+        while std::time::Instant::now() < deadline {
+            let pos = self.notes.iter().position(|n| is_diags_for(n, uri));
+            let note = match pos {
+                Some(i) => self.notes.remove(i),
+                None => match self.incoming.recv_timeout(Duration::from_secs(1)) {
+                    Ok(v) if is_diags_for(&v, uri) => v,
+                    Ok(v) => {
+                        self.notes.push(v);
+                        continue;
+                    }
+                    Err(_) => continue,
+                },
+            };
+            let p: PublishDiagnosticsParams =
+                serde_json::from_value(note["params"].clone()).expect("diagnostics");
+            if want(&p.diagnostics) {
+                return p.diagnostics;
+            }
+            last = Some(p.diagnostics);
+        }
+        panic!("no diagnostics as wanted for {}; last: {last:?}", uri.as_str())
+    }
+
+    fn open(&mut self, uri: &Uri, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri.as_str(), "languageId": "zrf", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &Uri, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri.as_str(), "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
 }
 
 fn is_diags_for(v: &Value, uri: &Uri) -> bool {
@@ -489,4 +535,88 @@ fn text_defines(name: &str) -> bool {
             .flatten()
             .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(&needle)))
     })
+}
+
+/// The range of the `nth` occurrence of `needle` in `text`.
+fn range_of(text: &str, needle: &str, nth: usize) -> Range {
+    let start = pos_of(text, needle, nth, 0);
+    assert!(!needle.contains('\n'));
+    let len = needle.encode_utf16().count() as u32;
+    Range::new(start, Position::new(start.line, start.character + len))
+}
+
+/// A problem inside an included file is shown in that file at its place (read from disk, or
+/// the editor's unsaved text when the file is open), with the including file's `include`
+/// form as related information, and briefly at that `include` form; fixed, both are cleared.
+#[test]
+fn diagnostics_in_an_included_file_are_shown_there() {
+    let dir = common::TempDir::new("lsp-include");
+    let broken = "(define step ($1 (verify empty?) add))\n(define hop ($1 $1 add)))\n";
+    let moves_path = dir.write("moves.zrf", broken);
+    let fixed = GAME.replace("Blak", "Black");
+    let game_path = dir.write("mini.zrf", &fixed);
+    let (uri, moves_uri) = (uri_of(&game_path), uri_of(&moves_path));
+    let include = range_of(&fixed, "(include \"moves.zrf\")", 0);
+    let mut c = Client::start();
+
+    // From disk: the stray `)` at line 2, column 25 of moves.zrf.
+    c.open(&uri, &fixed);
+    let there = c.diagnostics_until(&moves_uri, |d| !d.is_empty());
+    assert_eq!(there.len(), 1, "{there:?}");
+    assert!(there[0].message.contains("unexpected `)`"), "{there:?}");
+    assert_eq!(
+        there[0].range,
+        Range::new(Position::new(1, 24), Position::new(1, 25))
+    );
+    let related = there[0].related_information.as_ref().expect("related");
+    assert_eq!(related[0].location.uri, uri);
+    assert_eq!(related[0].location.range, include);
+    assert!(related[0].message.contains("included here"), "{related:?}");
+    let here = c.diagnostics_until(&uri, |d| !d.is_empty());
+    assert_eq!(here.len(), 1, "{here:?}");
+    assert_eq!(here[0].range, include);
+    assert_eq!(here[0].severity, Some(DiagnosticSeverity::ERROR));
+    assert!(
+        here[0].message.contains("moves.zrf:2:25: unexpected `)`"),
+        "{}",
+        here[0].message
+    );
+    let to = here[0].related_information.as_ref().expect("related");
+    assert_eq!(to[0].location.uri, moves_uri);
+    assert_eq!(to[0].location.range, there[0].range);
+
+    // The include opened in the editor and fixed there, unsaved: both are cleared.
+    let good = broken.replace("add)))", "add))");
+    c.open(&moves_uri, &good);
+    c.diagnostics_until(&moves_uri, |d| d.is_empty());
+    c.diagnostics_until(&uri, |d| d.is_empty());
+
+    // A new mistake typed in the include (unsaved): an unknown piece in a game written there.
+    let typed = format!("{good}(define extra (foo))\n(define z ($1 (\n");
+    c.change(&moves_uri, 2, &typed);
+    let there = c.diagnostics_until(&moves_uri, |d| !d.is_empty());
+    assert!(
+        there.iter().all(|d| d.range.start.line == 3),
+        "{there:?}"
+    );
+    let here = c.diagnostics_until(&uri, |d| !d.is_empty());
+    assert!(here.iter().all(|d| d.range == include), "{here:?}");
+    assert!(here[0].message.contains("moves.zrf:4:"), "{here:?}");
+
+    // Closed unsaved: the file on disk is read again, with its own mistake.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": moves_uri.as_str()}}),
+    );
+    let there = c.diagnostics_until(&moves_uri, |d| {
+        d.len() == 1 && d[0].range.start == Position::new(1, 24)
+    });
+    assert_eq!(there[0].range.end, Position::new(1, 25));
+    c.diagnostics_until(&uri, |d| d.len() == 1 && d[0].message.contains("moves.zrf:2:25"));
+
+    // Fixed on disk and the game edited: cleared everywhere.
+    std::fs::write(&moves_path, &good).expect("write");
+    c.change(&uri, 2, &format!("{fixed}\n"));
+    c.diagnostics_until(&uri, |d| d.is_empty());
+    c.diagnostics_until(&moves_uri, |d| d.is_empty());
 }

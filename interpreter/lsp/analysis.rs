@@ -81,7 +81,14 @@ pub fn analyse(path: &str, text: &str, loader: &dyn Loader, is_tests: bool) -> A
             summary: OnceCell::new(),
         };
     }
-    let a = zrf::names::analyse(path, text.as_bytes(), loader);
+    let mut a = zrf::names::analyse(path, text.as_bytes(), loader);
+    if a.games.is_empty() {
+        // A file of macros is an include: its mistakes show through the games that include
+        // it, and its lack of a game is no mistake while it is edited.
+        a.diags.retain(|d| {
+            d.message != "the file defines no game" || d.primary.span.hi != 0
+        });
+    }
     Analysis {
         map: a.map,
         root: a.root,

@@ -160,7 +160,10 @@ impl Client {
             }
             last = Some(p.diagnostics);
         }
-        panic!("no diagnostics as wanted for {}; last: {last:?}", uri.as_str())
+        panic!(
+            "no diagnostics as wanted for {}; last: {last:?}",
+            uri.as_str()
+        )
     }
 
     fn open(&mut self, uri: &Uri, text: &str) {
@@ -595,10 +598,7 @@ fn diagnostics_in_an_included_file_are_shown_there() {
     let typed = format!("{good}(define extra (foo))\n(define z ($1 (\n");
     c.change(&moves_uri, 2, &typed);
     let there = c.diagnostics_until(&moves_uri, |d| !d.is_empty());
-    assert!(
-        there.iter().all(|d| d.range.start.line == 3),
-        "{there:?}"
-    );
+    assert!(there.iter().all(|d| d.range.start.line == 3), "{there:?}");
     let here = c.diagnostics_until(&uri, |d| !d.is_empty());
     assert!(here.iter().all(|d| d.range == include), "{here:?}");
     assert!(here[0].message.contains("moves.zrf:4:"), "{here:?}");
@@ -612,11 +612,113 @@ fn diagnostics_in_an_included_file_are_shown_there() {
         d.len() == 1 && d[0].range.start == Position::new(1, 24)
     });
     assert_eq!(there[0].range.end, Position::new(1, 25));
-    c.diagnostics_until(&uri, |d| d.len() == 1 && d[0].message.contains("moves.zrf:2:25"));
+    c.diagnostics_until(&uri, |d| {
+        d.len() == 1 && d[0].message.contains("moves.zrf:2:25")
+    });
 
     // Fixed on disk and the game edited: cleared everywhere.
     std::fs::write(&moves_path, &good).expect("write");
     c.change(&uri, 2, &format!("{fixed}\n"));
     c.diagnostics_until(&uri, |d| d.is_empty());
     c.diagnostics_until(&moves_uri, |d| d.is_empty());
+}
+
+/// Two open games include one file of macros: find references and rename of a macro reach
+/// both games and the include (open with unsaved text); a piece is renamed in its game; a
+/// macro of the built-in library is refused with a reason, and nothing is edited.
+#[test]
+#[allow(clippy::mutable_key_type)]
+fn rename_reaches_every_open_game_but_never_the_library() {
+    let dir = common::TempDir::new("lsp-rename");
+    let moves_path = dir.write("moves.zrf", MOVES);
+    let fixed = GAME.replace("Blak", "Black").replace("(step s)", "(hop s)");
+    let mini_path = dir.write("mini.zrf", &fixed);
+    let other = format!(
+        "(include \"chess-pieces.zrf\")\n{}",
+        fixed
+            .replace("\"Mini\"", "\"Other\"")
+            .replace("(step n) (hop s)", "(step n) (step s) (slide n)")
+    );
+    let other_path = dir.write("other.zrf", &other);
+    let lone = GAME.replace("(include \"moves.zrf\")", "(define step ($1 add))");
+    let lone_path = dir.write("lone.zrf", &lone);
+    let uris = [&mini_path, &other_path, &moves_path, &lone_path].map(|p| uri_of(p));
+    let [mini, other_uri, moves, lone_uri] = &uris;
+    let mut c = Client::start();
+    c.open(mini, &fixed);
+    c.open(other_uri, &other);
+    // The include open with an unsaved change above the macros: places move with it.
+    let unsaved = format!(";; edited\n{MOVES}");
+    c.open(moves, &unsaved);
+    // A game with a macro of the same name of its own: not the same macro.
+    c.open(lone_uri, &lone);
+
+    let refs: Vec<Location> = c.result(
+        "textDocument/references",
+        json!({"textDocument": {"uri": mini.as_str()}, "position": pos_of(&fixed, "(step n)", 0, 2), "context": {"includeDeclaration": true}}),
+    );
+    let count = |uri: &Uri| refs.iter().filter(|l| &l.uri == uri).count();
+    assert_eq!(
+        (count(mini), count(other_uri), count(moves), count(lone_uri)),
+        (1, 2, 1, 0),
+        "{refs:?}"
+    );
+    let def = refs
+        .iter()
+        .find(|l| &l.uri == moves)
+        .expect("the definition");
+    assert_eq!(def.range, range_of(&unsaved, "step", 0));
+
+    let edit: WorkspaceEdit = c.result(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": other_uri.as_str()}, "position": pos_of(&other, "(step s)", 0, 3), "newName": "walk"}),
+    );
+    let changes = edit.changes.expect("changes");
+    assert_eq!(changes.len(), 3, "{changes:?}");
+    assert_eq!(
+        changes[mini],
+        vec![TextEdit {
+            range: range_of(&fixed, "step", 0),
+            new_text: "walk".into()
+        }]
+    );
+    assert_eq!(changes[other_uri].len(), 2);
+    assert_eq!(changes[other_uri][1].range, range_of(&other, "step", 1));
+    assert_eq!(changes[moves][0].range, range_of(&unsaved, "step", 0));
+
+    // A piece: its declaration and its uses in the board setup.
+    let edit: WorkspaceEdit = c.result(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": mini.as_str()}, "position": pos_of(&fixed, "Pawn", 1, 0), "newName": "Man"}),
+    );
+    let changes = edit.changes.expect("changes");
+    let mut got: Vec<Range> = changes[mini].iter().map(|e| e.range).collect();
+    got.sort_by_key(|r| (r.start.line, r.start.character));
+    let want: Vec<Range> = (0..3).map(|i| range_of(&fixed, "Pawn", i)).collect();
+    assert_eq!(got, want);
+    assert_eq!(changes.len(), 1, "only this game: {changes:?}");
+
+    // The library's `slide`: refused, with the reason.
+    let v = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": other_uri.as_str()}, "position": pos_of(&other, "(slide n)", 0, 2), "newName": "glide"}),
+    );
+    let message = v["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an error: {v}"));
+    assert!(
+        message.contains("`slide` is declared in the built-in library (chess-pieces.zrf)"),
+        "{message}"
+    );
+    // Its references still include the library's declaration, for reading.
+    let refs: Vec<Location> = c.result(
+        "textDocument/references",
+        json!({"textDocument": {"uri": other_uri.as_str()}, "position": pos_of(&other, "(slide n)", 0, 2), "context": {"includeDeclaration": true}}),
+    );
+    assert!(
+        refs.iter()
+            .any(|l| l.uri.as_str().ends_with("/chess-pieces.zrf")),
+        "{refs:?}"
+    );
+    assert!(refs.iter().any(|l| &l.uri == other_uri), "{refs:?}");
 }

@@ -85,9 +85,8 @@ pub fn analyse(path: &str, text: &str, loader: &dyn Loader, is_tests: bool) -> A
     if a.games.is_empty() {
         // A file of macros is an include: its mistakes show through the games that include
         // it, and its lack of a game is no mistake while it is edited.
-        a.diags.retain(|d| {
-            d.message != "the file defines no game" || d.primary.span.hi != 0
-        });
+        a.diags
+            .retain(|d| d.message != "the file defines no game" || d.primary.span.hi != 0);
     }
     Analysis {
         map: a.map,

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use analysis::{analyse, Analysis, DocLoader, Published};
 use text::{uri_to_path, LineIndex};
+use zrf::names::Name;
 
 /// How long the author must pause before a change is analysed.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -430,12 +431,12 @@ impl Server {
                 let p: ReferenceParams = params(req.params)?;
                 let tp = p.text_document_position;
                 let key = self.doc_for(&tp.text_document.uri)?;
-                let (a, off) = at(&self.docs, &key, tp.position);
                 let with = p.context.include_declaration;
-                json(
-                    a.map(|a| features::references(a, off, with))
-                        .unwrap_or_default(),
-                )
+                let found = self.everywhere(&key, tp.position).map(|(_, places)| {
+                    let places = places.into_iter().filter(|p| with || !p.def);
+                    places.map(|p| p.location).collect::<Vec<_>>()
+                });
+                json(found.unwrap_or_default())
             }
             "textDocument/hover" => {
                 let p: HoverParams = params(req.params)?;
@@ -479,7 +480,6 @@ impl Server {
                 let p: RenameParams = params(req.params)?;
                 let tp = p.text_document_position;
                 let key = self.doc_for(&tp.text_document.uri)?;
-                let (a, off) = at(&self.docs, &key, tp.position);
                 let bad = p.new_name.is_empty()
                     || p.new_name.contains(|c: char| {
                         c.is_whitespace() || c.is_control() || "();\"".contains(c)
@@ -487,7 +487,10 @@ impl Server {
                 if bad {
                     return Err(format!("`{}` is not a name", p.new_name));
                 }
-                json(a.and_then(|a| features::rename(a, off, &p.new_name)))
+                match self.everywhere(&key, tp.position) {
+                    Some((name, places)) => json(features::rename(&name, &places, &p.new_name)?),
+                    None => json(Value::Null),
+                }
             }
             "textDocument/formatting" => {
                 let p: DocumentFormattingParams = params(req.params)?;
@@ -557,6 +560,51 @@ impl Server {
             }
             m => Err(format!("zrf lsp does not answer {m}")),
         }
+    }
+
+    /// The name at a position of a document and every place it is written in the open
+    /// documents' loads that see the same declaration (two games including one file of
+    /// macros), each place once, with the editor's URI for open files.
+    fn everywhere(&mut self, key: &str, pos: Position) -> Option<(Name, Vec<features::Place>)> {
+        let mut keys: Vec<String> = self.docs.keys().cloned().collect();
+        keys.sort();
+        for k in &keys {
+            self.ensure(k);
+        }
+        let d = self.docs.get(key)?;
+        let a = d.analysis.as_ref()?;
+        let (name, _) = features::name_at(a, d.lines.offset(&d.text, pos))?;
+        let mut all = features::places(a, name);
+        if name.defs.is_empty() {
+            return Some((name.clone(), all));
+        }
+        let mine = features::places(a, name);
+        for k in keys.iter().filter(|k| k.as_str() != key) {
+            let Some(b) = self.docs[k].analysis.as_ref() else {
+                continue;
+            };
+            if let Some(theirs) = features::same_name(&mine, b, name) {
+                all.extend(theirs);
+            }
+        }
+        let open: HashMap<PathBuf, &Uri> = self
+            .docs
+            .values()
+            .map(|d| {
+                (
+                    std::fs::canonicalize(&d.path).unwrap_or(d.path.clone()),
+                    &d.uri,
+                )
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        all.retain(|p| seen.insert((p.file.clone(), p.location.range)));
+        for p in &mut all {
+            if let Some(uri) = open.get(&p.file) {
+                p.location.uri = (*uri).clone();
+            }
+        }
+        Some((name.clone(), all))
     }
 
     fn finish_command(&self, id: RequestId, result: Result<String, String>) {

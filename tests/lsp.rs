@@ -89,6 +89,23 @@ impl Client {
             .expect("the server answers within a minute")
     }
 
+    /// Writes bytes as they are, framing and all.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next message that is not a notification.
+    fn response(&mut self) -> Value {
+        loop {
+            let v = self.recv();
+            if v.get("method").is_none() {
+                return v;
+            }
+            self.notes.push(v);
+        }
+    }
+
     fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
@@ -721,4 +738,149 @@ fn rename_reaches_every_open_game_but_never_the_library() {
         "{refs:?}"
     );
     assert!(refs.iter().any(|l| &l.uri == other_uri), "{refs:?}");
+}
+
+/// Nothing a client sends stops the server or makes it hang: malformed frames and messages
+/// are answered with JSON-RPC errors, positions past the end of a line or of the file are
+/// answered, a file over the size limit and one nested too deeply are reported, and the
+/// server answers afterwards and shuts down cleanly.
+#[test]
+fn nothing_a_client_sends_stops_the_server() {
+    let dir = common::TempDir::new("lsp-robust");
+    let fixed = GAME.replace("Blak", "Black");
+    let path = dir.write("mini.zrf", &fixed);
+    dir.write("moves.zrf", MOVES);
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.open(&uri, &fixed);
+
+    let frame = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    c.send_raw(frame("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ").as_bytes());
+    let v = c.response();
+    assert_eq!(v["error"]["code"], json!(-32700), "{v}");
+    assert_eq!(v["id"], Value::Null);
+    c.send_raw(frame(r#"{"jsonrpc": "2.0", "id": 41, "params": {}}"#).as_bytes());
+    let v = c.response();
+    assert_eq!(
+        (v["id"].clone(), v["error"]["code"].clone()),
+        (json!(41), json!(-32600)),
+        "{v}"
+    );
+    c.send_raw(b"Content-Length: lots\r\n\r\n");
+    let v = c.response();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`lots`")),
+        "{v}"
+    );
+    // A length over the limit: the body is skipped, not kept.
+    let huge = 65 << 20;
+    c.send_raw(format!("Content-Length: {huge}\r\n\r\n").as_bytes());
+    c.send_raw(&vec![b' '; huge]);
+    let v = c.response();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("over the limit")),
+        "{v}"
+    );
+    let v = c.request("textDocument/frobnicate", json!({}));
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("does not answer")),
+        "{v}"
+    );
+    let v = c.request("textDocument/hover", json!({"textDocument": {"uri": 5}}));
+    assert!(v.get("error").is_some(), "{v}");
+    let v = c.request(
+        "textDocument/hover",
+        at(
+            &"file:///nowhere.zrf".parse().expect("uri"),
+            Position::new(0, 0),
+        ),
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not open")),
+        "{v}"
+    );
+
+    // Past the end of a line, of the last line, and of the file: answered.
+    let last = fixed.lines().count() as u32;
+    for p in [
+        Position::new(0, 500),
+        Position::new(last, 3),
+        Position::new(u32::MAX, u32::MAX),
+    ] {
+        for method in [
+            "textDocument/hover",
+            "textDocument/definition",
+            "textDocument/completion",
+            "textDocument/prepareRename",
+        ] {
+            let v = c.request(method, at(&uri, p));
+            assert!(v.get("error").is_none(), "{method} at {p:?}: {v}");
+        }
+        let v = c.request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri.as_str()}, "position": p, "context": {"includeDeclaration": true}}),
+        );
+        assert_eq!(v["result"], json!([]), "{v}");
+        let v = c.request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri.as_str()}, "position": p, "newName": "x"}),
+        );
+        assert!(v.get("error").is_none(), "{v}");
+    }
+
+    // A file over the size limit: one diagnostic, and requests refused with the reason.
+    let big_uri = uri_of(&dir.0.join("big.zrf"));
+    let big = format!("{fixed}{}", "; padding\n".repeat(900_000));
+    c.open(&big_uri, &big);
+    let d = c.diagnostics_until(&big_uri, |d| !d.is_empty());
+    assert!(d[0].message.contains("too large to analyse"), "{d:?}");
+    let v = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": big_uri.as_str()}}),
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too large")),
+        "{v}"
+    );
+    // Nested beyond the library's limit: reported, and every request answered.
+    let deep_uri = uri_of(&dir.0.join("deep.zrf"));
+    let deep = format!("{}{}", "(".repeat(100_000), ")".repeat(100_000));
+    c.open(&deep_uri, &deep);
+    let d = c.diagnostics_until(&deep_uri, |d| !d.is_empty());
+    assert!(
+        d.iter().any(|d| d.message.contains("nested too deeply")),
+        "{d:?}"
+    );
+    for method in [
+        "textDocument/semanticTokens/full",
+        "textDocument/formatting",
+        "textDocument/documentSymbol",
+        "textDocument/codeLens",
+    ] {
+        let v = c.request(method, json!({"textDocument": {"uri": deep_uri.as_str()}, "options": {"tabSize": 2, "insertSpaces": true}}));
+        assert!(v.get("result").is_some() || v.get("error").is_some(), "{v}");
+    }
+    let v = c.request(
+        "textDocument/hover",
+        at(&deep_uri, Position::new(0, 50_000)),
+    );
+    assert!(v.get("error").is_none(), "{v}");
+
+    // Still serving: a hover on the game, then a clean shutdown.
+    let hover: Hover = c.result("textDocument/hover", at(&uri, pos_of(&fixed, "Pawn", 0, 1)));
+    assert!(format!("{hover:?}").contains("Pawn"));
+    let v = c.request("shutdown", Value::Null);
+    assert!(v.get("error").is_none(), "{v}");
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("exits").success());
 }

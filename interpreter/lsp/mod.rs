@@ -10,6 +10,7 @@ mod analysis;
 mod commands;
 mod features;
 mod text;
+mod transport;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -47,6 +48,11 @@ impl Doc {
     fn is_tests(&self) -> bool {
         self.path.extension().is_some_and(|e| e == "tests")
     }
+
+    /// Larger than any rules file zrf reads: not analysed, formatted or highlighted.
+    fn too_large(&self) -> bool {
+        self.text.len() as u64 > crate::fsio::MAX_FILE_BYTES
+    }
 }
 
 /// The result of a command run on its own thread: the request to answer and the text.
@@ -65,7 +71,7 @@ struct Server {
 
 /// Serves one editor until it says `exit`.
 pub fn run() -> ExitCode {
-    let (conn, io) = Connection::stdio();
+    let (conn, writer) = transport::stdio();
     let caps = capabilities();
     let Ok(caps) = serde_json::to_value(caps) else {
         return ExitCode::FAILURE;
@@ -84,7 +90,8 @@ pub fn run() -> ExitCode {
     };
     let code = server.serve(&done_rx);
     drop(server);
-    let _ = io.join();
+    // Every answer written; the reader may still wait on input, and ends with the process.
+    let _ = writer.join();
     code
 }
 
@@ -202,6 +209,26 @@ impl Server {
             return;
         };
         if doc.analysis.is_some() && doc.dirty.is_none() {
+            return;
+        }
+        if doc.too_large() {
+            doc.analysis = None;
+            doc.diagnostics = Some(Published {
+                own: vec![lsp_types::Diagnostic {
+                    message: format!(
+                        "the file is too large to analyse ({} bytes; the limit is {} MiB)",
+                        doc.text.len(),
+                        crate::fsio::MAX_FILE_BYTES >> 20
+                    ),
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    source: Some("zrf".into()),
+                    ..Default::default()
+                }],
+                elsewhere: Vec::new(),
+            });
+            doc.dirty = None;
+            doc.unpublished = true;
+            self.stale = true;
             return;
         }
         let loader = DocLoader { open: &open };
@@ -397,6 +424,9 @@ impl Server {
         let key = uri.as_str().to_string();
         if !self.docs.contains_key(&key) {
             return Err(format!("{} is not open", uri.as_str()));
+        }
+        if self.docs[&key].too_large() {
+            return Err(format!("{} is too large for zrf", uri.as_str()));
         }
         self.ensure(&key);
         Ok(key)

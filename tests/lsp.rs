@@ -884,3 +884,29 @@ fn nothing_a_client_sends_stops_the_server() {
     c.notify("exit", Value::Null);
     assert!(c.child.wait().expect("exits").success());
 }
+
+/// A request right after a change analyses the text at once; the diagnostics of that
+/// analysis are published too (not lost because the pause never came).
+#[test]
+fn a_request_before_the_pause_still_brings_the_diagnostics() {
+    let dir = common::TempDir::new("lsp-early");
+    dir.write("moves.zrf", MOVES);
+    let path = dir.write("mini.zrf", GAME);
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.open(&uri, GAME);
+    let v = c.request("textDocument/hover", at(&uri, pos_of(GAME, "Pawn", 0, 1)));
+    assert!(v["result"]["contents"]["value"]
+        .as_str()
+        .is_some_and(|s| s.contains("Pawn")));
+    let d = c.diagnostics_until(&uri, |d| !d.is_empty());
+    assert_eq!(d[0].range, range_of(GAME, "Blak", 0));
+    let fixed = GAME.replace("Blak", "Black");
+    c.change(&uri, 2, &fixed);
+    let v = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri.as_str()}}),
+    );
+    assert_eq!(v["result"][0]["name"], json!("Mini"), "{v}");
+    c.diagnostics_until(&uri, |d| d.is_empty());
+}

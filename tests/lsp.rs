@@ -910,3 +910,273 @@ fn a_request_before_the_pause_still_brings_the_diagnostics() {
     assert_eq!(v["result"][0]["name"], json!("Mini"), "{v}");
     c.diagnostics_until(&uri, |d| d.is_empty());
 }
+
+/// A game with every kind of name, including the library's chess pieces.
+const KINDS: &str = r#"(include "chess-pieces.zrf")
+(define step ($1 (verify empty?) add))
+(game
+  (title "Kinds")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (start-rectangle 0 0 50 50)
+      (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+      (directions (n 0 -1) (s 0 1) (e 1 0)))
+    (symmetry Black (n s))
+    (zone (name goal) (players White) (positions a3 b3 c3))
+    (zone (name goal) (players Black) (positions a1 b1 c1)))
+  (board-setup (White (Pawn a1 b1)) (Black (Pawn a3 c3)))
+  (piece
+    (name Pawn)
+    (attribute fresh true)
+    (moves
+      ((verify fresh) (set-flag moved true) n (verify empty?) (if (in-zone? goal) (set-attribute fresh false)) add)
+      (step e)
+      (slide n)))
+  (win-condition (White Black) (absolute-config Pawn (goal))))
+
+(variant (title "Kinds 2"))
+"#;
+
+/// Definition, hover, completion, highlighting, outline and lenses on every kind of name the
+/// issue lists: macros (the game's and the library's), pieces, directions, zones, positions,
+/// players, attributes and flags; the lenses' commands run; a tests file's lens runs it.
+#[test]
+fn every_kind_of_name() {
+    let dir = common::TempDir::new("lsp-kinds");
+    let path = dir.write("kinds.zrf", KINDS);
+    let tests = "(test \"the game goes on at the start\"\n  (expect-result \"ongoing\"))\n(test \"a wrong claim\"\n  (expect-result \"draw\"))\n";
+    let tests_path = dir.write("kinds.tests", tests);
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.open(&uri, KINDS);
+    let here = |needle: &str, nth: usize| range_of(KINDS, needle, nth);
+
+    // Definitions: (cursor, nth, shift) -> the declarations in this file.
+    let cases: &[(&str, usize, u32, &[Range])] = &[
+        ("goal)", 0, 1, &[here("goal", 0), here("goal", 1)]),
+        ("fresh false", 0, 0, &[here("fresh", 0)]),
+        ("moved", 0, 1, &[here("moved", 0)]),
+        ("White (Pawn", 0, 0, &[here("White", 0), here("White", 2)]),
+        (" n (verify", 0, 1, &[here("n", 8)]),
+        ("(step e)", 0, 2, &[here("step", 0)]),
+    ];
+    for &(needle, nth, shift, want) in cases {
+        let v: GotoDefinitionResponse = c.result(
+            "textDocument/definition",
+            at(&uri, pos_of(KINDS, needle, nth, shift)),
+        );
+        let GotoDefinitionResponse::Array(locs) = v else {
+            panic!("locations")
+        };
+        let got: Vec<Range> = locs.iter().map(|l| l.range).collect();
+        assert_eq!(got, want, "{needle}");
+        assert!(locs.iter().all(|l| l.uri == uri));
+    }
+    // A grid position is declared by the grid's dimensions.
+    let v: GotoDefinitionResponse = c.result(
+        "textDocument/definition",
+        at(&uri, pos_of(KINDS, "a1 b1)", 0, 0)),
+    );
+    let GotoDefinitionResponse::Array(locs) = v else {
+        panic!("locations")
+    };
+    assert_eq!(locs[0].range.start, pos_of(KINDS, "(dimensions", 0, 0));
+    // The library's macro: its file, written where the editor can open it.
+    let v: GotoDefinitionResponse = c.result(
+        "textDocument/definition",
+        at(&uri, pos_of(KINDS, "(slide n)", 0, 2)),
+    );
+    let GotoDefinitionResponse::Array(locs) = v else {
+        panic!("locations")
+    };
+    let lib = uri_to_text(&locs[0].uri);
+    let start = locs[0].range.start;
+    let line = lib.lines().nth(start.line as usize).expect("the line");
+    assert!(
+        line[start.character as usize..].starts_with("slide ($1"),
+        "{line}"
+    );
+
+    // Hovers: a position's zones and links, a direction's opposite and links, a zone's
+    // positions per player.
+    let hover = |c: &mut Client, needle: &str, nth: usize, shift: u32| -> String {
+        let h: Hover = c.result(
+            "textDocument/hover",
+            at(&uri, pos_of(KINDS, needle, nth, shift)),
+        );
+        let HoverContents::Markup(m) = h.contents else {
+            panic!("markup")
+        };
+        m.value
+    };
+    let a1 = hover(&mut c, "a1 b1)", 0, 0);
+    assert!(a1.contains("**position** `a1`"), "{a1}");
+    assert!(a1.contains("zones: goal (Black)"), "{a1}");
+    assert!(a1.contains("links (for White): n → a2, e → b1"), "{a1}");
+    let n = hover(&mut c, " n (verify", 0, 1);
+    assert!(n.contains("opposite: s"), "{n}");
+    assert!(n.contains("6 link(s) for White: a2 → a3"), "{n}");
+    let goal = hover(&mut c, "goal)", 0, 1);
+    assert!(
+        goal.contains("White: a3 b3 c3\n\nBlack: a1 b1 c1"),
+        "{goal}"
+    );
+    let slide = hover(&mut c, "(slide n)", 0, 2);
+    assert!(
+        slide.contains("expands here to:\n```zrf\n(n (while empty? add n) (verify enemy?) add)"),
+        "{slide}"
+    );
+
+    // Completion of the names in scope, and after `(` of the library's macros with their
+    // arguments as placeholders.
+    let labels = |c: &mut Client, p: Position| -> Vec<(String, String, Option<String>)> {
+        let r: CompletionResponse = c.result("textDocument/completion", at(&uri, p));
+        let CompletionResponse::Array(items) = r else {
+            panic!("items")
+        };
+        items
+            .into_iter()
+            .map(|i| (i.label, i.detail.unwrap_or_default(), i.insert_text))
+            .collect()
+    };
+    let names = labels(&mut c, pos_of(KINDS, "(symmetry Black", 0, 10));
+    for (label, kind) in [
+        ("Black", "player"),
+        ("goal", "zone"),
+        ("a1", "position"),
+        ("e", "direction"),
+        ("Pawn", "piece"),
+    ] {
+        assert!(
+            names.iter().any(|(l, d, _)| l == label && d == kind),
+            "{label} as {kind}: {names:?}"
+        );
+    }
+    let calls = labels(&mut c, pos_of(KINDS, "(slide n)", 0, 1));
+    assert!(
+        calls
+            .iter()
+            .any(|(l, _, t)| l == "slide" && t.as_deref() == Some("slide ${1:$1}")),
+        "{calls:?}"
+    );
+
+    // Highlighting: a macro use, a piece, a direction, a zone, `$1`.
+    let toks: SemanticTokensResult = c.result(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri.as_str()}}),
+    );
+    let SemanticTokensResult::Tokens(toks) = toks else {
+        panic!("tokens")
+    };
+    let (mut line, mut col) = (0, 0);
+    let mut typed = std::collections::HashMap::new();
+    for t in &toks.data {
+        line += t.delta_line;
+        col = if t.delta_line == 0 {
+            col + t.delta_start
+        } else {
+            t.delta_start
+        };
+        typed.insert(Position::new(line, col), t.token_type);
+    }
+    // The legend: comment, string, number, keyword, macro, class, enum member, namespace,
+    // variable, parameter.
+    for (needle, nth, shift, ty) in [
+        ("(step e)", 0, 1, 4),
+        ("Pawn", 1, 0, 5),
+        (" n (verify", 0, 1, 6),
+        ("goal)", 0, 0, 7),
+        ("$1", 0, 0, 9),
+        ("\"Kinds\"", 0, 0, 1),
+    ] {
+        assert_eq!(
+            typed.get(&pos_of(KINDS, needle, nth, shift)),
+            Some(&ty),
+            "{needle}"
+        );
+    }
+
+    // The outline: the macro, the game with its piece, the variant.
+    let syms: DocumentSymbolResponse = c.result(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri.as_str()}}),
+    );
+    let DocumentSymbolResponse::Nested(syms) = syms else {
+        panic!("nested")
+    };
+    let names: Vec<(&str, SymbolKind)> = syms.iter().map(|s| (s.name.as_str(), s.kind)).collect();
+    assert_eq!(
+        names,
+        [
+            ("step", SymbolKind::FUNCTION),
+            ("Kinds", SymbolKind::NAMESPACE),
+            ("Kinds 2", SymbolKind::NAMESPACE)
+        ]
+    );
+
+    // Lenses: perft and the start position of the variant; run, as the editor runs them.
+    let lenses: Vec<CodeLens> = c.result(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri.as_str()}}),
+    );
+    let commands: Vec<lsp_types::Command> = lenses.into_iter().filter_map(|l| l.command).collect();
+    assert_eq!(commands.len(), 4);
+    let run = |c: &mut Client, cmd: &lsp_types::Command| -> String {
+        c.result(
+            "workspace/executeCommand",
+            json!({"command": cmd.command, "arguments": cmd.arguments}),
+        )
+    };
+    let start = commands
+        .iter()
+        .find(|c| {
+            c.command == "zrf.startPosition"
+                && c.arguments.as_ref().is_some_and(|a| a[1] == "Kinds 2")
+        })
+        .expect("a start position lens");
+    let out = run(&mut c, start);
+    assert!(out.starts_with("Kinds 2: start position\n"), "{out}");
+    // By hand: a1 goes to a2 and takes on a3 (slide n); b1 goes to b2 and b3 (slide n) and
+    // steps e to c1 (a1's step e is blocked by b1); the same move twice counts once: 5.
+    let perft = commands
+        .iter()
+        .find(|c| c.command == "zrf.perft")
+        .expect("perft");
+    let out = run(&mut c, perft);
+    assert_eq!(out.lines().nth(1), Some("1 5"), "{out}");
+
+    // A tests file: one lens, "run tests", which runs `zrf test` on it.
+    let tests_uri = uri_of(&tests_path);
+    c.open(&tests_uri, tests);
+    let lenses: Vec<CodeLens> = c.result(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": tests_uri.as_str()}}),
+    );
+    assert_eq!(lenses.len(), 1);
+    let cmd = lenses[0].command.clone().expect("a command");
+    assert_eq!(cmd.title, "run tests");
+    let out = run(&mut c, &cmd);
+    assert!(
+        out.contains("ok   ") && out.contains("the game goes on at the start"),
+        "{out}"
+    );
+    assert!(out.contains("expected `draw`, got `ongoing`"), "{out}");
+    assert!(out.ends_with("1 passed, 1 failed"), "{out}");
+
+    // The game's own Pawn is renamed in the game only; the library's namesake is left alone.
+    let edit: WorkspaceEdit = c.result(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri.as_str()}, "position": pos_of(KINDS, "Pawn", 2, 0), "newName": "Man"}),
+    );
+    #[allow(clippy::mutable_key_type)]
+    let changes = edit.changes.expect("changes");
+    assert_eq!(changes.keys().collect::<Vec<_>>(), [&uri]);
+    assert_eq!(changes[&uri].len(), KINDS.matches("Pawn").count());
+}
+
+fn uri_to_text(uri: &Uri) -> String {
+    let path = uri.as_str().strip_prefix("file://").expect("a file URI");
+    std::fs::read_to_string(path).expect("the file")
+}

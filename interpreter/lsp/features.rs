@@ -86,10 +86,12 @@ pub fn same_name<'b>(a_defs: &[Place], b: &'b Analysis, name: &Name) -> Option<V
 // `WorkspaceEdit::changes` is keyed by `Uri`, whose parsed form caches inside; the key is
 // never changed while in the map.
 #[allow(clippy::mutable_key_type)]
-/// A rename of every place given to `new_name`; an error when the name is declared in the
-/// built-in library, which is not the author's to change.
+/// A rename of every place given to `new_name`, outside the built-in library; an error when
+/// the name is declared only in the library (the game takes it from there, and the library
+/// is not the author's to change).
 pub fn rename(name: &Name, places: &[Place], new_name: &str) -> Result<WorkspaceEdit, String> {
-    if let Some(p) = places.iter().find(|p| p.def && p.stdlib) {
+    let own = places.iter().any(|p| p.def && !p.stdlib);
+    if let Some(p) = places.iter().find(|p| p.def && p.stdlib).filter(|_| !own) {
         return Err(format!(
             "the {} `{}` is declared in the built-in library ({}), which cannot be renamed",
             name.kind.word(),

@@ -876,6 +876,40 @@ fn nothing_a_client_sends_stops_the_server() {
     );
     assert!(v.get("error").is_none(), "{v}");
 
+    // A burst of perft commands: a few run (and give chess's perft), the rest are refused
+    // until one ends, instead of starting a thread each.
+    let chess_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf");
+    let chess = std::fs::read_to_string(&chess_path).expect("chess");
+    let chess_uri = uri_of(&chess_path);
+    c.open(&chess_uri, &chess);
+    let first = c.next_id + 1;
+    for _ in 0..12 {
+        c.next_id += 1;
+        let id = c.next_id;
+        c.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand",
+            "params": {"command": "zrf.perft", "arguments": [chess_uri.as_str(), "Chess"]}}),
+        );
+    }
+    let (mut ran, mut refused) = (0, 0);
+    while ran + refused < 12 {
+        let v = c.response();
+        let id = v["id"].as_i64().expect("an id");
+        assert!((first..first + 12).contains(&id), "{v}");
+        match v["result"].as_str() {
+            Some(out) => {
+                assert!(out.ends_with("\n1 20\n2 400\n3 8902"), "{out}");
+                ran += 1;
+            }
+            None => {
+                let m = v["error"]["message"].as_str().unwrap_or_default();
+                assert!(m.contains("4 commands are running already"), "{v}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(ran >= 4 && refused >= 1, "{ran} ran, {refused} refused");
+
     // Still serving: a hover on the game, then a clean shutdown.
     let hover: Hover = c.result("textDocument/hover", at(&uri, pos_of(&fixed, "Pawn", 0, 1)));
     assert!(format!("{hover:?}").contains("Pawn"));

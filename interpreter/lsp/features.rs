@@ -72,7 +72,7 @@ pub fn places(a: &Analysis, name: &Name) -> Vec<Place> {
 
 /// The places of the name that `name` (of the document `a`) is in another load `b`: the name
 /// of the same kind and spelling whose declarations are the same places in the same files.
-pub fn same_name<'b>(a_defs: &[Place], b: &'b Analysis, name: &Name) -> Option<Vec<Place>> {
+pub fn same_name(a_defs: &[Place], b: &Analysis, name: &Name) -> Option<Vec<Place>> {
     let other = b.index.get(name.kind, &name.name)?;
     let theirs = places(b, other);
     let shared = a_defs.iter().filter(|p| p.def).any(|p| {

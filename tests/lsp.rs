@@ -1214,3 +1214,32 @@ fn uri_to_text(uri: &Uri) -> String {
     let path = uri.as_str().strip_prefix("file://").expect("a file URI");
     std::fs::read_to_string(path).expect("the file")
 }
+
+/// Through two includes: the problem is shown in the innermost file with the middle file's
+/// `include` form as related information, and at the game's own `include` form.
+#[test]
+fn diagnostics_through_nested_includes() {
+    let dir = common::TempDir::new("lsp-nested");
+    let broken = "(define step ($1 (verify empty?) add))\n(define hop ($1 $1 add)))\n";
+    let moves_path = dir.write("moves.zrf", broken);
+    let mid = "; shared\n(include \"moves.zrf\")\n";
+    let mid_path = dir.write("mid.zrf", mid);
+    let game = GAME
+        .replace("Blak", "Black")
+        .replace("\"moves.zrf\"", "\"mid.zrf\"");
+    let game_path = dir.write("mini.zrf", &game);
+    let (uri, moves_uri) = (uri_of(&game_path), uri_of(&moves_path));
+    let mut c = Client::start();
+    c.open(&uri, &game);
+    let there = c.diagnostics_until(&moves_uri, |d| !d.is_empty());
+    let related = there[0].related_information.as_ref().expect("related");
+    assert_eq!(related[0].location.uri, uri_of(&mid_path));
+    assert_eq!(
+        related[0].location.range,
+        range_of(mid, "(include \"moves.zrf\")", 0)
+    );
+    let here = c.diagnostics_until(&uri, |d| !d.is_empty());
+    assert_eq!(here.len(), 1, "{here:?}");
+    assert_eq!(here[0].range, range_of(&game, "(include \"mid.zrf\")", 0));
+    assert!(here[0].message.contains("moves.zrf:2:25"), "{here:?}");
+}

@@ -727,6 +727,25 @@ fn rename_reaches_every_open_game_but_never_the_library() {
         message.contains("`slide` is declared in the built-in library (chess-pieces.zrf)"),
         "{message}"
     );
+    // Asked before the editor prompts for the new name: refused the same way.
+    let v = c.request(
+        "textDocument/prepareRename",
+        at(other_uri, pos_of(&other, "(slide n)", 0, 2)),
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("built-in library")),
+        "{v}"
+    );
+    let v: Value = c.result(
+        "textDocument/prepareRename",
+        at(other_uri, pos_of(&other, "(step s)", 0, 2)),
+    );
+    assert_eq!(
+        serde_json::from_value::<Range>(v).expect("a range"),
+        range_of(&other, "step", 1)
+    );
     // Its references still include the library's declaration, for reading.
     let refs: Vec<Location> = c.result(
         "textDocument/references",

@@ -32,9 +32,10 @@ struct Slot;
 impl Slot {
     fn take() -> Option<Slot> {
         let taken = RUNNING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < MAX_RUNNING).then_some(n + 1)
+            (n < MAX_RUNNING).then(|| n + 1)
         });
-        taken.is_ok().then_some(Slot)
+        // Built only when counted: a `Slot` dropped uncounted would undo another's count.
+        taken.is_ok().then(|| Slot)
     }
 }
 

@@ -83,6 +83,20 @@ pub fn same_name(a_defs: &[Place], b: &Analysis, name: &Name) -> Option<Vec<Plac
     shared.then_some(theirs)
 }
 
+/// Why a name cannot be renamed: it is declared in the built-in library and nowhere else.
+pub fn library_only(name: &Name, places: &[Place]) -> Option<String> {
+    let own = places.iter().any(|p| p.def && !p.stdlib);
+    let p = places.iter().find(|p| p.def && p.stdlib).filter(|_| !own)?;
+    Some(format!(
+        "the {} `{}` is declared in the built-in library ({}), which cannot be renamed",
+        name.kind.word(),
+        name.name,
+        p.file
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned())
+    ))
+}
+
 // `WorkspaceEdit::changes` is keyed by `Uri`, whose parsed form caches inside; the key is
 // never changed while in the map.
 #[allow(clippy::mutable_key_type)]
@@ -90,16 +104,8 @@ pub fn same_name(a_defs: &[Place], b: &Analysis, name: &Name) -> Option<Vec<Plac
 /// the name is declared only in the library (the game takes it from there, and the library
 /// is not the author's to change).
 pub fn rename(name: &Name, places: &[Place], new_name: &str) -> Result<WorkspaceEdit, String> {
-    let own = places.iter().any(|p| p.def && !p.stdlib);
-    if let Some(p) = places.iter().find(|p| p.def && p.stdlib).filter(|_| !own) {
-        return Err(format!(
-            "the {} `{}` is declared in the built-in library ({}), which cannot be renamed",
-            name.kind.word(),
-            name.name,
-            p.file
-                .file_name()
-                .map_or(String::new(), |f| f.to_string_lossy().into_owned())
-        ));
+    if let Some(why) = library_only(name, places) {
+        return Err(why);
     }
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     for p in places.iter().filter(|p| !p.stdlib) {

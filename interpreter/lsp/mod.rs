@@ -500,11 +500,14 @@ impl Server {
                 let p: TextDocumentPositionParams = params(req.params)?;
                 let key = self.doc_for(&p.text_document.uri)?;
                 let (a, off) = at(&self.docs, &key, p.position);
-                let found = a.and_then(|a| {
-                    let (_, span) = features::name_at(a, off)?;
-                    Some(PrepareRenameResponse::Range(a.range(span)))
-                });
-                json(found)
+                let Some((name, span)) = a.and_then(|a| features::name_at(a, off)) else {
+                    return json(Value::Null);
+                };
+                let a = a.ok_or("no analysis")?;
+                if let Some(why) = features::library_only(name, &features::places(a, name)) {
+                    return Err(why);
+                }
+                json(PrepareRenameResponse::Range(a.range(span)))
             }
             "textDocument/rename" => {
                 let p: RenameParams = params(req.params)?;

@@ -70,6 +70,8 @@ pub struct SourceFile {
     /// The decoded text.
     pub text: String,
     line_starts: Vec<usize>,
+    /// For an included file, the `(include ...)` form that read it (in the including file).
+    pub included_from: Option<Span>,
 }
 
 impl SourceFile {
@@ -127,6 +129,7 @@ impl SourceMap {
             name: name.into(),
             text,
             line_starts,
+            included_from: None,
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -134,6 +137,13 @@ impl SourceMap {
     /// Adds a file from raw bytes: UTF-8 when valid, otherwise Latin-1.
     pub fn add_bytes(&mut self, name: impl Into<String>, bytes: &[u8]) -> FileId {
         self.add(name, decode(bytes))
+    }
+
+    /// Records the `(include ...)` form that read a file.
+    pub fn set_included_from(&mut self, file: FileId, form: Span) {
+        if let Some(f) = self.files.get_mut(file.0 as usize) {
+            f.included_from = Some(form);
+        }
     }
 
     /// The file behind an id.

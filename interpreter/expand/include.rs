@@ -73,6 +73,7 @@ impl Expander<'_> {
             return None;
         }
         let file = self.map.add_bytes(name, &bytes);
+        self.map.set_included_from(file, form.span);
         let (forms, diags) = parse_file(file, &self.map.file(file).text);
         self.diags.extend(diags);
         Some((file, forms))

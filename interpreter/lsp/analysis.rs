@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri,
 };
 use zrf::def::GameDef;
 use zrf::diagnostic::{Diagnostic, Severity};
@@ -15,7 +15,7 @@ use zrf::expand::{GameSource, Loader};
 use zrf::names::Index;
 use zrf::source::{FileId, SourceMap, Span};
 
-use super::text::{path_to_uri, position_in, stdlib_path, LineIndex};
+use super::text::{path_to_uri, position_in, stdlib_path};
 
 /// Includes come from the open editors first (their unsaved text), then from disk.
 pub struct DocLoader<'a> {
@@ -35,6 +35,16 @@ impl Loader for DocLoader<'_> {
         crate::fsio::read_file(Path::new(path))
             .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
     }
+}
+
+/// A load's diagnostics for the editor: the document's own, and those to show in the files
+/// it includes.
+#[derive(Default)]
+pub struct Published {
+    /// For the document.
+    pub own: Vec<lsp_types::Diagnostic>,
+    /// For other files, by their URI.
+    pub elsewhere: Vec<(Uri, lsp_types::Diagnostic)>,
 }
 
 /// What is known about one open rules file.
@@ -71,7 +81,13 @@ pub fn analyse(path: &str, text: &str, loader: &dyn Loader, is_tests: bool) -> A
             summary: OnceCell::new(),
         };
     }
-    let a = zrf::names::analyse(path, text.as_bytes(), loader);
+    let mut a = zrf::names::analyse(path, text.as_bytes(), loader);
+    if a.games.is_empty() {
+        // A file of macros is an include: its mistakes show through the games that include
+        // it, and its lack of a game is no mistake while it is edited.
+        a.diags
+            .retain(|d| d.message != "the file defines no game" || d.primary.span.hi != 0);
+    }
     Analysis {
         map: a.map,
         root: a.root,
@@ -108,34 +124,87 @@ impl Analysis {
         }
     }
 
-    /// The document's diagnostics for the editor: those in other files (an include) are shown
-    /// at the document's start, naming their place; a macro's definition and the use that
-    /// expanded it are related information; notes and help follow the message.
-    pub fn lsp_diagnostics(&self, lines: &LineIndex, text: &str) -> Vec<lsp_types::Diagnostic> {
-        self.diags
-            .iter()
-            .map(|d| self.lsp_diagnostic(d, lines, text))
-            .collect()
+    /// The diagnostics of the load for the editor. One in the document is shown where it is;
+    /// one in an included file is shown in that file at its place (with the `include` form
+    /// that read the file as related information), and briefly at the document's `include`
+    /// form that leads to it. A macro's definition and the use that expanded it are related
+    /// information; notes and help follow the message.
+    pub fn lsp_diagnostics(&self) -> Published {
+        let mut out = Published::default();
+        for d in &self.diags {
+            let site = self.map.use_site(d.primary.span);
+            let full = self.lsp_diagnostic(d, site);
+            if site.file == self.root {
+                out.own.push(full);
+                continue;
+            }
+            let mut short = lsp_types::Diagnostic {
+                range: Range::default(),
+                message: format!("in {}: {}", self.place(site), d.message),
+                related_information: self.location(site).map(|location| {
+                    vec![DiagnosticRelatedInformation {
+                        location,
+                        message: d.message.clone(),
+                    }]
+                }),
+                ..full.clone()
+            };
+            if let Some(include) = self.include_in_root(site.file) {
+                short.range = self.range(include);
+            }
+            out.own.push(short);
+            let file = self.map.file(site.file);
+            if file.name.starts_with("<stdlib>/") {
+                continue;
+            }
+            let Some(uri) = path_to_uri(Path::new(&file.name)) else {
+                continue;
+            };
+            let mut there = full;
+            if let Some(include) = file.included_from.map(|s| self.map.use_site(s)) {
+                if let Some(location) = self.location(include) {
+                    let by = self.map.file(include.file).name.clone();
+                    let related = there.related_information.get_or_insert_with(Vec::new);
+                    related.insert(
+                        0,
+                        DiagnosticRelatedInformation {
+                            location,
+                            message: format!("included here, by {by}"),
+                        },
+                    );
+                }
+            }
+            out.elsewhere.push((uri, there));
+        }
+        out
     }
 
-    fn lsp_diagnostic(
-        &self,
-        d: &Diagnostic,
-        lines: &LineIndex,
-        text: &str,
-    ) -> lsp_types::Diagnostic {
-        let site = self.map.use_site(d.primary.span);
-        let mut message = d.message.clone();
-        let range = if site.file == self.root {
-            Range {
-                start: lines.position(text, site.lo as usize),
-                end: lines.position(text, site.hi as usize),
+    /// `file:line:column` of a span's start.
+    fn place(&self, span: Span) -> String {
+        let (l, c) = self.map.line_col(span);
+        let name = &self.map.file(span.file).name;
+        let short = Path::new(name)
+            .file_name()
+            .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+        format!("{short}:{l}:{c}")
+    }
+
+    /// The document's `include` form through which a file was read (directly or through
+    /// other includes).
+    fn include_in_root(&self, mut file: FileId) -> Option<Span> {
+        for _ in 0..self.map.files().len() {
+            let site = self.map.use_site(self.map.file(file).included_from?);
+            if site.file == self.root {
+                return Some(site);
             }
-        } else {
-            let (l, c) = self.map.line_col(site);
-            message = format!("{}:{l}:{c}: {message}", self.map.file(site.file).name);
-            Range::new(Position::new(0, 0), Position::new(0, 0))
-        };
+            file = site.file;
+        }
+        None
+    }
+
+    fn lsp_diagnostic(&self, d: &Diagnostic, site: Span) -> lsp_types::Diagnostic {
+        let mut message = d.message.clone();
+        let range = self.range(site);
         if !d.primary.text.is_empty() {
             message = format!("{message}: {}", d.primary.text);
         }

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
@@ -19,6 +20,30 @@ pub const NAMES: &[&str] = &["zrf.perft", "zrf.startPosition", "zrf.runTests"];
 const PERFT_BUDGET: Duration = Duration::from_secs(3);
 /// `zrf test` is stopped after this long.
 const TEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// How many commands may run at once; more are refused until one ends.
+pub const MAX_RUNNING: usize = 4;
+
+/// The commands running now.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// One running command, counted while it lives.
+struct Slot;
+
+impl Slot {
+    fn take() -> Option<Slot> {
+        let taken = RUNNING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < MAX_RUNNING).then(|| n + 1)
+        });
+        // Built only when counted: a `Slot` dropped uncounted would undo another's count.
+        taken.is_ok().then(|| Slot)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// A command with what it needs, all owned (it crosses to another thread).
 pub struct Job {
@@ -39,9 +64,13 @@ pub fn spawn(job: Job, id: RequestId, done: Sender<Done>) -> Result<(), String> 
     if !NAMES.contains(&job.command.as_str()) {
         return Err(format!("unknown command {}", job.command));
     }
+    let slot = Slot::take().ok_or_else(|| {
+        format!("{MAX_RUNNING} commands are running already; run this one when one has ended")
+    })?;
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || {
+            let _slot = slot;
             let result = std::panic::catch_unwind(|| run(&job))
                 .unwrap_or_else(|_| Err("zrf: internal error while running the command".into()));
             let _ = done.send((id, result));

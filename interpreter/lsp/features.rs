@@ -2,6 +2,7 @@
 //! references, hover, completion, symbols, rename, highlighting and code lenses.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use lsp_types::{
     CodeLens, Command, CompletionItem, CompletionItemKind, DocumentSymbol, Hover, HoverContents,
@@ -14,7 +15,7 @@ use zrf::source::Span;
 use zrf::syntax::{tokens, TokenKind};
 
 use super::analysis::Analysis;
-use super::text::LineIndex;
+use super::text::{uri_to_path, LineIndex};
 
 /// The longest text a hover shows of a macro or its expansion.
 const HOVER_CHARS: usize = 3000;
@@ -36,38 +37,87 @@ pub fn definition(a: &Analysis, offset: usize) -> Vec<Location> {
     }
 }
 
-/// Every place the name at the cursor is written.
-pub fn references(a: &Analysis, offset: usize, with_declaration: bool) -> Vec<Location> {
-    let Some((name, _)) = name_at(a, offset) else {
-        return Vec::new();
-    };
-    let decls = name.defs.iter().filter(|_| with_declaration);
-    decls
-        .chain(&name.refs)
-        .filter_map(|&s| a.location(s))
+/// One place a name is written.
+pub struct Place {
+    /// Where, as the editor sees it.
+    pub location: Location,
+    /// The file, as one path for every load (canonical when it exists).
+    pub file: PathBuf,
+    /// A declaration, not a use.
+    pub def: bool,
+    /// In the built-in library.
+    pub stdlib: bool,
+}
+
+/// Every place a name of the load is written, declarations first.
+pub fn places(a: &Analysis, name: &Name) -> Vec<Place> {
+    let defs = name.defs.iter().map(|s| (s, true));
+    let refs = name.refs.iter().map(|s| (s, false));
+    defs.chain(refs)
+        .filter_map(|(&span, def)| {
+            let location = a.location(span)?;
+            let file_name = &a.map.file(span.file).name;
+            let stdlib = file_name.starts_with("<stdlib>/");
+            let file = uri_to_path(&location.uri)?;
+            let file = std::fs::canonicalize(&file).unwrap_or(file);
+            Some(Place {
+                location,
+                file,
+                def,
+                stdlib,
+            })
+        })
         .collect()
+}
+
+/// The places of the name that `name` (of the document `a`) is in another load `b`: the name
+/// of the same kind and spelling whose declarations are the same places in the same files.
+pub fn same_name(a_defs: &[Place], b: &Analysis, name: &Name) -> Option<Vec<Place>> {
+    let other = b.index.get(name.kind, &name.name)?;
+    let theirs = places(b, other);
+    let shared = a_defs.iter().filter(|p| p.def).any(|p| {
+        theirs
+            .iter()
+            .any(|q| q.def && q.file == p.file && q.location.range == p.location.range)
+    });
+    shared.then_some(theirs)
+}
+
+/// Why a name cannot be renamed: it is declared in the built-in library and nowhere else.
+pub fn library_only(name: &Name, places: &[Place]) -> Option<String> {
+    let own = places.iter().any(|p| p.def && !p.stdlib);
+    let p = places.iter().find(|p| p.def && p.stdlib).filter(|_| !own)?;
+    Some(format!(
+        "the {} `{}` is declared in the built-in library ({}), which cannot be renamed",
+        name.kind.word(),
+        name.name,
+        p.file
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned())
+    ))
 }
 
 // `WorkspaceEdit::changes` is keyed by `Uri`, whose parsed form caches inside; the key is
 // never changed while in the map.
 #[allow(clippy::mutable_key_type)]
-/// A rename of the name at the cursor in every file of the load that is not the standard
-/// library's; `None` when no name is there.
-pub fn rename(a: &Analysis, offset: usize, new_name: &str) -> Option<WorkspaceEdit> {
-    let (name, _) = name_at(a, offset)?;
+/// A rename of every place given to `new_name`, outside the built-in library; an error when
+/// the name is declared only in the library (the game takes it from there, and the library
+/// is not the author's to change).
+pub fn rename(name: &Name, places: &[Place], new_name: &str) -> Result<WorkspaceEdit, String> {
+    if let Some(why) = library_only(name, places) {
+        return Err(why);
+    }
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-    for &s in name.defs.iter().chain(&name.refs) {
-        if a.map.file(s.file).name.starts_with("<stdlib>/") {
-            continue;
-        }
-        if let Some(loc) = a.location(s) {
-            changes.entry(loc.uri).or_default().push(TextEdit {
-                range: loc.range,
+    for p in places.iter().filter(|p| !p.stdlib) {
+        changes
+            .entry(p.location.uri.clone())
+            .or_default()
+            .push(TextEdit {
+                range: p.location.range,
                 new_text: new_name.to_string(),
             });
-        }
     }
-    Some(WorkspaceEdit {
+    Ok(WorkspaceEdit {
         changes: Some(changes),
         ..Default::default()
     })

@@ -10,9 +10,10 @@ mod analysis;
 mod commands;
 mod features;
 mod text;
+mod transport;
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -21,8 +22,9 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::*;
 use serde_json::Value;
 
-use analysis::{analyse, Analysis, DocLoader};
+use analysis::{analyse, Analysis, DocLoader, Published};
 use text::{uri_to_path, LineIndex};
+use zrf::names::Name;
 
 /// How long the author must pause before a change is analysed.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -36,11 +38,20 @@ struct Doc {
     /// When the text last changed, if it has not been analysed since.
     dirty: Option<Instant>,
     analysis: Option<Analysis>,
+    /// The diagnostics of the last analysis.
+    diagnostics: Option<Published>,
+    /// Analysed since its diagnostics were last published.
+    unpublished: bool,
 }
 
 impl Doc {
     fn is_tests(&self) -> bool {
         self.path.extension().is_some_and(|e| e == "tests")
+    }
+
+    /// Larger than any rules file zrf reads: not analysed, formatted or highlighted.
+    fn too_large(&self) -> bool {
+        self.text.len() as u64 > crate::fsio::MAX_FILE_BYTES
     }
 }
 
@@ -51,11 +62,16 @@ struct Server {
     conn: Connection,
     docs: HashMap<String, Doc>,
     done_tx: Sender<Done>,
+    /// The diagnostics last published, by URI (of open documents and of the files they
+    /// include).
+    shown: HashMap<String, (Uri, Vec<lsp_types::Diagnostic>)>,
+    /// A document was analysed or closed since diagnostics were last published.
+    stale: bool,
 }
 
 /// Serves one editor until it says `exit`.
 pub fn run() -> ExitCode {
-    let (conn, io) = Connection::stdio();
+    let (conn, writer) = transport::stdio();
     let caps = capabilities();
     let Ok(caps) = serde_json::to_value(caps) else {
         return ExitCode::FAILURE;
@@ -69,10 +85,13 @@ pub fn run() -> ExitCode {
         conn,
         docs: HashMap::new(),
         done_tx,
+        shown: HashMap::new(),
+        stale: false,
     };
     let code = server.serve(&done_rx);
     drop(server);
-    let _ = io.join();
+    // Every answer written; the reader may still wait on input, and ends with the process.
+    let _ = writer.join();
     code
 }
 
@@ -148,8 +167,9 @@ impl Server {
                         self.finish_command(id, result);
                     }
                 }
-                recv(timeout) -> _ => self.publish_due(),
+                recv(timeout) -> _ => self.analyse_due(),
             }
+            self.publish();
         }
     }
 
@@ -164,8 +184,8 @@ impl Server {
         )));
     }
 
-    /// Analyses and publishes the documents whose pause has lasted long enough.
-    fn publish_due(&mut self) {
+    /// Analyses the documents whose pause has lasted long enough.
+    fn analyse_due(&mut self) {
         let now = Instant::now();
         let due: Vec<String> = self
             .docs
@@ -175,7 +195,6 @@ impl Server {
             .collect();
         for key in due {
             self.ensure(&key);
-            self.publish(&key);
         }
     }
 
@@ -192,6 +211,26 @@ impl Server {
         if doc.analysis.is_some() && doc.dirty.is_none() {
             return;
         }
+        if doc.too_large() {
+            doc.analysis = None;
+            doc.diagnostics = Some(Published {
+                own: vec![lsp_types::Diagnostic {
+                    message: format!(
+                        "the file is too large to analyse ({} bytes; the limit is {} MiB)",
+                        doc.text.len(),
+                        crate::fsio::MAX_FILE_BYTES >> 20
+                    ),
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    source: Some("zrf".into()),
+                    ..Default::default()
+                }],
+                elsewhere: Vec::new(),
+            });
+            doc.dirty = None;
+            doc.unpublished = true;
+            self.stale = true;
+            return;
+        }
         let loader = DocLoader { open: &open };
         let name = doc.path.to_string_lossy().into_owned();
         let is_tests = doc.is_tests();
@@ -200,32 +239,95 @@ impl Server {
             analyse(&name, text, &loader, is_tests)
         }));
         doc.analysis = result.ok();
-        doc.dirty = None;
-    }
-
-    fn publish(&self, key: &str) {
-        let Some(doc) = self.docs.get(key) else {
-            return;
-        };
-        let diagnostics = doc
-            .analysis
-            .as_ref()
-            .map(|a| a.lsp_diagnostics(&doc.lines, &doc.text))
-            .unwrap_or_else(|| {
-                vec![lsp_types::Diagnostic {
+        doc.diagnostics = Some(match &doc.analysis {
+            Some(a) => a.lsp_diagnostics(),
+            None => Published {
+                own: vec![lsp_types::Diagnostic {
                     message: "zrf could not analyse this file (an internal error)".into(),
                     source: Some("zrf".into()),
                     ..Default::default()
-                }]
-            });
-        self.notify(
-            "textDocument/publishDiagnostics",
-            PublishDiagnosticsParams {
-                uri: doc.uri.clone(),
-                diagnostics,
-                version: Some(doc.version),
+                }],
+                elsewhere: Vec::new(),
             },
-        );
+        });
+        doc.dirty = None;
+        doc.unpublished = true;
+        self.stale = true;
+    }
+
+    /// Publishes the diagnostics of every URI whose list changed, and of every document
+    /// analysed since its last publication. A file's list gathers its own diagnostics (when it
+    /// is open) and those that the open documents' loads found in it (as an include).
+    fn publish(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        let by_path: HashMap<&Path, &Doc> =
+            self.docs.values().map(|d| (d.path.as_path(), d)).collect();
+        let mut all: BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> = BTreeMap::new();
+        let mut add = |uri: &Uri, d: &lsp_types::Diagnostic| {
+            let list = &mut all
+                .entry(uri.as_str().to_string())
+                .or_insert_with(|| (uri.clone(), Vec::new()))
+                .1;
+            let same = |x: &lsp_types::Diagnostic| {
+                x.range == d.range && x.message == d.message && x.severity == d.severity
+            };
+            if !list.iter().any(same) {
+                list.push(d.clone());
+            }
+        };
+        let mut keys: Vec<&String> = self.docs.keys().collect();
+        keys.sort();
+        for key in &keys {
+            let doc = &self.docs[*key];
+            let Some(p) = &doc.diagnostics else { continue };
+            for d in &p.own {
+                add(&doc.uri, d);
+            }
+        }
+        for key in &keys {
+            let Some(p) = &self.docs[*key].diagnostics else {
+                continue;
+            };
+            for (uri, d) in &p.elsewhere {
+                // The editor's spelling of the URI when the file is open.
+                let open = uri_to_path(uri).and_then(|p| by_path.get(p.as_path()).copied());
+                add(open.map_or(uri, |o| &o.uri), d);
+            }
+        }
+        let mut every: Vec<String> = all.keys().chain(self.shown.keys()).cloned().collect();
+        every.sort();
+        every.dedup();
+        let mut sends = Vec::new();
+        for key in every {
+            let forced = self.docs.get(&key).is_some_and(|d| d.unpublished);
+            let now = all.remove(&key).or_else(|| {
+                let uri = self.shown.get(&key).map(|(u, _)| u.clone())?;
+                Some((uri, Vec::new()))
+            });
+            let Some((uri, list)) = now else { continue };
+            let before = self.shown.get(&key).map(|(_, l)| l);
+            if forced || before.unwrap_or(&Vec::new()) != &list {
+                sends.push(PublishDiagnosticsParams {
+                    uri: uri.clone(),
+                    diagnostics: list.clone(),
+                    version: self.docs.get(&key).map(|d| d.version),
+                });
+            }
+            if list.is_empty() && !self.docs.contains_key(&key) {
+                self.shown.remove(&key);
+            } else {
+                self.shown.insert(key, (uri, list));
+            }
+        }
+        for doc in self.docs.values_mut() {
+            doc.unpublished = false;
+        }
+        for p in sends {
+            self.notify("textDocument/publishDiagnostics", p);
+        }
     }
 
     fn notification(&mut self, n: Notification) {
@@ -247,16 +349,9 @@ impl Server {
             "textDocument/didClose" => {
                 if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) {
                     let key = p.text_document.uri.as_str().to_string();
-                    self.docs.remove(&key);
-                    self.notify(
-                        "textDocument/publishDiagnostics",
-                        PublishDiagnosticsParams {
-                            uri: p.text_document.uri,
-                            diagnostics: Vec::new(),
-                            version: None,
-                        },
-                    );
                     self.mark_includers(&key);
+                    self.docs.remove(&key);
+                    self.stale = true;
                 }
             }
             _ => {}
@@ -267,6 +362,8 @@ impl Server {
         let key = uri.as_str().to_string();
         let path = uri_to_path(&uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
         let lines = LineIndex::new(&text);
+        // The last diagnostics stay shown until the new text is analysed.
+        let diagnostics = self.docs.remove(&key).and_then(|d| d.diagnostics);
         self.docs.insert(
             key.clone(),
             Doc {
@@ -277,6 +374,8 @@ impl Server {
                 lines,
                 dirty: Some(Instant::now()),
                 analysis: None,
+                diagnostics,
+                unpublished: false,
             },
         );
         self.mark_includers(&key);
@@ -326,6 +425,9 @@ impl Server {
         if !self.docs.contains_key(&key) {
             return Err(format!("{} is not open", uri.as_str()));
         }
+        if self.docs[&key].too_large() {
+            return Err(format!("{} is too large for zrf", uri.as_str()));
+        }
         self.ensure(&key);
         Ok(key)
     }
@@ -359,12 +461,12 @@ impl Server {
                 let p: ReferenceParams = params(req.params)?;
                 let tp = p.text_document_position;
                 let key = self.doc_for(&tp.text_document.uri)?;
-                let (a, off) = at(&self.docs, &key, tp.position);
                 let with = p.context.include_declaration;
-                json(
-                    a.map(|a| features::references(a, off, with))
-                        .unwrap_or_default(),
-                )
+                let found = self.everywhere(&key, tp.position).map(|(_, places)| {
+                    let places = places.into_iter().filter(|p| with || !p.def);
+                    places.map(|p| p.location).collect::<Vec<_>>()
+                });
+                json(found.unwrap_or_default())
             }
             "textDocument/hover" => {
                 let p: HoverParams = params(req.params)?;
@@ -398,17 +500,19 @@ impl Server {
                 let p: TextDocumentPositionParams = params(req.params)?;
                 let key = self.doc_for(&p.text_document.uri)?;
                 let (a, off) = at(&self.docs, &key, p.position);
-                let found = a.and_then(|a| {
-                    let (_, span) = features::name_at(a, off)?;
-                    Some(PrepareRenameResponse::Range(a.range(span)))
-                });
-                json(found)
+                let Some((name, span)) = a.and_then(|a| features::name_at(a, off)) else {
+                    return json(Value::Null);
+                };
+                let a = a.ok_or("no analysis")?;
+                if let Some(why) = features::library_only(name, &features::places(a, name)) {
+                    return Err(why);
+                }
+                json(PrepareRenameResponse::Range(a.range(span)))
             }
             "textDocument/rename" => {
                 let p: RenameParams = params(req.params)?;
                 let tp = p.text_document_position;
                 let key = self.doc_for(&tp.text_document.uri)?;
-                let (a, off) = at(&self.docs, &key, tp.position);
                 let bad = p.new_name.is_empty()
                     || p.new_name.contains(|c: char| {
                         c.is_whitespace() || c.is_control() || "();\"".contains(c)
@@ -416,7 +520,10 @@ impl Server {
                 if bad {
                     return Err(format!("`{}` is not a name", p.new_name));
                 }
-                json(a.and_then(|a| features::rename(a, off, &p.new_name)))
+                match self.everywhere(&key, tp.position) {
+                    Some((name, places)) => json(features::rename(&name, &places, &p.new_name)?),
+                    None => json(Value::Null),
+                }
             }
             "textDocument/formatting" => {
                 let p: DocumentFormattingParams = params(req.params)?;
@@ -486,6 +593,51 @@ impl Server {
             }
             m => Err(format!("zrf lsp does not answer {m}")),
         }
+    }
+
+    /// The name at a position of a document and every place it is written in the open
+    /// documents' loads that see the same declaration (two games including one file of
+    /// macros), each place once, with the editor's URI for open files.
+    fn everywhere(&mut self, key: &str, pos: Position) -> Option<(Name, Vec<features::Place>)> {
+        let mut keys: Vec<String> = self.docs.keys().cloned().collect();
+        keys.sort();
+        for k in &keys {
+            self.ensure(k);
+        }
+        let d = self.docs.get(key)?;
+        let a = d.analysis.as_ref()?;
+        let (name, _) = features::name_at(a, d.lines.offset(&d.text, pos))?;
+        let mut all = features::places(a, name);
+        if name.defs.is_empty() {
+            return Some((name.clone(), all));
+        }
+        let mine = features::places(a, name);
+        for k in keys.iter().filter(|k| k.as_str() != key) {
+            let Some(b) = self.docs[k].analysis.as_ref() else {
+                continue;
+            };
+            if let Some(theirs) = features::same_name(&mine, b, name) {
+                all.extend(theirs);
+            }
+        }
+        let open: HashMap<PathBuf, &Uri> = self
+            .docs
+            .values()
+            .map(|d| {
+                (
+                    std::fs::canonicalize(&d.path).unwrap_or(d.path.clone()),
+                    &d.uri,
+                )
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        all.retain(|p| seen.insert((p.file.clone(), p.location.range)));
+        for p in &mut all {
+            if let Some(uri) = open.get(&p.file) {
+                p.location.uri = (*uri).clone();
+            }
+        }
+        Some((name.clone(), all))
     }
 
     fn finish_command(&self, id: RequestId, result: Result<String, String>) {

@@ -14,20 +14,18 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use zrf::expand::Loader;
 
-use cli::play::{is_record, play, replay, replay_check, PlayOptions};
-use cli::protocol::{engine_protocol, Protocol};
-use cli::rules::{check, check_dir, moves, moves_batch, perft};
-use cli::selfplay::{selfplay, Match};
+use play::{is_record, play, replay, replay_check, PlayOptions};
+use protocol::{engine_protocol, Protocol};
+use rules::{check, check_dir, moves, moves_batch, perft};
+use selfplay::{selfplay, Match};
 
-#[path = "fsio.rs"]
 mod fsio;
-#[path = "lsp/mod.rs"]
+/// `zrf lsp`: binary side too (it reads files and talks over stdin and stdout); its folder is
+/// still `interpreter/lsp/`.
+#[path = "../interpreter/lsp/mod.rs"]
 mod lsp;
-#[path = "repl/readline.rs"]
 mod readline;
-#[path = "serve/mod.rs"]
 mod serve;
-#[path = "testing/command.rs"]
 mod test_command;
 
 #[derive(Parser)]
@@ -275,8 +273,12 @@ macro_rules! say {
     }};
 }
 
-#[path = "cli/mod.rs"]
-mod cli;
+mod fmt;
+mod folders;
+mod play;
+mod protocol;
+mod rules;
+mod selfplay;
 
 /// The starter rules file of `zrf new`.
 const NEW_GAME: &str = include_str!("templates/new-game.zrf");
@@ -481,7 +483,7 @@ fn run() -> ExitCode {
             open,
         } => serve::run(&file, variant.as_deref(), &host, port, open),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
-        Command::Fmt { files, check } => cli::fmt::fmt(&files, check),
+        Command::Fmt { files, check } => fmt::fmt(&files, check),
         Command::Lsp => lsp::run(),
     }
 }

@@ -3,6 +3,13 @@
 //! The pipeline: [`syntax::parse_file`] reads text into S-expressions, [`expand::expand`]
 //! replaces includes and macros, [`expand::assemble`] builds each game and variant, and
 //! `resolve` turns one of them into a [`def::GameDef`] where every name is an id.
+//!
+//! The front ends (the `zrf` binary, the Python package, editors) use [`load`],
+//! [`check_source`] and [`resolve_game`], then [`engine::Rules`] and [`play::Game`] to play,
+//! [`repl::Session`] for typed commands, [`records`], [`protocol`], [`ai`] and [`view`]. The
+//! library does no I/O: files come in through [`expand::Loader`] and [`repl::Files`]. The
+//! stages behind [`resolve_game`] (`resolve`, `suggest`) are public only with the feature
+//! `internals`, which the crate's own tests turn on.
 #![deny(missing_docs)]
 
 pub mod actions;
@@ -20,13 +27,19 @@ pub mod play;
 pub mod protocol;
 pub mod records;
 pub mod repl;
+#[cfg(feature = "internals")]
 pub mod resolve;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod resolve;
 pub mod san;
 pub mod setup;
 pub mod shipped;
 pub mod source;
 pub mod stdlib;
+#[cfg(feature = "internals")]
 pub mod suggest;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod suggest;
 pub mod summary;
 pub mod syntax;
 pub mod testing;

@@ -70,9 +70,12 @@ pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
     let (games, more) = expand::assemble(top);
     diags.extend(more);
     // A file too large to read or expand is already reported; its games may lie past the stop.
-    let too_large = diags.iter().any(|d| d.message.ends_with("too large"));
+    let too_large = diags
+        .iter()
+        .any(|d| d.code.is_some_and(diagnostic::Code::stopped_reading));
     if games.is_empty() && !too_large {
         let d = Diagnostic::error(source::Span::new(root, 0, 0), "the file defines no game")
+            .with_code(diagnostic::Code::NoGame)
             .with_label("expected a `(game ...)` form")
             .with_note("a file of macros only is meant to be included by a game file");
         diags.push(d);
@@ -135,7 +138,10 @@ pub fn tidy(map: &SourceMap, diags: &mut Vec<Diagnostic>) {
             d.severity = diagnostic::Severity::Error;
             d.message = format!("{hidden} more diagnostics ({errors} errors) are not shown");
         }
-        diags.push(d.with_label("the last one shown"));
+        diags.push(
+            d.with_label("the last one shown")
+                .with_code(diagnostic::Code::TooManyDiagnostics),
+        );
     }
 }
 

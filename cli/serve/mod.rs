@@ -14,6 +14,7 @@
 //! published, so the page never waits on a search.
 
 pub mod api;
+pub mod command;
 mod game;
 pub mod guard;
 mod http;

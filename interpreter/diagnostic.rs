@@ -16,6 +16,82 @@ pub enum Severity {
     Warning,
 }
 
+/// What a diagnostic is about, for programs that act on it: match the code, never the text.
+///
+/// Only the diagnostics a program may want to act on carry a code (unbalanced parentheses,
+/// the limits that stop reading, a file without a game, diagnostics left out); the code's
+/// text ([`Code::as_str`]) is stable across versions, the message may be reworded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Code {
+    /// `missing )`: a list is not closed (placed by indentation).
+    MissingClose,
+    /// `extra )`: a `)` closes its list too early (placed by indentation).
+    ExtraClose,
+    /// `unexpected )`: a `)` with no `(` open.
+    UnexpectedClose,
+    /// `unclosed (`: the file ends inside a list.
+    UnclosedOpen,
+    /// The file holds more atoms and lists than the reader takes; reading stopped.
+    FileTooLarge,
+    /// The rules with includes and macros expanded pass the node budget; expansion stopped.
+    RulesTooLarge,
+    /// A macro's expansion passes the node budget (a macro calling itself); expansion stopped.
+    ExpansionTooLarge,
+    /// Lists nested deeper than the reader accepts (they are flattened).
+    NestedTooDeeply,
+    /// Lists nested too deeply once macros are expanded.
+    ExpansionNestedTooDeeply,
+    /// Includes nested deeper than allowed.
+    IncludesTooDeep,
+    /// The file defines no game.
+    NoGame,
+    /// More diagnostics were found than are kept or shown; this one counts them.
+    TooManyDiagnostics,
+}
+
+impl Code {
+    /// The code as stable text, as shown to programs (`Z0001` ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::MissingClose => "Z0001",
+            Code::ExtraClose => "Z0002",
+            Code::UnexpectedClose => "Z0003",
+            Code::UnclosedOpen => "Z0004",
+            Code::FileTooLarge => "Z0010",
+            Code::RulesTooLarge => "Z0011",
+            Code::ExpansionTooLarge => "Z0012",
+            Code::NestedTooDeeply => "Z0013",
+            Code::ExpansionNestedTooDeeply => "Z0014",
+            Code::IncludesTooDeep => "Z0015",
+            Code::NoGame => "Z0020",
+            Code::TooManyDiagnostics => "Z0030",
+        }
+    }
+
+    /// An error about unbalanced parentheses, which changes the meaning of everything after it.
+    pub fn is_delimiter(self) -> bool {
+        matches!(
+            self,
+            Code::MissingClose | Code::ExtraClose | Code::UnexpectedClose | Code::UnclosedOpen
+        )
+    }
+
+    /// A limit that stopped reading or expansion: what follows the stop was not read.
+    pub fn stopped_reading(self) -> bool {
+        matches!(
+            self,
+            Code::FileTooLarge | Code::RulesTooLarge | Code::ExpansionTooLarge
+        )
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A span with a short explanation.
 #[derive(Clone, Debug)]
 pub struct Label {
@@ -40,6 +116,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// A suggestion, e.g. "did you mean `nw1`?".
     pub help: Option<String>,
+    /// What it is about, for the diagnostics a program may act on.
+    pub code: Option<Code>,
 }
 
 impl Diagnostic {
@@ -55,6 +133,7 @@ impl Diagnostic {
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
+            code: None,
         }
     }
 
@@ -79,6 +158,17 @@ impl Diagnostic {
             text: text.into(),
         });
         self
+    }
+
+    /// Sets the code.
+    pub fn with_code(mut self, code: Code) -> Diagnostic {
+        self.code = Some(code);
+        self
+    }
+
+    /// True when the diagnostic has this code.
+    pub fn is(&self, code: Code) -> bool {
+        self.code == Some(code)
     }
 
     /// Adds a note.
@@ -384,5 +474,34 @@ mod tests {
         assert!(text.contains("(bord))"), "{text}");
         assert!(text.contains("^^^^ not a game form"), "{text}");
         assert!(text.contains("did you mean `board`?"), "{text}");
+    }
+
+    #[test]
+    fn codes_are_distinct_and_found_by_code() {
+        let all = [
+            Code::MissingClose,
+            Code::ExtraClose,
+            Code::UnexpectedClose,
+            Code::UnclosedOpen,
+            Code::FileTooLarge,
+            Code::RulesTooLarge,
+            Code::ExpansionTooLarge,
+            Code::NestedTooDeeply,
+            Code::ExpansionNestedTooDeeply,
+            Code::IncludesTooDeep,
+            Code::NoGame,
+            Code::TooManyDiagnostics,
+        ];
+        let texts: std::collections::HashSet<&str> = all.iter().map(|c| c.as_str()).collect();
+        assert_eq!(texts.len(), all.len());
+        assert_eq!(Code::MissingClose.to_string(), "Z0001");
+        let loaded = crate::load("m.zrf", b"(define x 1)", &crate::expand::NoFiles);
+        let codes: Vec<_> = loaded.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Some(Code::NoGame)]);
+        let (_, diags) =
+            crate::check_source("p.zrf", b"(game (title \"t\")\n", &crate::expand::NoFiles);
+        assert!(diags[0].is(Code::UnclosedOpen), "{diags:?}");
+        let (_, diags) = crate::check_source("u.zrf", b")", &crate::expand::NoFiles);
+        assert!(diags[0].is(Code::UnexpectedClose), "{diags:?}");
     }
 }

@@ -3,6 +3,13 @@
 //! The pipeline: [`syntax::parse_file`] reads text into S-expressions, [`expand::expand`]
 //! replaces includes and macros, [`expand::assemble`] builds each game and variant, and
 //! `resolve` turns one of them into a [`def::GameDef`] where every name is an id.
+//!
+//! The front ends (the `zrf` binary, the Python package, editors) use [`load`],
+//! [`check_source`] and [`resolve_game`], then [`engine::Rules`] and [`play::Game`] to play,
+//! [`repl::Session`] for typed commands, [`records`], [`protocol`], [`ai`] and [`view`]. The
+//! library does no I/O: files come in through [`expand::Loader`] and [`repl::Files`]. The
+//! stages behind [`resolve_game`] (`resolve`, `suggest`) are public only with the feature
+//! `internals`, which the crate's own tests turn on.
 #![deny(missing_docs)]
 
 pub mod actions;
@@ -20,13 +27,19 @@ pub mod play;
 pub mod protocol;
 pub mod records;
 pub mod repl;
+#[cfg(feature = "internals")]
 pub mod resolve;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod resolve;
 pub mod san;
 pub mod setup;
 pub mod shipped;
 pub mod source;
 pub mod stdlib;
+#[cfg(feature = "internals")]
 pub mod suggest;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod suggest;
 pub mod summary;
 pub mod syntax;
 pub mod testing;
@@ -57,9 +70,12 @@ pub fn load(name: &str, bytes: &[u8], loader: &dyn Loader) -> Loaded {
     let (games, more) = expand::assemble(top);
     diags.extend(more);
     // A file too large to read or expand is already reported; its games may lie past the stop.
-    let too_large = diags.iter().any(|d| d.message.ends_with("too large"));
+    let too_large = diags
+        .iter()
+        .any(|d| d.code.is_some_and(diagnostic::Code::stopped_reading));
     if games.is_empty() && !too_large {
         let d = Diagnostic::error(source::Span::new(root, 0, 0), "the file defines no game")
+            .with_code(diagnostic::Code::NoGame)
             .with_label("expected a `(game ...)` form")
             .with_note("a file of macros only is meant to be included by a game file");
         diags.push(d);
@@ -122,7 +138,10 @@ pub fn tidy(map: &SourceMap, diags: &mut Vec<Diagnostic>) {
             d.severity = diagnostic::Severity::Error;
             d.message = format!("{hidden} more diagnostics ({errors} errors) are not shown");
         }
-        diags.push(d.with_label("the last one shown"));
+        diags.push(
+            d.with_label("the last one shown")
+                .with_code(diagnostic::Code::TooManyDiagnostics),
+        );
     }
 }
 

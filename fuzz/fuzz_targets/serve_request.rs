@@ -11,9 +11,9 @@
 #![no_main]
 #![allow(dead_code)]
 
-#[path = "../../interpreter/fsio.rs"]
+#[path = "../../cli/fsio.rs"]
 mod fsio;
-#[path = "../../interpreter/serve/mod.rs"]
+#[path = "../../cli/serve/mod.rs"]
 mod serve;
 
 use std::path::Path;

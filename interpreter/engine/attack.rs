@@ -71,7 +71,7 @@ struct LeapTable {
 }
 
 impl Attacks {
-    /// Derives the tables, or gives [`Attacks::capped`] tables past [`MAX_BYTES`].
+    /// Derives the tables, or gives `Attacks::capped` tables past [`MAX_BYTES`].
     pub fn new(def: &GameDef) -> Attacks {
         Attacks::with_limit(def, MAX_BYTES)
     }

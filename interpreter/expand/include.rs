@@ -2,7 +2,7 @@
 //! embedded standard library; nesting, cycles and the total size read are limited.
 
 use super::{Expander, MAX_INCLUDED_BYTES, MAX_INCLUDE_DEPTH};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::source::FileId;
 use crate::stdlib;
 use crate::syntax::{parse_file, Sexp, SexpKind};
@@ -24,6 +24,7 @@ impl Expander<'_> {
         if self.includes.len() > MAX_INCLUDE_DEPTH {
             self.diags.push(
                 Diagnostic::error(form.span, "includes are nested too deeply")
+                    .with_code(Code::IncludesTooDeep)
                     .with_note(format!("include chain: {}", self.includes.join(" -> "))),
             );
             return None;

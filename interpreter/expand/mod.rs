@@ -15,7 +15,7 @@ use indexmap::IndexMap;
 use substitute::highest_param;
 pub use variants::{assemble, GameSource};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{Expansion, FileId, SourceMap, Span};
 use crate::syntax::{parse_file, Sexp, SexpKind};
 
@@ -297,10 +297,12 @@ impl<'a> Expander<'a> {
                 self.too_large = true;
                 let d = if self.calls > 0 {
                     Diagnostic::error(span, "macro expansion is too large")
+                        .with_code(Code::ExpansionTooLarge)
                         .with_label(format!("expansion passed {limit} nodes here"))
                         .with_note("a macro probably calls itself, directly or through others")
                 } else {
                     Diagnostic::error(span, "the rules are too large")
+                        .with_code(Code::RulesTooLarge)
                         .with_label(format!("the file passes {limit} items here"))
                         .with_note(format!(
                             "zrf reads at most {limit} atoms and lists, includes and macro expansions counted"
@@ -339,6 +341,7 @@ impl<'a> Expander<'a> {
                     node.span,
                     "lists are nested too deeply after macro expansion",
                 )
+                .with_code(Code::ExpansionNestedTooDeeply)
                 .with_label(format!("nesting passes {MAX_EXPANDED_NESTING} here")),
             );
             return;
@@ -608,7 +611,7 @@ mod tests {
         }
         src += "(game (m39))";
         let (_, d) = expand_text(&src);
-        assert!(d.iter().any(|d| d.message.contains("too large")), "{d:?}");
+        assert!(d.iter().any(|d| d.is(Code::ExpansionTooLarge)), "{d:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! The session does no I/O. `save` and `load` come back as a [`Request`] for the caller to
 //! carry out; [`Session::run_line`] does that through the [`Files`] trait, which the binary
 //! implements over the file system and tests over a temporary folder. The terminal front end
-//! (`readline.rs`) is compiled into the binary, not into this library.
+//! is the binary's (`cli/readline.rs`), not this library's.
 
 pub mod computer;
 pub mod diagram;

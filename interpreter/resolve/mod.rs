@@ -92,9 +92,12 @@ impl Diags {
                     self.dropped_errors
                 );
             }
-            self.kept.push(d.with_note(format!(
-                "zrf keeps the first {MAX_KEPT} diagnostics of a game"
-            )));
+            self.kept.push(
+                d.with_code(crate::diagnostic::Code::TooManyDiagnostics)
+                    .with_note(format!(
+                        "zrf keeps the first {MAX_KEPT} diagnostics of a game"
+                    )),
+            );
         }
         self.kept
     }

@@ -12,16 +12,13 @@ use nom::sequence::{pair, preceded};
 use nom::{IResult, Parser};
 
 use super::sexp::{Sexp, SexpKind};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{FileId, Span};
 
-/// Headlines of the errors about unbalanced parentheses, which explain most errors after them
-/// and so are shown first.
-const DELIMITER_ERRORS: &[&str] = &["missing `)`", "extra `)`", "unexpected `)`", "unclosed `(`"];
-
-/// True for an error about unbalanced parentheses.
+/// True for an error about unbalanced parentheses, which explains most errors after it and
+/// so is shown first.
 pub fn is_delimiter_error(d: &Diagnostic) -> bool {
-    d.is_error() && DELIMITER_ERRORS.contains(&d.message.as_str())
+    d.is_error() && d.code.is_some_and(Code::is_delimiter)
 }
 
 /// The deepest list nesting the reader accepts.
@@ -188,6 +185,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             if nodes > MAX_NODES {
                 diags.push(
                     Diagnostic::error(span, "the file is too large")
+                        .with_code(Code::FileTooLarge)
                         .with_label(format!(
                             "reading stops here, after {MAX_NODES} atoms and lists"
                         ))
@@ -220,6 +218,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                     depth_reported = true;
                     diags.push(
                         Diagnostic::error(span, "lists are nested too deeply")
+                            .with_code(Code::NestedTooDeeply)
                             .with_label(format!("nesting deeper than {MAX_DEPTH} starts here")),
                     );
                 }
@@ -232,12 +231,14 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
                             Span::new(file, early, early + 1),
                             "extra `)`",
                         )
+                        .with_code(Code::ExtraClose)
                         .with_label("this `)` probably closes its list too early")
                         .with_secondary(span, "so this `)` has no `(` to close")
                         .with_note(
                             "the line after the first `)` is indented deeper than the list it closes",
                         ),
                         None => Diagnostic::error(span, "unexpected `)`")
+                            .with_code(Code::UnexpectedClose)
                             .with_label("no `(` is open here"),
                     });
                     continue;
@@ -281,6 +282,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         let (line, open) = *missing.iter().min().expect("not empty");
         diags.push(
             Diagnostic::error(Span::new(file, line, line + 1), "missing `)`")
+                .with_code(Code::MissingClose)
                 .with_label("a `)` is probably missing before this line")
                 .with_secondary(Span::new(file, open, open + 1), "this list is not closed before the line")
                 .with_note(format!(
@@ -293,6 +295,7 @@ pub fn parse_file(file: FileId, text: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         let outer = Span::new(file, stack[1].open, stack[1].open + 1);
         let inner_open = stack[stack.len() - 1].open;
         let mut d = Diagnostic::error(outer, "unclosed `(`")
+            .with_code(Code::UnclosedOpen)
             .with_label("this list is never closed")
             .with_note("the file ends before the matching `)`");
         if unclosed > 1 {
@@ -390,7 +393,8 @@ mod tests {
         let text = "(game\n  (piece (name a)\n  (piece (name b))\n)\n";
         let (_, diags) = parse_file(FileId(0), text);
         assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].message, "missing `)`");
+        assert!(diags[0].is(Code::MissingClose), "{:?}", diags[0]);
+        assert!(is_delimiter_error(&diags[0]));
         assert_eq!(
             diags[0].primary.span.lo as usize,
             text.find("(piece (name b)").unwrap()
@@ -402,7 +406,8 @@ mod tests {
         let text = "(game\n  (piece (name a))\n    (moves x))\n  (piece (name b)))\n";
         let (_, diags) = parse_file(FileId(0), text);
         assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].message, "extra `)`");
+        assert!(diags[0].is(Code::ExtraClose), "{:?}", diags[0]);
+        assert!(is_delimiter_error(&diags[0]));
         assert_eq!(
             diags[0].primary.span.lo as usize,
             text.find("a))").unwrap() + 2
@@ -415,6 +420,6 @@ mod tests {
         let (forms, diags) = parse_file(FileId(0), &src);
         assert_eq!(forms.len(), 1);
         assert_eq!(diags.len(), 1);
-        assert!(diags[0].message.contains("nested too deeply"));
+        assert!(diags[0].is(Code::NestedTooDeeply), "{:?}", diags[0]);
     }
 }

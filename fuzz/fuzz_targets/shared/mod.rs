@@ -158,13 +158,13 @@ pub fn record_round_trip(data: &[u8], name: &str) {
     let Ok((mut s, _)) = Session::from_records(&text, name, None, &hint, &ShippedFiles) else {
         return;
     };
-    let played = s.game().played.clone();
+    let played = s.game().played();
     let Ok(written) = s.record_as(name) else {
         // A format that cannot hold this game (PGN of a game without SAN): refused cleanly.
         return;
     };
     let (back, _) = Session::from_records(&written, name, None, &hint, &ShippedFiles)
         .unwrap_or_else(|e| panic!("a written record does not replay: {e}\n{written}"));
-    assert_eq!(back.game().played, played, "moves written:\n{written}");
+    assert_eq!(back.game().played(), played, "moves written:\n{written}");
     assert_eq!(back.game().pos.cells, s.game().pos.cells, "{written}");
 }

@@ -50,7 +50,7 @@ const MAX_LINES: usize = 4_096;
 /// Square tables hold one entry per player, piece type and square. Past this many (about
 /// 28 bytes each while they are derived), or past [`FINE_EDGES`] moves in the empty-board
 /// graphs, the evaluator falls back to one worth per player and type, measured on at most
-/// [`COARSE_SQUARES`] squares per type ([`Evaluator::coarse`]), so memory stays proportional
+/// `COARSE_SQUARES` squares per type ([`Evaluator::coarse`]), so memory stays proportional
 /// to what the game needs: 2,000 types on a 200x200 board would otherwise take 5 GB.
 pub const FINE_CELLS: usize = 4_000_000;
 /// The most moves the empty-board graphs of all types may hold (2 bytes each).
@@ -67,7 +67,7 @@ pub const FINE_WORK: u64 = 32_000_000;
 const COARSE_SQUARES: usize = 64;
 /// The work (block sizes, `Rules::block_weight`, of every type and player per square) the
 /// coarse evaluation plans for: past it, it samples fewer squares, down to
-/// [`MIN_COARSE_SQUARES`].
+/// `MIN_COARSE_SQUARES`.
 pub const COARSE_WORK: u64 = 2_000_000;
 /// The fewest squares the coarse evaluation samples per type and player.
 const MIN_COARSE_SQUARES: u64 = 8;
@@ -533,7 +533,7 @@ impl Evaluator {
     }
 
     /// The cheaper estimate for games past [`FINE_CELLS`] or [`FINE_EDGES`]: each type's
-    /// mobility on sparse random boards, measured on at most [`COARSE_SQUARES`] squares
+    /// mobility on sparse random boards, measured on at most `COARSE_SQUARES` squares
     /// spread over the board, gives one worth per player and type, the same on every square.
     /// Memory: one board and one entry per player and type.
     pub fn coarse(rules: &Rules) -> Evaluator {

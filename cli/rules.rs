@@ -88,7 +88,7 @@ pub(crate) fn check(
 /// `zrf check --folder DIR`: every rules file under a folder, in name order, one line each
 /// (`zrf::corpus::check_rules`), then the totals; exit 1 if any has errors.
 pub(crate) fn check_dir(dir: &Path) -> ExitCode {
-    super::check_folder(dir, zrf::corpus::is_rules, "files", &|file, bytes| {
+    crate::folders::check_folder(dir, zrf::corpus::is_rules, "files", &|file, bytes| {
         zrf::corpus::check_rules(&file.to_string_lossy(), &bytes, &FsLoader)
     })
 }

@@ -1,6 +1,6 @@
-//! `zrf serve`: a local web board. Compiled into the binary (through `#[path]` in `main.rs`),
-//! not into the library: it owns the sockets, the threads and the file watching, and asks the
-//! library (`zrf::view`, `zrf::repl::Session`) for everything it shows.
+//! `zrf serve`: a local web board. Binary side, not the library's: it owns the sockets, the
+//! threads and the file watching, and asks the library (`zrf::view`, `zrf::repl::Session`) for
+//! everything it shows.
 //!
 //! The parts, from the socket inwards: `http.rs` (hyper on a small tokio runtime: connection,
 //! header, body and time limits), `guard.rs` (the token, Host and Origin checks), `api.rs`
@@ -14,6 +14,7 @@
 //! published, so the page never waits on a search.
 
 pub mod api;
+pub mod command;
 mod game;
 pub mod guard;
 mod http;

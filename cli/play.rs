@@ -187,7 +187,7 @@ pub(crate) fn replay(file: &Path, n: Option<usize>, rules: Option<&Path>) -> Exi
 /// `zrf replay --check DIR`: every `.zsg` and `.game` record under a folder, in name order,
 /// one line each (`zrf::corpus::replay_record`), then the totals.
 pub(crate) fn replay_check(dir: &Path) -> ExitCode {
-    super::check_folder(
+    crate::folders::check_folder(
         dir,
         zrf::corpus::is_checked_record,
         "records",

@@ -11,23 +11,22 @@ static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::anyhow;
 use clap::{Parser, Subcommand};
 use zrf::expand::Loader;
 
-use cli::play::{is_record, play, replay, replay_check, PlayOptions};
-use cli::protocol::{engine_protocol, Protocol};
-use cli::rules::{check, check_dir, moves, moves_batch, perft};
-use cli::selfplay::{selfplay, Match};
+use play::{is_record, play, replay, replay_check, PlayOptions};
+use protocol::{engine_protocol, Protocol};
+use rules::{check, check_dir, moves, moves_batch, perft};
+use selfplay::{selfplay, Match};
 
-#[path = "fsio.rs"]
 mod fsio;
-#[path = "lsp/mod.rs"]
+/// `zrf lsp`: binary side too (it reads files and talks over stdin and stdout); its folder is
+/// still `interpreter/lsp/`.
+#[path = "../interpreter/lsp/mod.rs"]
 mod lsp;
-#[path = "repl/readline.rs"]
 mod readline;
-#[path = "serve/mod.rs"]
 mod serve;
-#[path = "testing/command.rs"]
 mod test_command;
 
 #[derive(Parser)]
@@ -275,8 +274,12 @@ macro_rules! say {
     }};
 }
 
-#[path = "cli/mod.rs"]
-mod cli;
+mod fmt;
+mod folders;
+mod play;
+mod protocol;
+mod rules;
+mod selfplay;
 
 /// The starter rules file of `zrf new`.
 const NEW_GAME: &str = include_str!("templates/new-game.zrf");
@@ -300,25 +303,19 @@ fn bad_new_name(base: &str) -> Option<&'static str> {
     }
 }
 
-fn new_game(name: &str) -> ExitCode {
+/// Writes NAME.zrf from the starter template; refuses a bad name or an existing file.
+fn new_game(name: &str) -> anyhow::Result<()> {
     let base = name.strip_suffix(".zrf").unwrap_or(name);
     if let Some(why) = bad_new_name(base) {
-        eprintln!(
-            "error: cannot make a game called \"{}\": {why}",
+        anyhow::bail!(
+            "cannot make a game called \"{}\": {why}",
             zrf::repl::printable(name)
         );
-        return ExitCode::from(2);
     }
     let path = PathBuf::from(format!("{base}.zrf"));
-    let exists = || {
-        eprintln!(
-            "error: {} exists already; choose another name",
-            fsio::shown(&path)
-        );
-        ExitCode::from(2)
-    };
+    let exists = || anyhow!("{} exists already; choose another name", fsio::shown(&path));
     if std::fs::symlink_metadata(&path).is_ok() {
-        return exists();
+        return Err(exists());
     }
     let title = Path::new(base)
         .file_name()
@@ -326,17 +323,30 @@ fn new_game(name: &str) -> ExitCode {
     let text = NEW_GAME.replace("NAME", &title);
     match fsio::write_atomic(&path, text.as_bytes(), fsio::Existing::Keep) {
         Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return exists(),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(exists()),
         Err(e) => {
-            eprintln!("error: cannot write {}: {e}", fsio::shown(&path));
-            return ExitCode::from(2);
+            return Err(
+                anyhow::Error::new(e).context(format!("cannot write {}", fsio::shown(&path)))
+            )
         }
     }
     say!(
         "wrote {}; try `zrf check {0}` and `zrf play {0}`",
         path.display()
     );
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+/// The end of a command whose failures are the user's to fix (a name refused, a file that
+/// cannot be written): the error with its causes, exit 2.
+fn usage_error(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Reads includes from the file system.
@@ -391,7 +401,7 @@ fn args() -> Vec<std::ffi::OsString> {
 fn run() -> ExitCode {
     let cli = Cli::parse_from(args());
     match cli.command {
-        Command::New { name } => new_game(&name),
+        Command::New { name } => usage_error(new_game(&name)),
         Command::Test {
             files,
             accept,
@@ -481,7 +491,7 @@ fn run() -> ExitCode {
             open,
         } => serve::run(&file, variant.as_deref(), &host, port, open),
         Command::Selfplay { file, at, m } => selfplay(&file, &at, &m),
-        Command::Fmt { files, check } => cli::fmt::fmt(&files, check),
+        Command::Fmt { files, check } => fmt::fmt(&files, check),
         Command::Lsp => lsp::run(),
     }
 }

@@ -15,6 +15,7 @@ use http::request::Parts;
 use http::{HeaderValue, Method, Response, StatusCode};
 use serde_json::{json, Value};
 
+use super::command::Command;
 use super::game::{game_thread, GameLink};
 use super::guard::{Guard, Refusal};
 use super::images::Images;
@@ -36,7 +37,7 @@ const ANSWER_WAIT: Duration = Duration::from_secs(30);
 const QUEUE: usize = 8;
 
 /// A request to a game thread and where to send its answer.
-pub type Job = (Value, SyncSender<Result<Value, String>>);
+pub type Job = (Command, SyncSender<Result<Value, String>>);
 
 /// The HTTP side's handle on one game.
 struct Handle {
@@ -102,7 +103,7 @@ impl Shared {
         let games = lock(&self.games);
         for h in games.values() {
             let (tx, _) = sync_channel(1);
-            let _ = h.jobs.try_send((json!({ "cmd": "state" }), tx));
+            let _ = h.jobs.try_send((Command::State, tx));
         }
     }
 
@@ -203,11 +204,14 @@ fn route(shared: &Shared, method: &Method, path: &str, body: &[u8]) -> Reply {
         (true, ["images", name]) => image(shared, name),
         (false, ["api", "games"]) => new_game(shared, &body),
         (true, ["api", "games", id]) => match id.parse::<u64>() {
-            Ok(id) => ask(shared, id, json!({ "cmd": "state" })),
+            Ok(id) => ask(shared, id, Command::State),
             Err(_) => error(404, "no such game"),
         },
         (false, ["api", "games", id]) => match id.parse::<u64>() {
-            Ok(id) => ask(shared, id, body),
+            Ok(id) => match Command::from_body(body) {
+                Ok(cmd) => ask(shared, id, cmd),
+                Err(e) => error(400, &e),
+            },
             Err(_) => error(404, "no such game"),
         },
         (_, ["api", ..]) => error(404, "no such API call"),
@@ -340,7 +344,7 @@ fn gone(shared: &Shared, id: u64) -> Reply {
     }
 }
 
-fn ask(shared: &Shared, id: u64, body: Value) -> Reply {
+fn ask(shared: &Shared, id: u64, cmd: Command) -> Reply {
     let (jobs, link) = {
         let mut games = lock(&shared.games);
         let Some(h) = games.get_mut(&id) else {
@@ -350,11 +354,10 @@ fn ask(shared: &Shared, id: u64, body: Value) -> Reply {
         h.used = Instant::now();
         (h.jobs.clone(), h.link.clone())
     };
-    let cmd = body.get("cmd").and_then(Value::as_str).unwrap_or("");
     if link.busy.load(Ordering::SeqCst) {
         return match cmd {
-            "state" => ok(&lock(&link.state)),
-            "stop" => {
+            Command::State => ok(&lock(&link.state)),
+            Command::Stop => {
                 link.stop.store(true, Ordering::SeqCst);
                 ok(&lock(&link.state))
             }
@@ -362,7 +365,7 @@ fn ask(shared: &Shared, id: u64, body: Value) -> Reply {
         };
     }
     let (tx, rx): (_, Receiver<_>) = sync_channel(1);
-    match jobs.try_send((body, tx)) {
+    match jobs.try_send((cmd, tx)) {
         Ok(()) => {}
         Err(std::sync::mpsc::TrySendError::Full(_)) => {
             return error(503, "the game has too many requests waiting; try again")

@@ -13,6 +13,7 @@ use zrf::diagnostic::{render, RenderOptions};
 use zrf::repl::{Files, OpenError, Session};
 
 use super::api::Job;
+use super::command::Command;
 use super::images::{self, Images};
 use super::records::{moves_in, RecordFiles};
 use super::watch::Watch;
@@ -178,13 +179,13 @@ pub(super) fn game_thread(
         return;
     }
     let dropped = || link.dropped.load(Ordering::SeqCst);
-    while let Ok((body, reply)) = jobs.recv() {
+    while let Ok((cmd, reply)) = jobs.recv() {
         if dropped() {
             let _ = reply.send(Err("this game was closed; start a new one".into()));
             break;
         }
         g.reload_if_changed();
-        let answer = g.command(&body);
+        let answer = g.command(cmd);
         // After a redo, the recorded random moves are the ones to replay.
         if g.session.game().redo_len() == 0 {
             g.random_turns();
@@ -328,23 +329,12 @@ impl Game {
         }
     }
 
-    fn command(&mut self, body: &Value) -> Result<(), String> {
-        let cmd = body
-            .get("cmd")
-            .and_then(Value::as_str)
-            .ok_or("the body needs a `cmd` string")?;
-        let text = |key: &str| -> Result<String, String> {
-            body.get(key)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .ok_or(format!("`{cmd}` needs a `{key}` string"))
-        };
+    fn command(&mut self, cmd: Command) -> Result<(), String> {
         let before = self.version;
         match cmd {
-            "state" => return Ok(()),
-            "stop" => {}
-            "move" => {
-                let m = text("move")?;
+            Command::State => return Ok(()),
+            Command::Stop => {}
+            Command::Move { text: m } => {
                 if self.session.game().plies() >= MAX_PLIES {
                     return Err(format!(
                         "the web board keeps games of at most {MAX_PLIES} moves; start a new game"
@@ -357,7 +347,7 @@ impl Game {
                     .map_err(|e| format!("{m}: {e}"))?;
                 self.message = format!("Played {played}.");
             }
-            "undo" => {
+            Command::Undo => {
                 if !self.session.game_mut().undo() {
                     return Err("there is no move to take back".into());
                 }
@@ -369,7 +359,7 @@ impl Game {
                 {}
                 self.message = "Move taken back.".into();
             }
-            "redo" => {
+            Command::Redo => {
                 let m = self
                     .session
                     .game_mut()
@@ -377,12 +367,11 @@ impl Game {
                     .ok_or("there is no move to redo")?;
                 self.message = format!("Replayed {m}.");
             }
-            "new" => {
+            Command::New => {
                 self.line("new")?;
                 self.start = None;
             }
-            "setup" => {
-                let t = text("position")?;
+            Command::Setup { position: t } => {
                 if t.contains('\n') {
                     return Err("a position is one line".into());
                 }
@@ -390,26 +379,20 @@ impl Game {
                 self.start = Some(t.trim().to_string());
                 self.message = "Position set.".into();
             }
-            "engine" => {
-                let t = text("setting")?;
+            Command::Engine { setting: t } => {
                 if t.contains('\n') {
                     return Err("a setting is one line".into());
                 }
                 self.line(&format!("engine {t}"))?;
             }
-            "computer" => {
-                let sides = body
-                    .get("sides")
-                    .and_then(Value::as_array)
-                    .ok_or("`computer` needs `sides`, a list of booleans")?;
+            Command::Computer { sides } => {
                 let n = self.computer.len();
-                if sides.len() != n || sides.iter().any(|b| !b.is_boolean()) {
+                if sides.len() != n {
                     return Err(format!("`sides` needs {n} booleans, one per player"));
                 }
-                self.computer = sides.iter().map(|b| b.as_bool() == Some(true)).collect();
+                self.computer = sides;
             }
-            "variant" => {
-                let v = text("variant")?;
+            Command::Variant { variant: v } => {
                 let s = open_session(&self.file, Some(&v)).map_err(|e| e.to_string())?;
                 let title = s.title().to_string();
                 self.variant = self.variants.iter().position(|t| *t == title).unwrap_or(0);
@@ -419,15 +402,10 @@ impl Game {
                 self.start = None;
                 self.message = format!("Playing {title}.");
             }
-            "save" => {
+            Command::Save { format } => {
                 // A record in the format asked for, named after the rules file and placed
                 // beside it, so that the rules path it holds finds the rules again on `load`.
-                let ext = text("format")?;
-                if !matches!(ext.as_str(), "game" | "pgn" | "pdn" | "zsg") {
-                    return Err(format!(
-                        "unknown record format `{ext}`: `game`, `pgn`, `pdn` or `zsg`"
-                    ));
-                }
+                let ext = format.extension();
                 let stem = self
                     .file
                     .file_stem()
@@ -445,9 +423,7 @@ impl Game {
                 self.message = format!("Saved as {name}.");
                 self.saved = Some((name, record));
             }
-            "load" => {
-                let name = text("name")?;
-                let record = text("record")?;
+            Command::Load { name, record } => {
                 // Only the file name counts: the record is read as if it lay beside the
                 // rules file.
                 let bare = Path::new(&name)
@@ -483,7 +459,6 @@ impl Game {
                 let first = out.text.lines().next().unwrap_or_default();
                 self.message = first.replace(&*path.to_string_lossy(), &bare);
             }
-            other => return Err(format!("unknown command `{other}`")),
         }
         if self.version == before {
             self.version += 1;

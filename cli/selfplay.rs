@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::rules::prepare;
+use crate::rules::prepare;
 use crate::At;
 
 /// The settings of `zrf selfplay`.

@@ -1,6 +1,6 @@
 //! `zrf test`: finds the tests files, runs them, prints the results and, with `--accept` or
-//! `--review`, writes the snapshot files. Compiled into the binary only (through `#[path]` in
-//! `main.rs`): it reads and writes files and talks to the terminal.
+//! `--review`, writes the snapshot files. Binary side: it reads and writes files and talks to
+//! the terminal; the cases themselves are run by the library (`zrf::testing`).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};

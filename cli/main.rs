@@ -21,9 +21,7 @@ use rules::{check, check_dir, moves, moves_batch, perft};
 use selfplay::{selfplay, Match};
 
 mod fsio;
-/// `zrf lsp`: binary side too (it reads files and talks over stdin and stdout); its folder is
-/// still `interpreter/lsp/`.
-#[path = "../interpreter/lsp/mod.rs"]
+/// `zrf lsp`: binary side too (it reads files and talks over stdin and stdout).
 mod lsp;
 mod readline;
 mod serve;

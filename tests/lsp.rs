@@ -895,19 +895,22 @@ fn nothing_a_client_sends_stops_the_server() {
     );
     assert!(v.get("error").is_none(), "{v}");
 
-    // A burst of perft commands: a few run (and give chess's perft), the rest are refused
-    // until one ends, instead of starting a thread each.
-    let chess_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess.zrf");
-    let chess = std::fs::read_to_string(&chess_path).expect("chess");
-    let chess_uri = uri_of(&chess_path);
-    c.open(&chess_uri, &chess);
+    // A burst of perft commands: a few run, the rest are refused until one ends, instead of
+    // starting a thread each. Ko shogi's perft 3 (327,288 leaves) takes long enough, even in a
+    // release build, for the burst to arrive while the first four run (the file's default variant,
+    // Little Ko Shogi).
+    let ko_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/dagaz/shogi/ko-shogi.zrf");
+    let ko = std::fs::read_to_string(&ko_path).expect("ko shogi");
+    let ko_uri = uri_of(&ko_path);
+    c.open(&ko_uri, &ko);
     let first = c.next_id + 1;
     for _ in 0..12 {
         c.next_id += 1;
         let id = c.next_id;
         c.send(
             json!({"jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand",
-            "params": {"command": "zrf.perft", "arguments": [chess_uri.as_str(), "Chess"]}}),
+            "params": {"command": "zrf.perft", "arguments": [ko_uri.as_str(), "Little Ko Shogi (13x13)"]}}),
         );
     }
     let (mut ran, mut refused) = (0, 0);
@@ -917,7 +920,7 @@ fn nothing_a_client_sends_stops_the_server() {
         assert!((first..first + 12).contains(&id), "{v}");
         match v["result"].as_str() {
             Some(out) => {
-                assert!(out.ends_with("\n1 20\n2 400\n3 8902"), "{out}");
+                assert!(out.ends_with("\n1 67\n2 4475\n3 327288"), "{out}");
                 ran += 1;
             }
             None => {

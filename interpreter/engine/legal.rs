@@ -451,7 +451,7 @@ impl Rules {
             super::revert(pos, log);
             return safe;
         }
-        // Play it and test the royal squares it leaves.
+        // The royal squares the move leaves.
         s.after.clear();
         s.after.extend_from_slice(&s.kings);
         for op in ops.iter() {
@@ -462,6 +462,13 @@ impl Rules {
                 }
             }
         }
+        if m.simple && self.attacks.usable {
+            // Its two cell writes laid over the board: the tables' answer without playing it.
+            if let Some(attacked) = self.any_attacked_after_simple(pos, &s.after, side, m) {
+                return !attacked;
+            }
+        }
+        // Play it and test those squares.
         self.make_ops(pos, out, m, log);
         let safe = !s
             .after
@@ -489,36 +496,98 @@ impl Rules {
         self.attacked_general(pos, sq, side, move_type, by_enemy)
     }
 
+    /// Whether a piece of player `pl` attacks `sq` by a leap or a slide of the tables, on the
+    /// board whose cells `cell` reads.
+    #[inline(always)]
+    fn leap_or_slide_hits(&self, pl: usize, sq: usize, cell: impl Fn(usize) -> Cell) -> bool {
+        let a = &self.attacks;
+        let n_pos = self.def.board.n_pos();
+        let n_dirs = self.def.board.directions.len();
+        let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+        for &(src, piece) in &a.leap_to[pl * n_pos + sq] {
+            let c = cell(src as usize);
+            if mine(c) && c.piece == piece + 1 {
+                return true;
+            }
+        }
+        for (d, pieces) in &a.slides[pl] {
+            let base = (pl * n_dirs + d.idx()) * n_pos;
+            let mut q = a.rev[base + sq];
+            while q != NONE {
+                let c = cell(q as usize);
+                if !c.is_empty() {
+                    if mine(c) && pieces[c.piece as usize - 1] {
+                        return true;
+                    }
+                    break;
+                }
+                q = a.rev[base + q as usize];
+            }
+        }
+        false
+    }
+
+    /// After a simple move of `m` (its from-square emptied, its destination written) and
+    /// without playing it: whether a piece of another side than `side` attacks one of the
+    /// squares `royal` by a leap or a slide of the tables. `None` when none does but an enemy
+    /// piece stands where one of its irregular blocks could reach one of them (those blocks
+    /// run as programs on the played position).
+    fn any_attacked_after_simple(
+        &self,
+        pos: &Position,
+        royal: &[u16],
+        side: PlayerId,
+        m: &super::Move,
+    ) -> Option<bool> {
+        let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
+        let cell = |q: usize| {
+            if q == to {
+                m.cell
+            } else if q == from {
+                Cell::EMPTY
+            } else {
+                pos.cells[q]
+            }
+        };
+        let a = &self.attacks;
+        let n_pos = self.def.board.n_pos();
+        let mut irregular = false;
+        for &k in royal {
+            let k = k as usize;
+            for pl in 0..self.def.players.len() {
+                if pl == side.idx() {
+                    continue;
+                }
+                if self.leap_or_slide_hits(pl, k, cell) {
+                    return Some(true);
+                }
+                irregular = irregular
+                    || a.irregular_to[pl * n_pos + k]
+                        .iter()
+                        .any(|&(start, piece, _)| {
+                            let c = cell(start as usize);
+                            !c.is_empty()
+                                && c.owner as usize == pl
+                                && c.marks & DEAD == 0
+                                && c.piece == piece + 1
+                        });
+            }
+        }
+        (!irregular).then_some(false)
+    }
+
     /// `attacked?` through the derived patterns, running only irregular blocks.
     pub(super) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
         let a = &self.attacks;
         let n_pos = pos.cells.len();
-        let n_dirs = self.def.board.directions.len();
         let sq = sq as usize;
         for pl in 0..self.def.players.len() {
             if pl == side.idx() {
                 continue;
             }
             let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
-            for &(src, piece) in &a.leap_to[pl * n_pos + sq] {
-                let c = pos.cells[src as usize];
-                if mine(c) && c.piece == piece + 1 {
-                    return true;
-                }
-            }
-            for (d, pieces) in &a.slides[pl] {
-                let base = (pl * n_dirs + d.idx()) * n_pos;
-                let mut q = a.rev[base + sq];
-                while q != NONE {
-                    let c = pos.cells[q as usize];
-                    if !c.is_empty() {
-                        if mine(c) && pieces[c.piece as usize - 1] {
-                            return true;
-                        }
-                        break;
-                    }
-                    q = a.rev[base + q as usize];
-                }
+            if self.leap_or_slide_hits(pl, sq, |q| pos.cells[q]) {
+                return true;
             }
             // Irregular blocks (castling, en passant, jumps over a piece) that could capture
             // here run as programs.

@@ -434,7 +434,7 @@ impl State {
         let mut g = self.lock(py);
         guard(|| {
             g.settle();
-            PyList::new(py, g.options.iter())
+            g.shared.action_list(py, &g.options)
         })
     }
 
@@ -954,6 +954,7 @@ fn state_of_session(
         variant: 0,
         rules,
         space,
+        ints: Default::default(),
     });
     let st = State::new(shared, start, None);
     {

@@ -23,6 +23,7 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
+use super::attack::AttackBits;
 use super::moves::{MoveList, Op};
 use super::position::{Position, DEAD};
 use super::{Cell, Exec, Rules, Scratch};
@@ -53,6 +54,14 @@ pub struct Safety {
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
     /// elsewhere), so a move's writes are judged without searching the lists.
     marks: Vec<u8>,
+    /// The board as square sets for [`AttackBits`], made when a move is first tested in the
+    /// position (`sets_made`): the occupied squares, the live pieces by owner and type
+    /// (`by_type[owner * n_types + type]`) and by owner and slide (`sliders[owner * n_slides
+    /// + j]`, the pieces of the types that slide the `j`-th way of `Attacks::slides`).
+    occ: u64,
+    by_type: Vec<u64>,
+    sliders: Vec<u64>,
+    sets_made: bool,
 }
 
 const KING: u8 = 1;
@@ -119,6 +128,7 @@ impl Rules {
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
+        s.sets_made = false;
         for (sq, c) in pos.cells.iter().enumerate() {
             if self.royal_of(*c, side) {
                 s.kings.push(sq as u16);
@@ -463,8 +473,13 @@ impl Rules {
             }
         }
         if m.simple && self.attacks.usable {
+            if let Some(bits) = &self.attacks.bits {
+                if !s.sets_made && pos.cells.len() <= 64 {
+                    self.make_sets(bits, pos, s);
+                }
+            }
             // Its two cell writes laid over the board: the tables' answer without playing it.
-            if let Some(attacked) = self.any_attacked_after_simple(pos, &s.after, side, m) {
+            if let Some(attacked) = self.any_attacked_after_simple(s, pos, side, m) {
                 return !attacked;
             }
         }
@@ -534,11 +549,12 @@ impl Rules {
     /// run as programs on the played position).
     fn any_attacked_after_simple(
         &self,
+        s: &Safety,
         pos: &Position,
-        royal: &[u16],
         side: PlayerId,
         m: &super::Move,
     ) -> Option<bool> {
+        let royal = &s.after[..];
         let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
         let cell = |q: usize| {
             if q == to {
@@ -558,7 +574,11 @@ impl Rules {
                 if pl == side.idx() {
                     continue;
                 }
-                if self.leap_or_slide_hits(pl, k, cell) {
+                let hit = match &a.bits {
+                    Some(bits) if s.sets_made => self.bits_hit(bits, s, pl, k, m),
+                    _ => self.leap_or_slide_hits(pl, k, cell),
+                };
+                if hit {
                     return Some(true);
                 }
                 irregular = irregular
@@ -574,6 +594,85 @@ impl Rules {
             }
         }
         (!irregular).then_some(false)
+    }
+
+    /// The square sets of [`Safety`] for `pos`.
+    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
+        let nt = bits.n_types;
+        let slides = &self.attacks.slides;
+        let n_players = slides.len();
+        s.by_type.clear();
+        s.by_type.resize(n_players * nt, 0);
+        s.occ = 0;
+        for (q, c) in pos.cells.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            s.occ |= 1 << q;
+            if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
+                s.by_type[c.owner as usize * nt + c.piece as usize - 1] |= 1 << q;
+            }
+        }
+        s.sliders.clear();
+        s.sliders.resize(n_players * bits.n_slides, 0);
+        for (pl, list) in slides.iter().enumerate() {
+            for (j, (_, pieces)) in list.iter().enumerate() {
+                let set = (pieces.iter().enumerate())
+                    .filter(|(_, on)| **on)
+                    .fold(0, |set, (t, _)| set | s.by_type[pl * nt + t]);
+                s.sliders[pl * bits.n_slides + j] = set;
+            }
+        }
+        s.sets_made = true;
+    }
+
+    /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`.
+    #[inline]
+    fn bits_hit(
+        &self,
+        bits: &AttackBits,
+        s: &Safety,
+        pl: usize,
+        k: usize,
+        m: &super::Move,
+    ) -> bool {
+        let (nt, ns) = (bits.n_types, bits.n_slides);
+        let n_pos = self.def.board.n_pos();
+        let (from_bit, to_bit) = (1u64 << m.sq[0], 1u64 << m.sq[1]);
+        let clear = !(from_bit | to_bit);
+        let c = m.cell;
+        let occ = (s.occ & !from_bit) | if c.is_empty() { 0 } else { to_bit };
+        // The type of the piece the move puts down, when it is a live piece of `pl`.
+        let placed = (!c.is_empty() && c.marks & DEAD == 0 && c.owner as usize == pl)
+            .then(|| c.piece as usize - 1);
+        let leaps = &bits.leap[(pl * n_pos + k) * nt..][..nt];
+        let by_type = &s.by_type[pl * nt..][..nt];
+        for (t, (&from, &have)) in leaps.iter().zip(by_type).enumerate() {
+            let have = (have & clear) | if placed == Some(t) { to_bit } else { 0 };
+            if from & have != 0 {
+                return true;
+            }
+        }
+        let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
+        for (j, (_, pieces)) in self.attacks.slides[pl].iter().enumerate() {
+            let blockers = rays[j] & occ;
+            if blockers == 0 {
+                continue;
+            }
+            let near = if bits.up[pl * ns + j] {
+                blockers & blockers.wrapping_neg()
+            } else {
+                1 << (63 - blockers.leading_zeros())
+            };
+            let mut sliders = s.sliders[pl * ns + j] & clear;
+            if placed.is_some_and(|t| pieces[t]) {
+                sliders |= to_bit;
+            }
+            if near & sliders != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// `attacked?` through the derived patterns, running only irregular blocks.

@@ -57,6 +57,9 @@ pub struct AttackBits {
     pub up: Vec<bool>,
     /// The most slides of a player.
     pub n_slides: usize,
+    /// `irregular[(player * n_pos + target) * n_types + type]`: the squares from which an
+    /// irregular block of that type could capture on the target (`Attacks::irregular_to`).
+    pub irregular: Vec<u64>,
 }
 
 impl AttackBits {
@@ -72,6 +75,12 @@ impl AttackBits {
         for (i, list) in a.leap_to.iter().enumerate() {
             for &(src, piece) in list {
                 leap[i * n_types + piece as usize] |= 1 << src;
+            }
+        }
+        let mut irregular = vec![0u64; n_players * n_pos * n_types];
+        for (i, list) in a.irregular_to.iter().enumerate() {
+            for &(start, piece, _) in list {
+                irregular[i * n_types + piece as usize] |= 1 << start;
             }
         }
         let mut ray = vec![0u64; n_players * n_pos * n_slides];
@@ -107,6 +116,7 @@ impl AttackBits {
             ray,
             up,
             n_slides,
+            irregular,
         })
     }
 }

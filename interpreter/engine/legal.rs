@@ -138,6 +138,10 @@ impl Rules {
         if !self.fast_legality || !a.usable {
             return;
         }
+        let bits = a.bits.as_ref().filter(|_| pos.cells.len() <= 64);
+        if let Some(bits) = bits {
+            self.make_sets(bits, pos, s);
+        }
         let n_pos = pos.cells.len();
         let n_dirs = self.def.board.directions.len();
         // Checks seen: by a leap (no square blocks it), and by slides (the squares that block
@@ -163,10 +167,22 @@ impl Rules {
                         checker = src;
                     }
                 }
-                for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
-                    let c = pos.cells[start as usize];
-                    if enemy(c) && c.piece == piece + 1 {
+                if let Some(bits) = bits {
+                    let nt = bits.n_types;
+                    let odd = &bits.irregular[(pl * n_pos + k) * nt..][..nt];
+                    if odd
+                        .iter()
+                        .zip(&s.by_type[pl * nt..])
+                        .any(|(o, h)| o & h != 0)
+                    {
                         return;
+                    }
+                } else {
+                    for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
+                        let c = pos.cells[start as usize];
+                        if enemy(c) && c.piece == piece + 1 {
+                            return;
+                        }
                     }
                 }
                 for (d, pieces) in &a.slides[pl] {
@@ -574,11 +590,15 @@ impl Rules {
                 if pl == side.idx() {
                     continue;
                 }
-                let hit = match &a.bits {
-                    Some(bits) if s.sets_made => self.bits_hit(bits, s, pl, k, m),
-                    _ => self.leap_or_slide_hits(pl, k, cell),
-                };
-                if hit {
+                if let Some(bits) = a.bits.as_ref().filter(|_| s.sets_made) {
+                    let (hit, live) = self.bits_hit(bits, s, pl, k, m);
+                    if hit {
+                        return Some(true);
+                    }
+                    irregular |= live;
+                    continue;
+                }
+                if self.leap_or_slide_hits(pl, k, cell) {
                     return Some(true);
                 }
                 irregular = irregular
@@ -626,7 +646,9 @@ impl Rules {
         s.sets_made = true;
     }
 
-    /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`.
+    /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`;
+    /// with it, whether a piece of `pl` stands where one of its irregular blocks could capture
+    /// on `k`.
     #[inline]
     fn bits_hit(
         &self,
@@ -635,7 +657,7 @@ impl Rules {
         pl: usize,
         k: usize,
         m: &super::Move,
-    ) -> bool {
+    ) -> (bool, bool) {
         let (nt, ns) = (bits.n_types, bits.n_slides);
         let n_pos = self.def.board.n_pos();
         let (from_bit, to_bit) = (1u64 << m.sq[0], 1u64 << m.sq[1]);
@@ -646,12 +668,15 @@ impl Rules {
         let placed = (!c.is_empty() && c.marks & DEAD == 0 && c.owner as usize == pl)
             .then(|| c.piece as usize - 1);
         let leaps = &bits.leap[(pl * n_pos + k) * nt..][..nt];
+        let irregular = &bits.irregular[(pl * n_pos + k) * nt..][..nt];
         let by_type = &s.by_type[pl * nt..][..nt];
-        for (t, (&from, &have)) in leaps.iter().zip(by_type).enumerate() {
+        let mut live = false;
+        for (t, ((&from, &odd), &have)) in leaps.iter().zip(irregular).zip(by_type).enumerate() {
             let have = (have & clear) | if placed == Some(t) { to_bit } else { 0 };
             if from & have != 0 {
-                return true;
+                return (true, false);
             }
+            live |= odd & have != 0;
         }
         let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
         for (j, (_, pieces)) in self.attacks.slides[pl].iter().enumerate() {
@@ -669,10 +694,10 @@ impl Rules {
                 sliders |= to_bit;
             }
             if near & sliders != 0 {
-                return true;
+                return (true, false);
             }
         }
-        false
+        (false, live)
     }
 
     /// `attacked?` through the derived patterns, running only irregular blocks.

@@ -57,6 +57,8 @@ pub struct AttackBits {
     pub up: Vec<bool>,
     /// The most slides of a player.
     pub n_slides: usize,
+    /// `slide_types[player * n_slides + j]`: the piece types (bit `type`) of that slide.
+    pub slide_types: Vec<u64>,
     /// `irregular[(player * n_pos + target) * n_types + type]`: the squares from which an
     /// irregular block of that type could capture on the target (`Attacks::irregular_to`).
     pub irregular: Vec<u64>,
@@ -85,8 +87,12 @@ impl AttackBits {
         }
         let mut ray = vec![0u64; n_players * n_pos * n_slides];
         let mut up = vec![true; n_players * n_slides];
+        let mut slide_types = vec![0u64; n_players * n_slides];
         for (pl, list) in a.slides.iter().enumerate() {
-            for (j, (d, _)) in list.iter().enumerate() {
+            for (j, (d, pieces)) in list.iter().enumerate() {
+                for (t, _) in pieces.iter().enumerate().filter(|(_, on)| **on) {
+                    slide_types[pl * n_slides + j] |= 1 << t;
+                }
                 let base = (pl * n_dirs + d.idx()) * n_pos;
                 // Ascending or descending, the same for every target of this slide.
                 let mut order: Option<bool> = None;
@@ -116,6 +122,7 @@ impl AttackBits {
             ray,
             up,
             n_slides,
+            slide_types,
             irregular,
         })
     }

@@ -138,10 +138,6 @@ impl Rules {
         if !self.fast_legality || !a.usable {
             return;
         }
-        let bits = a.bits.as_ref().filter(|_| pos.cells.len() <= 64);
-        if let Some(bits) = bits {
-            self.make_sets(bits, pos, s);
-        }
         let n_pos = pos.cells.len();
         let n_dirs = self.def.board.directions.len();
         // Checks seen: by a leap (no square blocks it), and by slides (the squares that block
@@ -167,22 +163,10 @@ impl Rules {
                         checker = src;
                     }
                 }
-                if let Some(bits) = bits {
-                    let nt = bits.n_types;
-                    let odd = &bits.irregular[(pl * n_pos + k) * nt..][..nt];
-                    if odd
-                        .iter()
-                        .zip(&s.by_type[pl * nt..])
-                        .any(|(o, h)| o & h != 0)
-                    {
+                for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
+                    let c = pos.cells[start as usize];
+                    if enemy(c) && c.piece == piece + 1 {
                         return;
-                    }
-                } else {
-                    for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
-                        let c = pos.cells[start as usize];
-                        if enemy(c) && c.piece == piece + 1 {
-                            return;
-                        }
                     }
                 }
                 for (d, pieces) in &a.slides[pl] {
@@ -312,6 +296,22 @@ impl Rules {
         Some(s.marks[to as usize] & BLOCK != 0 || to == s.checker)
     }
 
+    /// [`Rules::proven_safe`] of a simple move, read from its header: its piece, a non-royal
+    /// live one of `side`, leaves a square that is neither royal nor pinned for one that is
+    /// not royal. False means only that the general test must decide.
+    #[inline(always)]
+    fn simple_proven(&self, s: &Safety, m: &super::Move, side: PlayerId) -> bool {
+        let c = m.cell;
+        s.proven
+            && m.simple
+            && (s.marks[m.sq[0] as usize] & (KING | PINNED)) | (s.marks[m.sq[1] as usize] & KING)
+                == 0
+            && !c.is_empty()
+            && c.owner == side.0
+            && c.marks & DEAD == 0
+            && !self.royal[c.piece as usize - 1]
+    }
+
     /// Whether the examined position proves a move safe without playing it.
     #[inline]
     fn proven_safe(&self, s: &Safety, pos: &Position, side: PlayerId, ops: &[Op]) -> bool {
@@ -354,7 +354,7 @@ impl Rules {
         keep.clear();
         let mut dropped = false;
         for m in &out.moves {
-            let safe = self.move_safe(s, log, pos, out, m, side);
+            let safe = self.simple_proven(s, m, side) || self.move_safe(s, log, pos, out, m, side);
             keep.push(safe);
             dropped |= !safe;
         }
@@ -635,11 +635,15 @@ impl Rules {
         }
         s.sliders.clear();
         s.sliders.resize(n_players * bits.n_slides, 0);
-        for (pl, list) in slides.iter().enumerate() {
-            for (j, (_, pieces)) in list.iter().enumerate() {
-                let set = (pieces.iter().enumerate())
-                    .filter(|(_, on)| **on)
-                    .fold(0, |set, (t, _)| set | s.by_type[pl * nt + t]);
+        for pl in 0..n_players {
+            let by_type = &s.by_type[pl * nt..][..nt];
+            for j in 0..slides[pl].len() {
+                let mut types = bits.slide_types[pl * bits.n_slides + j];
+                let mut set = 0;
+                while types != 0 {
+                    set |= by_type[types.trailing_zeros() as usize];
+                    types &= types - 1;
+                }
                 s.sliders[pl * bits.n_slides + j] = set;
             }
         }

@@ -635,9 +635,9 @@ impl Rules {
         }
         s.sliders.clear();
         s.sliders.resize(n_players * bits.n_slides, 0);
-        for pl in 0..n_players {
+        for (pl, list) in slides.iter().enumerate() {
             let by_type = &s.by_type[pl * nt..][..nt];
-            for j in 0..slides[pl].len() {
+            for j in 0..list.len() {
                 let mut types = bits.slide_types[pl * bits.n_slides + j];
                 let mut set = 0;
                 while types != 0 {

@@ -278,7 +278,7 @@ fn sort(t: &mut Turns) {
         let first = of(i).first().map_or(0, |&a| a as u64 + 1);
         (first << 32) | i as u64
     }));
-    keys.sort_unstable();
+    sort_keys(keys);
     order.clear();
     order.extend(keys.iter().map(|&k| k as u32));
     let mut k = 0;
@@ -295,11 +295,32 @@ fn sort(t: &mut Turns) {
     }
 }
 
+/// Sorts the keys ascending. Moves come grouped by the square they start from, so the keys are
+/// nearly sorted already: an insertion sort does few moves there, and a long list (where a
+/// badly ordered one would cost too much) takes the library's sort.
+fn sort_keys(keys: &mut [u64]) {
+    if keys.len() > 64 {
+        keys.sort_unstable();
+        return;
+    }
+    for i in 1..keys.len() {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+    }
+}
+
 /// Turns with equal sequences get a choice action each, numbered in engine order.
 fn add_choices(t: &mut Turns, space: Space) {
     let n = t.len();
     let same = |t: &Turns, a: u32, b: u32| t.actions(a as usize) == t.actions(b as usize);
-    if t.order.windows(2).all(|w| !same(t, w[0], w[1])) {
+    // `keys` is in `order`'s order: turns whose first actions differ differ.
+    let head = |k: usize| t.keys[k] >> 32;
+    if (1..n).all(|k| head(k - 1) != head(k) || !same(t, t.order[k - 1], t.order[k])) {
         return;
     }
     // choice[i] for every turn, u32::MAX where none is needed.
@@ -351,6 +372,22 @@ pub fn next(turns: &Turns, prefix: &[u32], out: &mut Vec<u32>) -> Next {
                 None => Next::None,
             };
         }
+    }
+    if prefix.is_empty() && turns.len() > 1 {
+        // Every turn follows: the first actions are the keys' heads, ascending.
+        let mut ends = false;
+        for &k in &turns.keys {
+            match (k >> 32) as u32 {
+                0 => ends = true,
+                h if out.last() != Some(&(h - 1)) => out.push(h - 1),
+                _ => {}
+            }
+        }
+        if ends {
+            let at = out.partition_point(|&a| a < stop);
+            out.insert(at, stop);
+        }
+        return Next::Choose;
     }
     let of = |i: u32| turns.actions(i as usize);
     let lo = turns.order.partition_point(|&i| of(i) < prefix);

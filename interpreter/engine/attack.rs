@@ -36,6 +36,96 @@ pub struct Attacks {
     pub capped: bool,
     /// Deriving the irregular blocks' tables passed [`MAX_WORK`]: none are kept.
     pub overworked: bool,
+    /// The leaps and slides as one-word square sets, on boards of at most 64 squares whose
+    /// slides walk the squares in one order of their indexes.
+    pub bits: Option<AttackBits>,
+}
+
+/// [`Attacks`]' leaps and slides over square sets of one word (bit `q` for square `q`).
+#[derive(Clone, Debug, Default)]
+pub struct AttackBits {
+    /// Piece types.
+    pub n_types: usize,
+    /// `leap[(player * n_pos + target) * n_types + type]`: the squares from which a piece of
+    /// that type leaps onto the target.
+    pub leap: Vec<u64>,
+    /// `ray[(player * n_pos + target) * n_slides + j]`: the squares the `j`-th slide of
+    /// `Attacks::slides[player]` crosses on its way to the target.
+    pub ray: Vec<u64>,
+    /// `up[player * n_slides + j]`: that slide's squares come in ascending index order
+    /// towards the target (the nearest piece is the lowest bit), else descending.
+    pub up: Vec<bool>,
+    /// The most slides of a player.
+    pub n_slides: usize,
+    /// `slide_types[player * n_slides + j]`: the piece types (bit `type`) of that slide.
+    pub slide_types: Vec<u64>,
+    /// `irregular[(player * n_pos + target) * n_types + type]`: the squares from which an
+    /// irregular block of that type could capture on the target (`Attacks::irregular_to`).
+    pub irregular: Vec<u64>,
+}
+
+impl AttackBits {
+    /// The sets of `a` on a board of `n_pos` squares, or `None` where a slide's squares are
+    /// not in one order of their indexes (or the board or the piece types pass 64).
+    fn new(a: &Attacks, n_pos: usize, n_dirs: usize, n_types: usize) -> Option<AttackBits> {
+        if n_pos > 64 || n_types > 64 || !a.usable {
+            return None;
+        }
+        let n_players = a.slides.len();
+        let n_slides = a.slides.iter().map(Vec::len).max().unwrap_or(0);
+        let mut leap = vec![0u64; n_players * n_pos * n_types];
+        for (i, list) in a.leap_to.iter().enumerate() {
+            for &(src, piece) in list {
+                leap[i * n_types + piece as usize] |= 1 << src;
+            }
+        }
+        let mut irregular = vec![0u64; n_players * n_pos * n_types];
+        for (i, list) in a.irregular_to.iter().enumerate() {
+            for &(start, piece, _) in list {
+                irregular[i * n_types + piece as usize] |= 1 << start;
+            }
+        }
+        let mut ray = vec![0u64; n_players * n_pos * n_slides];
+        let mut up = vec![true; n_players * n_slides];
+        let mut slide_types = vec![0u64; n_players * n_slides];
+        for (pl, list) in a.slides.iter().enumerate() {
+            for (j, (d, pieces)) in list.iter().enumerate() {
+                for (t, _) in pieces.iter().enumerate().filter(|(_, on)| **on) {
+                    slide_types[pl * n_slides + j] |= 1 << t;
+                }
+                let base = (pl * n_dirs + d.idx()) * n_pos;
+                // Ascending or descending, the same for every target of this slide.
+                let mut order: Option<bool> = None;
+                for target in 0..n_pos {
+                    let mut set = 0u64;
+                    let mut last = target;
+                    let mut q = a.rev[base + target];
+                    while q != NONE {
+                        let at = q as usize;
+                        let rising = at > last;
+                        // A square met twice (a ring) or out of order: no sets for this game.
+                        if set >> at & 1 == 1 || *order.get_or_insert(rising) != rising {
+                            return None;
+                        }
+                        set |= 1 << at;
+                        last = at;
+                        q = a.rev[base + at];
+                    }
+                    ray[(pl * n_pos + target) * n_slides + j] = set;
+                }
+                up[pl * n_slides + j] = order.unwrap_or(true);
+            }
+        }
+        Some(AttackBits {
+            n_types,
+            leap,
+            ray,
+            up,
+            n_slides,
+            slide_types,
+            irregular,
+        })
+    }
 }
 
 /// The most memory, in bytes, the tables may take (their entries counted as they are derived;
@@ -261,7 +351,7 @@ impl Attacks {
                 }
             }
         }
-        Attacks {
+        let mut a = Attacks {
             slides,
             rev,
             usable,
@@ -269,7 +359,10 @@ impl Attacks {
             irregular_to,
             capped: false,
             overworked: false,
-        }
+            bits: None,
+        };
+        a.bits = AttackBits::new(&a, n_pos, n_dirs, n_pieces);
+        a
     }
 }
 

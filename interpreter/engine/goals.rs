@@ -310,6 +310,13 @@ impl Rules {
                     })
             }
             GoalCond::RelativeConfig { pieces, dirs } => (0..pos.cells.len()).any(|start| {
+                // Most squares fail the first piece: tested before the trace is set up.
+                if pieces
+                    .first()
+                    .is_some_and(|spec| !self.spec_fits(spec, p, pos.cells[start]))
+                {
+                    return false;
+                }
                 let mut fitted = 0;
                 for (at, spec) in self
                     .def

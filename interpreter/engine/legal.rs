@@ -23,6 +23,7 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
+use super::attack::AttackBits;
 use super::moves::{MoveList, Op};
 use super::position::{Position, DEAD};
 use super::{Cell, Exec, Rules, Scratch};
@@ -53,6 +54,14 @@ pub struct Safety {
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
     /// elsewhere), so a move's writes are judged without searching the lists.
     marks: Vec<u8>,
+    /// The board as square sets for [`AttackBits`], made when a move is first tested in the
+    /// position (`sets_made`): the occupied squares, the live pieces by owner and type
+    /// (`by_type[owner * n_types + type]`) and by owner and slide (`sliders[owner * n_slides
+    /// + j]`, the pieces of the types that slide the `j`-th way of `Attacks::slides`).
+    occ: u64,
+    by_type: Vec<u64>,
+    sliders: Vec<u64>,
+    sets_made: bool,
 }
 
 const KING: u8 = 1;
@@ -119,6 +128,7 @@ impl Rules {
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
+        s.sets_made = false;
         for (sq, c) in pos.cells.iter().enumerate() {
             if self.royal_of(*c, side) {
                 s.kings.push(sq as u16);
@@ -286,6 +296,22 @@ impl Rules {
         Some(s.marks[to as usize] & BLOCK != 0 || to == s.checker)
     }
 
+    /// [`Rules::proven_safe`] of a simple move, read from its header: its piece, a non-royal
+    /// live one of `side`, leaves a square that is neither royal nor pinned for one that is
+    /// not royal. False means only that the general test must decide.
+    #[inline(always)]
+    fn simple_proven(&self, s: &Safety, m: &super::Move, side: PlayerId) -> bool {
+        let c = m.cell;
+        s.proven
+            && m.simple
+            && (s.marks[m.sq[0] as usize] & (KING | PINNED)) | (s.marks[m.sq[1] as usize] & KING)
+                == 0
+            && !c.is_empty()
+            && c.owner == side.0
+            && c.marks & DEAD == 0
+            && !self.royal[c.piece as usize - 1]
+    }
+
     /// Whether the examined position proves a move safe without playing it.
     #[inline]
     fn proven_safe(&self, s: &Safety, pos: &Position, side: PlayerId, ops: &[Op]) -> bool {
@@ -328,7 +354,7 @@ impl Rules {
         keep.clear();
         let mut dropped = false;
         for m in &out.moves {
-            let safe = self.move_safe(s, log, pos, out, m, side);
+            let safe = self.simple_proven(s, m, side) || self.move_safe(s, log, pos, out, m, side);
             keep.push(safe);
             dropped |= !safe;
         }
@@ -451,7 +477,7 @@ impl Rules {
             super::revert(pos, log);
             return safe;
         }
-        // Play it and test the royal squares it leaves.
+        // The royal squares the move leaves.
         s.after.clear();
         s.after.extend_from_slice(&s.kings);
         for op in ops.iter() {
@@ -462,6 +488,18 @@ impl Rules {
                 }
             }
         }
+        if m.simple && self.attacks.usable {
+            if let Some(bits) = &self.attacks.bits {
+                if !s.sets_made && pos.cells.len() <= 64 {
+                    self.make_sets(bits, pos, s);
+                }
+            }
+            // Its two cell writes laid over the board: the tables' answer without playing it.
+            if let Some(attacked) = self.any_attacked_after_simple(s, pos, side, m) {
+                return !attacked;
+            }
+        }
+        // Play it and test those squares.
         self.make_ops(pos, out, m, log);
         let safe = !s
             .after
@@ -489,36 +527,195 @@ impl Rules {
         self.attacked_general(pos, sq, side, move_type, by_enemy)
     }
 
+    /// Whether a piece of player `pl` attacks `sq` by a leap or a slide of the tables, on the
+    /// board whose cells `cell` reads.
+    #[inline(always)]
+    fn leap_or_slide_hits(&self, pl: usize, sq: usize, cell: impl Fn(usize) -> Cell) -> bool {
+        let a = &self.attacks;
+        let n_pos = self.def.board.n_pos();
+        let n_dirs = self.def.board.directions.len();
+        let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+        for &(src, piece) in &a.leap_to[pl * n_pos + sq] {
+            let c = cell(src as usize);
+            if mine(c) && c.piece == piece + 1 {
+                return true;
+            }
+        }
+        for (d, pieces) in &a.slides[pl] {
+            let base = (pl * n_dirs + d.idx()) * n_pos;
+            let mut q = a.rev[base + sq];
+            while q != NONE {
+                let c = cell(q as usize);
+                if !c.is_empty() {
+                    if mine(c) && pieces[c.piece as usize - 1] {
+                        return true;
+                    }
+                    break;
+                }
+                q = a.rev[base + q as usize];
+            }
+        }
+        false
+    }
+
+    /// After a simple move of `m` (its from-square emptied, its destination written) and
+    /// without playing it: whether a piece of another side than `side` attacks one of the
+    /// squares `royal` by a leap or a slide of the tables. `None` when none does but an enemy
+    /// piece stands where one of its irregular blocks could reach one of them (those blocks
+    /// run as programs on the played position).
+    fn any_attacked_after_simple(
+        &self,
+        s: &Safety,
+        pos: &Position,
+        side: PlayerId,
+        m: &super::Move,
+    ) -> Option<bool> {
+        let royal = &s.after[..];
+        let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
+        let cell = |q: usize| {
+            if q == to {
+                m.cell
+            } else if q == from {
+                Cell::EMPTY
+            } else {
+                pos.cells[q]
+            }
+        };
+        let a = &self.attacks;
+        let n_pos = self.def.board.n_pos();
+        let mut irregular = false;
+        for &k in royal {
+            let k = k as usize;
+            for pl in 0..self.def.players.len() {
+                if pl == side.idx() {
+                    continue;
+                }
+                if let Some(bits) = a.bits.as_ref().filter(|_| s.sets_made) {
+                    let (hit, live) = self.bits_hit(bits, s, pl, k, m);
+                    if hit {
+                        return Some(true);
+                    }
+                    irregular |= live;
+                    continue;
+                }
+                if self.leap_or_slide_hits(pl, k, cell) {
+                    return Some(true);
+                }
+                irregular = irregular
+                    || a.irregular_to[pl * n_pos + k]
+                        .iter()
+                        .any(|&(start, piece, _)| {
+                            let c = cell(start as usize);
+                            !c.is_empty()
+                                && c.owner as usize == pl
+                                && c.marks & DEAD == 0
+                                && c.piece == piece + 1
+                        });
+            }
+        }
+        (!irregular).then_some(false)
+    }
+
+    /// The square sets of [`Safety`] for `pos`.
+    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
+        let nt = bits.n_types;
+        let slides = &self.attacks.slides;
+        let n_players = slides.len();
+        s.by_type.clear();
+        s.by_type.resize(n_players * nt, 0);
+        s.occ = 0;
+        for (q, c) in pos.cells.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            s.occ |= 1 << q;
+            if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
+                s.by_type[c.owner as usize * nt + c.piece as usize - 1] |= 1 << q;
+            }
+        }
+        s.sliders.clear();
+        s.sliders.resize(n_players * bits.n_slides, 0);
+        for (pl, list) in slides.iter().enumerate() {
+            let by_type = &s.by_type[pl * nt..][..nt];
+            for j in 0..list.len() {
+                let mut types = bits.slide_types[pl * bits.n_slides + j];
+                let mut set = 0;
+                while types != 0 {
+                    set |= by_type[types.trailing_zeros() as usize];
+                    types &= types - 1;
+                }
+                s.sliders[pl * bits.n_slides + j] = set;
+            }
+        }
+        s.sets_made = true;
+    }
+
+    /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`;
+    /// with it, whether a piece of `pl` stands where one of its irregular blocks could capture
+    /// on `k`.
+    #[inline]
+    fn bits_hit(
+        &self,
+        bits: &AttackBits,
+        s: &Safety,
+        pl: usize,
+        k: usize,
+        m: &super::Move,
+    ) -> (bool, bool) {
+        let (nt, ns) = (bits.n_types, bits.n_slides);
+        let n_pos = self.def.board.n_pos();
+        let (from_bit, to_bit) = (1u64 << m.sq[0], 1u64 << m.sq[1]);
+        let clear = !(from_bit | to_bit);
+        let c = m.cell;
+        let occ = (s.occ & !from_bit) | if c.is_empty() { 0 } else { to_bit };
+        // The type of the piece the move puts down, when it is a live piece of `pl`.
+        let placed = (!c.is_empty() && c.marks & DEAD == 0 && c.owner as usize == pl)
+            .then(|| c.piece as usize - 1);
+        let leaps = &bits.leap[(pl * n_pos + k) * nt..][..nt];
+        let irregular = &bits.irregular[(pl * n_pos + k) * nt..][..nt];
+        let by_type = &s.by_type[pl * nt..][..nt];
+        let mut live = false;
+        for (t, ((&from, &odd), &have)) in leaps.iter().zip(irregular).zip(by_type).enumerate() {
+            let have = (have & clear) | if placed == Some(t) { to_bit } else { 0 };
+            if from & have != 0 {
+                return (true, false);
+            }
+            live |= odd & have != 0;
+        }
+        let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
+        for (j, (_, pieces)) in self.attacks.slides[pl].iter().enumerate() {
+            let blockers = rays[j] & occ;
+            if blockers == 0 {
+                continue;
+            }
+            let near = if bits.up[pl * ns + j] {
+                blockers & blockers.wrapping_neg()
+            } else {
+                1 << (63 - blockers.leading_zeros())
+            };
+            let mut sliders = s.sliders[pl * ns + j] & clear;
+            if placed.is_some_and(|t| pieces[t]) {
+                sliders |= to_bit;
+            }
+            if near & sliders != 0 {
+                return (true, false);
+            }
+        }
+        (false, live)
+    }
+
     /// `attacked?` through the derived patterns, running only irregular blocks.
     pub(super) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
         let a = &self.attacks;
         let n_pos = pos.cells.len();
-        let n_dirs = self.def.board.directions.len();
         let sq = sq as usize;
         for pl in 0..self.def.players.len() {
             if pl == side.idx() {
                 continue;
             }
             let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
-            for &(src, piece) in &a.leap_to[pl * n_pos + sq] {
-                let c = pos.cells[src as usize];
-                if mine(c) && c.piece == piece + 1 {
-                    return true;
-                }
-            }
-            for (d, pieces) in &a.slides[pl] {
-                let base = (pl * n_dirs + d.idx()) * n_pos;
-                let mut q = a.rev[base + sq];
-                while q != NONE {
-                    let c = pos.cells[q as usize];
-                    if !c.is_empty() {
-                        if mine(c) && pieces[c.piece as usize - 1] {
-                            return true;
-                        }
-                        break;
-                    }
-                    q = a.rev[base + q as usize];
-                }
+            if self.leap_or_slide_hits(pl, sq, |q| pos.cells[q]) {
+                return true;
             }
             // Irregular blocks (castling, en passant, jumps over a piece) that could capture
             // here run as programs.

@@ -1,6 +1,6 @@
 //! `zrf.Game`: a loaded game or variant, shared by its states.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -41,7 +41,13 @@ pub struct Shared {
     pub layout: Layout,
     /// After this many actions a game ends in a draw (`Game.max_game_length()`).
     pub max_len: u64,
+    /// The Python ints of the actions below [`INT_CACHE`], each made when first listed, so
+    /// that a list of legal actions costs a reference count per action, not an allocation.
+    pub ints: Mutex<Vec<Option<Py<PyAny>>>>,
 }
+
+/// How many actions (from 0) keep their Python int in [`Shared::ints`].
+const INT_CACHE: u64 = 1 << 16;
 
 impl Shared {
     /// The title of this game or variant.
@@ -67,7 +73,35 @@ impl Shared {
             layout: Layout::new(&rules),
             rules,
             max_len,
+            ints: Mutex::default(),
         }
+    }
+
+    /// A new Python list of the actions.
+    pub fn action_list<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &[u32],
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut ints = self.ints.lock().unwrap_or_else(|e| e.into_inner());
+        let cached = self.space.size().min(INT_CACHE) as usize;
+        if ints.len() < cached {
+            ints.resize_with(cached, || None);
+        }
+        let int = |a: u32| {
+            let Ok(v) = a.into_pyobject(py);
+            v.into_any()
+        };
+        PyList::new(
+            py,
+            actions.iter().map(|&a| match ints.get_mut(a as usize) {
+                Some(slot) => slot
+                    .get_or_insert_with(|| int(a).unbind())
+                    .clone_ref(py)
+                    .into_bound(py),
+                None => int(a),
+            }),
+        )
     }
 }
 

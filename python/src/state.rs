@@ -425,7 +425,7 @@ impl State {
         let mut g = self.lock(py);
         guard(|| {
             g.settle();
-            PyList::new(py, g.options.iter())
+            g.shared.action_list(py, &g.options)
         })
     }
 

@@ -90,3 +90,77 @@ fn corpus_sample_moves_alike_on_every_path() {
     );
     assert!(positions > 2000, "{positions} positions compared");
 }
+
+/// What each path covers in the shipped games (`Rules::path_counts`), as the table of
+/// `docs/engine-paths.md` (printed with `cargo test --test paths coverage -- --nocapture`).
+#[test]
+fn coverage_of_the_shipped_games() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    let mut header = String::from("| game |");
+    let mut rule = String::from("|---|");
+    for p in FastPath::ALL {
+        header += &format!(" {} |", p.name());
+        rule += "---|";
+    }
+    let mut table = vec![header, rule];
+    let mut totals = vec![(0, 0); FastPath::ALL.len()];
+    let mut counts = std::collections::BTreeMap::new();
+    for f in &files {
+        let bytes = std::fs::read(f).expect("readable");
+        let name = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let loaded = zrf::load(&name, &bytes, &FsLoader);
+        for (i, game) in loaded.games.iter().enumerate() {
+            let (Some(def), _) = zrf::resolve_game(game) else {
+                continue;
+            };
+            let title = format!("{name} {}", def.title);
+            let rules = zrf::engine::Rules::new(def);
+            let mut row = format!("| {} |", title.trim());
+            for (k, c) in rules.path_counts().iter().enumerate() {
+                row += &format!(" {}/{} |", c.taken, c.of);
+                totals[k] = (totals[k].0 + c.taken, totals[k].1 + c.of);
+            }
+            counts.insert((name.clone(), i), rules.path_counts());
+            table.push(row);
+        }
+    }
+    let mut row = String::from("| all |");
+    for (t, o) in &totals {
+        row += &format!(" {t}/{o} |");
+    }
+    table.push(row);
+    let mut units = String::from("| unit |");
+    for c in &counts[&("chess.zrf".to_string(), 0)] {
+        units += &format!(" {} |", c.unit);
+    }
+    table.insert(2, units);
+    eprintln!("{}", table.join("\n"));
+    // Chess: most tree nodes specialised (castling and en passant keep plain ones), the
+    // clock and royal safety from the tables, no draughts jump.
+    let chess = &counts[&("chess.zrf".to_string(), 0)];
+    let get = |p: FastPath| chess.iter().find(|c| c.path == p).expect("every path");
+    let tree = get(FastPath::Tree);
+    assert!(tree.of > 100 && tree.taken * 10 > tree.of * 8, "{tree:?}");
+    assert_eq!(
+        (get(FastPath::Clock).taken, get(FastPath::Legality).taken),
+        (1, 1)
+    );
+    assert_eq!(get(FastPath::Jump).taken, 0);
+    // Checkers: the jumps are written from the rows.
+    let checkers = &counts[&("checkers.zrf".to_string(), 0)];
+    let jump = checkers
+        .iter()
+        .find(|c| c.path == FastPath::Jump)
+        .expect("jump");
+    assert!(jump.taken > 0, "{jump:?}");
+}

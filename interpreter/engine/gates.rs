@@ -336,6 +336,18 @@ impl GateRows {
         })
     }
 
+    /// The gates of every row, and how many are marked `F_STRAIGHT`, `F_SIMPLE` and `F_JUMP`
+    /// (`Rules::path_counts`).
+    pub fn count(&self) -> [usize; 4] {
+        let marked = |f: u8| self.gates.iter().filter(|g| g.flags & f != 0).count();
+        [
+            self.gates.len(),
+            marked(F_STRAIGHT),
+            marked(F_SIMPLE),
+            marked(F_JUMP),
+        ]
+    }
+
     /// The spans of the rows of a base ([`GateRows::base`]), by piece type and square.
     #[inline(always)]
     pub fn spans(&self, base: usize) -> &[(u32, u32)] {

@@ -5,6 +5,7 @@ mod after;
 pub mod attack;
 mod chains;
 mod config;
+mod coverage;
 mod exec;
 mod gates;
 mod generate;
@@ -17,6 +18,7 @@ mod special;
 mod turns;
 
 pub use config::{EngineConfig, FastPath};
+pub use coverage::PathCount;
 pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
 pub use moves::{apply, apply_more, revert, Cut, Move, MoveList, Op, UndoLog};

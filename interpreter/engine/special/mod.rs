@@ -24,6 +24,7 @@ use super::position::{Cell, DEAD};
 use crate::def::*;
 use std::cell::RefCell;
 
+mod count;
 mod drops;
 mod run;
 mod straight;

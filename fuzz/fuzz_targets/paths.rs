@@ -87,10 +87,12 @@ impl Gen<'_, '_> {
             13 => format!("(change-type {piece})"),
             14 => format!("(while {} {dir})", self.cond(1)?),
             15 => format!("(while {} {} {dir})", self.cond(1)?, self.add()?),
+            // A loop's body steps every round, so the loop leaves the board (a `back` there
+            // would make it run to the step limit, which only costs time).
             16 => format!(
                 "(while {} {dir} {})",
                 self.cond(1)?,
-                self.instr(0)?
+                self.loop_instr()?
             ),
             _ => format!(
                 "(if {} {} else {})",
@@ -98,6 +100,19 @@ impl Gen<'_, '_> {
                 self.block_body(depth - 1, 2)?,
                 self.block_body(depth - 1, 2)?
             ),
+        })
+    }
+
+    /// An instruction after a loop's step: one that does not move the current square back.
+    fn loop_instr(&mut self) -> Result<String> {
+        let piece = self.pick(&PIECES)?;
+        Ok(match self.u.int_in_range(0..=5)? {
+            0 => format!("(verify {})", self.cond(1)?),
+            1 => "capture".into(),
+            2 => self.add()?,
+            3 => "(set-attribute moved? true)".into(),
+            4 => "(set-flag f true)".into(),
+            _ => format!("(change-type {piece})"),
         })
     }
 

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use zrf::engine::{MoveList, Rules, UndoLog, Workspace};
+use zrf::engine::{FastPath, MoveList, Rules, UndoLog, Workspace};
 mod common;
 
 use common::FsLoader;
@@ -46,8 +46,12 @@ fn all_rules(file: &str) -> Vec<(String, Rules)> {
 fn compare(name: &str, fast: &Rules, games: u64, plies: usize) -> (usize, usize) {
     assert!(fast.royal.iter().any(|&r| r), "{name}: no royal piece");
     let mut reference = fast.clone();
-    reference.fast_legality = false;
-    reference.after_move_plain = false;
+    reference.configure(
+        (fast.config())
+            .with(FastPath::Legality, false)
+            .with(FastPath::AfterMove, false)
+            .with(FastPath::Clock, false),
+    );
     let mut no_royal = fast.clone();
     no_royal.royal.iter_mut().for_each(|r| *r = false);
     let (mut ws_a, mut ws_b) = (Workspace::default(), Workspace::default());
@@ -165,7 +169,11 @@ fn plain_after_move_agrees() {
             }
             games_with_program += 1;
             let mut reference = fast.clone();
-            reference.after_move_plain = false;
+            reference.configure(
+                (fast.config())
+                    .with(FastPath::AfterMove, false)
+                    .with(FastPath::Clock, false),
+            );
             let mut ws = Workspace::default();
             let mut list = MoveList::new();
             // From the start, and from an ending the draughts draw rules count (a lone king

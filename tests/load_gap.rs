@@ -327,9 +327,7 @@ fn a_sweep_over_the_board_inside_a_capture_keeps_royal_safety_fast_and_exact() {
         fast.attacks.usable,
         "the sweep must not stop the attack tables"
     );
-    let mut reference = Rules::new(def);
-    reference.fast_legality = false;
-    reference.set_specialised(false);
+    let reference = Rules::with_config(def, zrf::engine::EngineConfig::plain());
     for rules in [fast, reference] {
         let pos = rules.initial();
         let mut g = Game::new(rules, pos);

@@ -144,7 +144,7 @@ impl Gen<'_, '_> {
     ) -> Option<bool> {
         const MAX_WRITES: usize = 4;
         let rules = self.rules;
-        if !rules.special.enabled || self.work >= CHAIN_WORK_LIMIT {
+        if !rules.config.chain_ends || self.work >= CHAIN_WORK_LIMIT {
             return None;
         }
         let base = match self.cont_base {

@@ -11,6 +11,7 @@
 
 use super::position::{Cell, DEAD};
 use super::special::{GateEntry, Special, GATE_LEAP, GATE_NONE, GATE_STEP};
+use super::EngineConfig;
 use crate::def::{GameDef, NONE};
 
 /// The most entries (row starts and gates together) the rows of one game may hold; past
@@ -46,7 +47,7 @@ pub(super) const F_TEST: u8 = 4;
 /// simple move once its gate passes, whose header is [`GateRows::simples`]`[SqGate::simple]`
 /// (`Special::gate_simple`).
 pub(super) const F_SIMPLE: u8 = 8;
-/// [`SqGate::flags`] (beside `F_STRAIGHT`): a straight block of the draughts jump's shape
+/// [`SqGate::flags`] (beside `F_STRAIGHT` or alone): a straight block of the draughts jump's shape
 /// that, once both gates pass, only captures the gate's square and adds one move landing on
 /// the second gate's square, with the add [`GateRows::jumps`]`[SqGate::simple]`
 /// (`Special::gate_jump`).
@@ -133,7 +134,13 @@ pub(super) struct GateRows {
 
 impl GateRows {
     /// The rows of `lists` (`Rules::gen_lists`), when they fit.
-    pub fn build(def: &GameDef, special: &Special, lists: &[Vec<Vec<GateEntry>>]) -> GateRows {
+    /// The straight runner, `F_SIMPLE` and `F_JUMP` are marked as `config` takes them.
+    pub fn build(
+        def: &GameDef,
+        special: &Special,
+        lists: &[Vec<Vec<GateEntry>>],
+        config: EngineConfig,
+    ) -> GateRows {
         let board = &def.board;
         let n_pos = board.n_pos();
         let n_players = def.players.len();
@@ -183,7 +190,8 @@ impl GateRows {
                                 Some(&q) => q,
                                 None => NONE,
                             };
-                            let straight = if straight_ok && e.straight {
+                            let is_straight = straight_ok && e.straight;
+                            let straight = if is_straight && config.straight {
                                 F_STRAIGHT
                             } else {
                                 0
@@ -219,10 +227,11 @@ impl GateRows {
                                 let may_simple = if recycle {
                                     e.straight && code == G_EMPTY && flags & F_TEST == 0
                                 } else {
-                                    flags == F_STRAIGHT
+                                    is_straight && flags & F_TEST == 0
                                 };
                                 if may_simple && mask2 == 0xFF {
-                                    if let Some(m) = special.gate_simple(def, e.id, pl, q) {
+                                    let m = special.gate_simple(def, e.id, pl, q);
+                                    if let Some(m) = m.filter(|_| config.simple) {
                                         // One header per add (by its address).
                                         let n = rows.simples.len() as u32;
                                         let key = m as *const super::Move as usize;
@@ -232,7 +241,8 @@ impl GateRows {
                                         }
                                         flags |= F_SIMPLE;
                                     }
-                                } else if flags == F_STRAIGHT && gate2 {
+                                } else if is_straight && flags & F_TEST == 0 && gate2 && config.jump
+                                {
                                     if let Some(a) = special.gate_jump(def, e.id, pl, q2) {
                                         // One copy per add (by its address).
                                         let n = rows.jumps.len() as u32;
@@ -324,6 +334,18 @@ impl GateRows {
                 || passes(g.mask, at(g.q), side)
                     && (g.mask2 == 0xFF || passes(g.mask2, at(g.q2), side))
         })
+    }
+
+    /// The gates of every row, and how many are marked `F_STRAIGHT`, `F_SIMPLE` and `F_JUMP`
+    /// (`Rules::path_counts`).
+    pub fn count(&self) -> [usize; 4] {
+        let marked = |f: u8| self.gates.iter().filter(|g| g.flags & f != 0).count();
+        [
+            self.gates.len(),
+            marked(F_STRAIGHT),
+            marked(F_SIMPLE),
+            marked(F_JUMP),
+        ]
     }
 
     /// The spans of the rows of a base ([`GateRows::base`]), by piece type and square.

@@ -62,10 +62,8 @@ impl Rules {
     ) {
         let mut ex = Exec::new(self, pos, side);
         scratch.may_repeat = false;
-        let rows = match self.gate_rows.base(sel, side.idx()) {
-            Some(base) if self.special.enabled => Some(base),
-            _ => None,
-        };
+        // No rows without `EngineConfig::gate_rows` (`Rules::configure`).
+        let rows = self.gate_rows.base(sel, side.idx());
         if scratch.skip_quiet && only == NONE && self.skip_quiet {
             ex.quiet_left = QUIET_KEPT;
         }
@@ -126,10 +124,10 @@ impl Rules {
                 let n_pos = pos.cells.len();
                 // A prefix that tests only the square is answered from its masks, and a block
                 // that then only adds writes its drop directly (`Exec::run` does the same).
-                let tree = self.special.get(block);
-                let prefix =
-                    (self.special.drop_prefix(block)).filter(|_| ex.target == NONE && !ex.hit);
-                let add = tree.and_then(|t| t.lone_add());
+                let tree = self.special.tree(block, self.config.tree);
+                let masks = self.config.drop_masks && ex.target == NONE && !ex.hit;
+                let prefix = (self.special.drop_prefix(block)).filter(|_| masks);
+                let add = prefix.and_then(|_| self.special.seq_of(block.id).lone_add());
                 let kind = PieceId(pi as u16);
                 for sq in 0..n_pos {
                     if only.is_some_and(|o| !o[pi * n_pos + sq]) {
@@ -192,11 +190,11 @@ impl Rules {
         let leaps = (self.special.leaps)
             .get(side.idx() * n_pos..)
             .unwrap_or(&[]);
-        let special = self.special.enabled;
+        let special = self.config.tree;
         // Straight blocks skip the run's set-up (recycled captures are written with their
         // store ops by `Exec::add_straight`, but not deferred ones).
         let o = &self.def.options;
-        let straight_ok = special && !(o.recycle_captures && o.deferred_captures);
+        let straight_ok = self.config.straight && !(o.recycle_captures && o.deferred_captures);
         for sq in lo..hi.min(n_pos) {
             let cell = pos.cells[sq];
             if cell.is_empty() || cell.owner != side.0 || cell.marks & DEAD != 0 {
@@ -324,7 +322,7 @@ impl Rules {
                 } else if flags == F_STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
-                } else if flags == F_STRAIGHT | F_JUMP {
+                } else if flags & F_JUMP != 0 {
                     self.run_jump_row(ex, g, e, sq, scratch, out);
                 } else if flags == 0 {
                     // A gated block that is not straight (recycled captures, marks, flags).

@@ -135,7 +135,7 @@ impl Rules {
             }
         }
         let a = &self.attacks;
-        if !self.fast_legality || !a.usable {
+        if !self.config.legality || !a.usable {
             return;
         }
         let n_pos = pos.cells.len();
@@ -470,7 +470,7 @@ impl Rules {
                 return safe;
             }
         }
-        if !self.fast_legality {
+        if !self.config.legality {
             // The reference: play the move and look for royal pieces over the whole board.
             self.make_ops(pos, out, m, log);
             let safe = !self.royal_attacked(pos, side);

@@ -37,7 +37,7 @@ impl Rules {
         (mover, next): (PlayerId, u32),
     ) {
         self.ops_in_frame(pos, list, m, log, next);
-        if let (Some(c), true) = (&self.clock, self.after_move_plain) {
+        if let Some(c) = &self.clock {
             c.run(pos, mover, m.capture_made(), m.piece, log);
         } else if !self.def.after_move.is_empty() {
             self.after_move(pos, list, m, mover, log);
@@ -145,10 +145,7 @@ impl Rules {
         let turns = (self.entry(pos.turn).owner, self.next_turn(pos.turn));
         // A simple move is played and taken back without the log when `after-move` is
         // nothing or a clock (whose outcomes are the same for every move of the position).
-        let mut clock = match (&self.clock, self.after_move_plain) {
-            (Some(c), true) => Some(c.leaves(pos, turns.0)),
-            _ => None,
-        };
+        let mut clock = (self.clock.as_ref()).map(|c| c.leaves(pos, turns.0));
         let simple_ok = clock.is_some() || self.def.after_move.is_empty();
         if depth == 1 {
             // The leaves: each is made and taken back, all in one undo frame (the position

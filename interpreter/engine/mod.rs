@@ -4,6 +4,8 @@
 mod after;
 pub mod attack;
 mod chains;
+mod config;
+mod coverage;
 mod exec;
 mod gates;
 mod generate;
@@ -15,6 +17,8 @@ mod position;
 mod special;
 mod turns;
 
+pub use config::{EngineConfig, FastPath};
+pub use coverage::PathCount;
 pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
 pub use moves::{apply, apply_more, revert, Cut, Move, MoveList, Op, UndoLog};
@@ -71,13 +75,12 @@ pub struct Rules {
     pub attacks: Attacks,
     /// First slot of each counter in `Position::counters`.
     pub counter_base: Vec<u32>,
-    /// Royal safety is proven from the attack tables where they can (`legal.rs`); false plays
-    /// every move and scans the board for royal pieces (the reference the fast way is tested
-    /// against).
-    pub fast_legality: bool,
-    /// The `after-move` program is plain enough to run without the interpreter (set false
-    /// to run it through the interpreter, the reference the plain way is tested against).
-    pub after_move_plain: bool,
+    /// The fast paths taken beside the plain tree (`config.rs`), as
+    /// [`EngineConfig::effective`] leaves them.
+    config: EngineConfig,
+    /// The `after-move` program is plain enough to run without the interpreter, and
+    /// [`EngineConfig::after_move`] is on.
+    after_move_plain: bool,
     /// With `move-priorities`, the distinct ranks of the blocks, best first: legal moves are
     /// generated rank by rank until one gives a move. Empty (all blocks at once) without
     /// priorities, and with the options that compare moves across types (`"huffing"`,
@@ -115,8 +118,13 @@ pub struct Rules {
 pub(super) const QUIET_KEPT: u32 = 2;
 
 impl Rules {
-    /// Derives the engine tables from a definition.
-    pub fn new(mut def: GameDef) -> Rules {
+    /// Derives the engine tables from a definition, with every fast path.
+    pub fn new(def: GameDef) -> Rules {
+        Rules::with_config(def, EngineConfig::all())
+    }
+
+    /// Derives the engine tables from a definition, with the fast paths of `config`.
+    pub fn with_config(mut def: GameDef, config: EngineConfig) -> Rules {
         let special = special::Special::build(&mut def);
         let mut turns = def.turn_order.once.clone();
         let once = turns.len();
@@ -176,7 +184,6 @@ impl Rules {
                     .collect()
             })
             .collect();
-        let gate_rows = gates::GateRows::build(&def, &special, &gen_lists);
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
         let mut rules = Rules {
             turns,
@@ -185,7 +192,7 @@ impl Rules {
             rank,
             rank_passes,
             gen_lists,
-            gate_rows,
+            gate_rows: gates::GateRows::default(),
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -211,11 +218,11 @@ impl Rules {
                 }
                 base
             },
-            fast_legality: true,
-            after_move_plain: after::plain_program(&def.after_move),
+            config: EngineConfig::plain(),
+            after_move_plain: false,
             goal_shared: goals::shared_goals(&def),
-            clock: after::Clock::recognise(&def),
-            after_prog: after::plain_program(&def.after_move).then(|| after::Prog::compile(&def)),
+            clock: None,
+            after_prog: None,
             special,
             has_drops: def.pieces.iter().any(|p| !p.drops.is_empty()),
             quiet_drops: def.pieces.iter().any(|p| !p.drops.is_empty())
@@ -227,23 +234,51 @@ impl Rules {
                 && !def.options.huffing,
             def,
         };
-        if let Some(mut clock) = rules.clock.take() {
-            clock.resolve(&rules);
-            rules.clock = Some(clock);
-        }
+        rules.configure(config);
         rules
+    }
+
+    /// The fast paths these rules take ([`EngineConfig::effective`] of the one they were
+    /// given).
+    pub fn config(&self) -> EngineConfig {
+        self.config
+    }
+
+    /// Takes the fast paths of `config` from now on: builds the tables of those that have
+    /// them (gate rows, the compiled `after-move` and clock) and drops the others'. The one
+    /// place where the configuration is applied.
+    pub fn configure(&mut self, config: EngineConfig) {
+        let config = config.effective();
+        self.config = config;
+        self.gate_rows = if config.gate_rows {
+            gates::GateRows::build(&self.def, &self.special, &self.gen_lists, config)
+        } else {
+            gates::GateRows::default()
+        };
+        let plain = after::plain_program(&self.def.after_move);
+        self.after_move_plain = config.after_move && plain;
+        self.after_prog = self
+            .after_move_plain
+            .then(|| after::Prog::compile(&self.def));
+        self.clock = None;
+        if config.clock {
+            if let Some(mut clock) = after::Clock::recognise(&self.def) {
+                clock.resolve(self);
+                self.clock = Some(clock);
+            }
+        }
+    }
+
+    /// Whether the `after-move` program writes only counters (it is empty, or made only of
+    /// `if`s and counter settings), so that a move's ops show every cell it writes.
+    pub fn after_move_counters_only(&self) -> bool {
+        after::plain_program(&self.def.after_move)
     }
 
     /// A block's size: its instructions and conditions, nested ones included (the work a
     /// run of its straight-line part stands for in `Scratch::work`).
     pub fn block_weight(&self, block: &crate::def::Block) -> u64 {
         self.special.weight(block) as u64
-    }
-
-    /// Turns the specialised trees on (the default) or off: with them off, every block runs
-    /// through the plain interpreter. The moves are the same either way (`special/`).
-    pub fn set_specialised(&mut self, on: bool) {
-        self.special.enabled = on;
     }
 
     /// The starting position.

@@ -337,7 +337,7 @@ impl Rules {
             self.compel(&mut ws.keys, ws.one_rank, pos, out);
         }
         // The filters above only drop moves, so a list shown distinct stays so.
-        if !ws.distinct {
+        if !ws.distinct || !self.config.distinct {
             dedup_moves(ws, out);
         }
         debug_assert!(

@@ -14,6 +14,7 @@
 //!   (snapshot position moves summary (perft 3)))  ; recorded in FILE.snap
 //! ```
 
+pub mod paths;
 mod snapshots;
 
 pub use snapshots::{diff, normalize, Snapshots};

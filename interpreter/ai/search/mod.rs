@@ -247,7 +247,7 @@ impl<'a> Search<'a> {
             see_bits: crate::ai::see::Bits::new(rules).map(Box::new),
             see_occ: std::cell::Cell::new(None),
             kings: vec![Kings::default(); MAX_PLY + 1],
-            ops_only: def.after_move.is_empty() || rules.after_move_plain,
+            ops_only: rules.after_move_counters_only(),
             root_depth: 1,
             eval_memo: vec![(0, i32::MIN); EVAL_MEMO],
             made_key: vec![0; MAX_PLY + 1],

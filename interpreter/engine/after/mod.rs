@@ -510,7 +510,9 @@ impl Prog {
     /// its hash) changed by the cells the move wrote, or one scan of the board when the
     /// position before is not known. Returns `d + 1`. A move that leaves every count as it
     /// was (most moves) keeps the cached conditions as they were. Hash equality stands for
-    /// equal positions here as it does for repetitions.
+    /// equal positions here as it does for repetitions. Inlined into its one caller, which
+    /// runs after every move of a game that counts pieces.
+    #[inline(always)]
     fn tally_after(&self, pos: &Position, log: &mut UndoLog) -> usize {
         let n_pieces = self.n_pieces;
         let (before, d) = match log.last_cells() {

@@ -34,7 +34,8 @@ impl Exec<'_> {
         out: &mut MoveList,
     ) {
         let rules = self.rules;
-        if s.subs.is_empty()
+        if rules.config.simple_moves
+            && s.subs.is_empty()
             && self.drop.is_none()
             && !spec.copy
             && self.target == NONE

@@ -218,7 +218,7 @@ impl<'a> Exec<'a> {
         out: &mut MoveList,
     ) {
         self.cp = start;
-        let tree = self.rules.special.get(block);
+        let tree = self.rules.special.tree(block, self.rules.config.tree);
         // Most blocks end in their first steps (off the board, or a square that fails its
         // test): the specialised tree's read-only prefix runs before the run is set up.
         if let Some(t) = tree {
@@ -228,7 +228,7 @@ impl<'a> Exec<'a> {
             // A drop block whose prefix passed and that then only adds: the drop is written
             // without setting up a run, when its square is empty (else the add would capture)
             // and no attack test runs.
-            if let (Some(p), Some(a)) = (drop, t.lone_add()) {
+            if let (Some(p), Some(a), true) = (drop, t.lone_add(), self.rules.config.drop_masks) {
                 if self.target == NONE && self.pos.cells[self.cp as usize].is_empty() {
                     self.emit_drop(block, (a, start, p), scratch, out);
                     return;

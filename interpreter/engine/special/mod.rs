@@ -15,8 +15,8 @@
 //! tree. The one allowed difference is where a block cut by [`STEP_LIMIT`] stops: the
 //! specialised tree counts steps only in loops (a straight line of nodes is bounded by the
 //! tree's size), so both cut the block, possibly a few instructions apart.
-//! `Rules::set_specialised(false)` turns the specialised tree off, and the `special` test
-//! compares the two on every shipped game and a sample of the corpus.
+//! `EngineConfig::tree` turns the specialised tree on, and the `paths` test compares it
+//! with the plain tree on every shipped game and a sample of the corpus.
 
 use super::exec::{Adder, Exec, Flow, Pending, Scratch, STEP_LIMIT};
 use super::moves::MoveList;
@@ -24,6 +24,7 @@ use super::position::{Cell, DEAD};
 use crate::def::*;
 use std::cell::RefCell;
 
+mod count;
 mod drops;
 mod run;
 mod straight;
@@ -41,8 +42,6 @@ pub struct Special {
     /// Each block's size: the instructions and conditions of its plain tree (`weight`), the
     /// work a run of its straight-line part stands for.
     weights: Vec<u32>,
-    /// Whether `Exec::run` walks the specialised trees (true) or the plain ones.
-    pub enabled: bool,
     /// The words of one zone's membership bits for one player (`Board::zone_bits`).
     zone_words: usize,
     /// By block id: a drop block's prefix that tests only its own square.
@@ -81,21 +80,15 @@ impl Special {
             blocks,
             leaps: cx.leaps.into_inner(),
             weights,
-            enabled: true,
             zone_words: n_pos.div_ceil(64),
             drop_prefixes,
         }
     }
 
-    /// The prefix of a drop block that tests only its own square ([`DropPrefix`]), when
-    /// specialisation is on.
+    /// The prefix of a drop block that tests only its own square ([`DropPrefix`]).
     #[inline]
     pub(super) fn drop_prefix(&self, block: &Block) -> Option<&DropPrefix> {
-        if self.enabled {
-            self.drop_prefixes.get(block.id as usize)?.as_ref()
-        } else {
-            None
-        }
+        self.drop_prefixes.get(block.id as usize)?.as_ref()
     }
 
     /// A block's size: its instructions and conditions, nested ones included (1 for a block
@@ -105,10 +98,10 @@ impl Special {
         self.weights.get(block.id as usize).copied().unwrap_or(1)
     }
 
-    /// The specialised tree of a block, when specialisation is on.
+    /// The specialised tree of a block, when `on` (`EngineConfig::tree`).
     #[inline]
-    pub(super) fn get(&self, block: &Block) -> Option<&Seq> {
-        if self.enabled {
+    pub(super) fn tree(&self, block: &Block, on: bool) -> Option<&Seq> {
+        if on {
             self.blocks.get(block.id as usize)
         } else {
             None
@@ -727,8 +720,8 @@ impl Seq {
 }
 
 impl Special {
-    /// The specialised tree of the block with this id, specialisation on or off (generation
-    /// asks only with it on).
+    /// The specialised tree of the block with this id, whether `EngineConfig::tree` is on or
+    /// not (its callers are the paths built on it).
     #[inline(always)]
     pub(super) fn seq_of(&self, id: u32) -> &Seq {
         &self.blocks[id as usize]
@@ -828,7 +821,7 @@ impl Special {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Cut, MoveList, Rules};
+    use super::super::{Cut, EngineConfig, FastPath, MoveList, Rules};
 
     /// A game of one piece type on a 6x6 board with the given blocks; A moves first, from c3.
     fn rules(moves: &str) -> Rules {
@@ -851,11 +844,10 @@ mod tests {
     fn both(rules: &mut Rules) -> MoveList {
         let mut on = MoveList::new();
         let mut off = MoveList::new();
-        rules.set_specialised(true);
         rules.legal_moves(&mut rules.initial(), &mut on);
-        rules.set_specialised(false);
+        rules.configure(EngineConfig::all().with(FastPath::Tree, false));
         rules.legal_moves(&mut rules.initial(), &mut off);
-        rules.set_specialised(true);
+        rules.configure(EngineConfig::all());
         assert_eq!(on.moves, off.moves);
         assert_eq!(on.ops, off.ops);
         assert_eq!(on.squares, off.squares);

@@ -1,0 +1,166 @@
+//! Each fast path of the engine (`EngineConfig`, `FastPath`), switched on alone (with the
+//! paths it is built on) against the plain tree (`zrf::testing::paths`): every shipped game
+//! (all variants) and every fourth file of the Dagaz corpus play seeded random games, and at
+//! every ply the legal moves must be the same, op for op (headers, ops, paths, captured
+//! squares, cuts), and the position after the move played, and after taking it back, too.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use zrf::engine::FastPath;
+use zrf::testing::paths::PathRules;
+mod common;
+
+use common::FsLoader;
+
+/// Each shipped variant: (games, plies per game, moves compared at most).
+const SHIPPED: (usize, usize, usize) = (4, 80, 2500);
+/// The corpus sample: every `CORPUS_STEP`th file's first game, as [`SHIPPED`].
+const CORPUS_STEP: usize = 4;
+const CORPUS: (usize, usize, usize) = (2, 50, 700);
+
+/// Compares the variants of a rules file (all, or the first); returns the positions and
+/// moves compared.
+fn compare_file(path: &Path, limits: (usize, usize, usize), all_variants: bool) -> (usize, usize) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let name = path.to_string_lossy();
+    let loaded = zrf::load(&name, &bytes, &FsLoader);
+    let n = if all_variants { loaded.games.len() } else { 1 };
+    let mut compared = (0, 0);
+    for (i, game) in loaded.games.iter().take(n).enumerate() {
+        let (def, _) = zrf::resolve_game(game);
+        let Some(def) = def else { continue };
+        let seed = 0x9e37_79b9_7f4a_7c15 ^ (name.len() as u64) << 8 ^ i as u64;
+        let (p, m) =
+            (PathRules::new(def).play(limits, seed)).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        compared = (compared.0 + p, compared.1 + m);
+    }
+    compared
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+#[test]
+fn shipped_games_move_alike_on_every_path() {
+    let start = Instant::now();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let (mut positions, mut moves) = (0, 0);
+    for f in &files {
+        let (p, m) = compare_file(f, SHIPPED, true);
+        (positions, moves) = (positions + p, moves + m);
+    }
+    eprintln!(
+        "{} shipped files: {positions} positions, {moves} moves, each on {} paths, in {:.1?}",
+        files.len(),
+        FastPath::ALL.len(),
+        start.elapsed()
+    );
+    assert!(positions > 2000, "{positions} positions compared");
+}
+
+#[test]
+fn corpus_sample_moves_alike_on_every_path() {
+    let start = Instant::now();
+    let list = std::fs::read_to_string(root().join("tests/corpus/loads.txt")).expect("loads.txt");
+    let dir = root().join("tests/corpus/dagaz");
+    let files: Vec<&str> = list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    assert!(files.len() > 300);
+    let (mut positions, mut moves, mut n) = (0, 0, 0);
+    // Every fourth file: about a hundred games of every family (checkers, chess, shogi, go...).
+    for f in files.iter().step_by(CORPUS_STEP) {
+        let (p, m) = compare_file(&dir.join(f), CORPUS, false);
+        (positions, moves, n) = (positions + p, moves + m, n + 1);
+    }
+    eprintln!(
+        "{n} corpus files: {positions} positions, {moves} moves, each on {} paths, in {:.1?}",
+        FastPath::ALL.len(),
+        start.elapsed()
+    );
+    assert!(positions > 2000, "{positions} positions compared");
+}
+
+/// What each path covers in the shipped games (`Rules::path_counts`), as the table of
+/// `docs/engine-paths.md` (printed with `cargo test --test paths coverage -- --nocapture`).
+#[test]
+fn coverage_of_the_shipped_games() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    let mut header = String::from("| game |");
+    let mut rule = String::from("|---|");
+    for p in FastPath::ALL {
+        header += &format!(" {} |", p.name());
+        rule += "---|";
+    }
+    let mut table = vec![header, rule];
+    let mut totals = vec![(0, 0); FastPath::ALL.len()];
+    let mut counts = std::collections::BTreeMap::new();
+    for f in &files {
+        let bytes = std::fs::read(f).expect("readable");
+        let name = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let loaded = zrf::load(&name, &bytes, &FsLoader);
+        for (i, game) in loaded.games.iter().enumerate() {
+            let (Some(def), _) = zrf::resolve_game(game) else {
+                continue;
+            };
+            let title = format!("{name} {}", def.title);
+            let rules = zrf::engine::Rules::new(def);
+            let mut row = format!("| {} |", title.trim());
+            for (k, c) in rules.path_counts().iter().enumerate() {
+                row += &format!(" {}/{} |", c.taken, c.of);
+                totals[k] = (totals[k].0 + c.taken, totals[k].1 + c.of);
+            }
+            counts.insert((name.clone(), i), rules.path_counts());
+            table.push(row);
+        }
+    }
+    let mut row = String::from("| all |");
+    for (t, o) in &totals {
+        row += &format!(" {t}/{o} |");
+    }
+    table.push(row);
+    let mut units = String::from("| unit |");
+    for c in &counts[&("chess.zrf".to_string(), 0)] {
+        units += &format!(" {} |", c.unit);
+    }
+    table.insert(2, units);
+    eprintln!("{}", table.join("\n"));
+    // Chess: most tree nodes specialised (castling and en passant keep plain ones), the
+    // clock and royal safety from the tables, no draughts jump.
+    let chess = &counts[&("chess.zrf".to_string(), 0)];
+    let get = |p: FastPath| chess.iter().find(|c| c.path == p).expect("every path");
+    let tree = get(FastPath::Tree);
+    assert!(tree.of > 100 && tree.taken * 10 > tree.of * 8, "{tree:?}");
+    assert_eq!(
+        (get(FastPath::Clock).taken, get(FastPath::Legality).taken),
+        (1, 1)
+    );
+    assert_eq!(get(FastPath::Jump).taken, 0);
+    // Checkers: the jumps are written from the rows.
+    let checkers = &counts[&("checkers.zrf".to_string(), 0)];
+    let jump = checkers
+        .iter()
+        .find(|c| c.path == FastPath::Jump)
+        .expect("jump");
+    assert!(jump.taken > 0, "{jump:?}");
+}

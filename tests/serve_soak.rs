@@ -28,6 +28,26 @@ fn new_game(s: &Served) -> Option<String> {
     (code == 200).then(|| format!("/api/games/{}", st["id"]))
 }
 
+struct Workers(Arc<AtomicBool>, Vec<std::thread::JoinHandle<()>>);
+
+impl Workers {
+    fn stop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+        for w in self.1.drain(..) {
+            w.join().expect("a client thread");
+        }
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+        for w in self.1.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
 #[test]
 fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
     let s = Arc::new(Served::start("games/chess.zrf", &[]));
@@ -39,13 +59,15 @@ fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
         let running = running.clone();
         move || running.load(Ordering::SeqCst) && start.elapsed() < RUN
     };
-    let mut workers = Vec::new();
+    // Stops and joins the clients when the test ends, also by a failed assertion, so the
+    // last reference to the server drops and kills it (no server left running).
+    let mut workers = Workers(running.clone(), Vec::new());
     let hostile = Arc::new(AtomicU64::new(0));
 
     // Normal clients: moves and takebacks in games of their own.
     for _ in 0..4 {
         let (s, live) = (s.clone(), live.clone());
-        workers.push(std::thread::spawn(move || {
+        workers.1.push(std::thread::spawn(move || {
             while live() {
                 let Some(game) = new_game(&s) else { continue };
                 for _ in 0..10 {
@@ -58,7 +80,7 @@ fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
     // Slow clients: a POST's head and one byte of body, held open.
     {
         let (s, live, hostile) = (s.clone(), live.clone(), hostile.clone());
-        workers.push(std::thread::spawn(move || {
+        workers.1.push(std::thread::spawn(move || {
             let mut held = Vec::new();
             while live() {
                 for _ in 0..20 {
@@ -81,7 +103,7 @@ fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
     // Oversized requests: bodies over the limit, heads over the limit, huge declared lengths.
     {
         let (s, live, hostile) = (s.clone(), live.clone(), hostile.clone());
-        workers.push(std::thread::spawn(move || {
+        workers.1.push(std::thread::spawn(move || {
             let big = vec![b' '; 2 << 20];
             let filler = format!("X-Filler: {}", "a".repeat(60_000));
             while live() {
@@ -103,7 +125,7 @@ fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
     // Idle connections: 800 at a time, renewed every few seconds.
     {
         let (s, live, hostile) = (s.clone(), live.clone(), hostile.clone());
-        workers.push(std::thread::spawn(move || {
+        workers.1.push(std::thread::spawn(move || {
             while live() {
                 let idle: Vec<TcpStream> = (0..800).filter_map(|_| connect(&s.addr)).collect();
                 hostile.fetch_add(idle.len() as u64, Ordering::SeqCst);
@@ -119,7 +141,7 @@ fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
     // Games whose computer searches for a day, pushed out by newer games.
     {
         let (s, live) = (s.clone(), live.clone());
-        workers.push(std::thread::spawn(move || {
+        workers.1.push(std::thread::spawn(move || {
             while live() {
                 if let Some(game) = new_game(&s) {
                     s.post(
@@ -158,10 +180,7 @@ fn the_server_answers_a_normal_client_throughout_a_hostile_load() {
         games_max = games_max.max(threads_named(pid, "zrf-game"));
         std::thread::sleep(Duration::from_millis(100));
     }
-    running.store(false, Ordering::SeqCst);
-    for w in workers {
-        w.join().unwrap();
-    }
+    workers.stop();
     eprintln!(
         "soak: {answered} probes answered, slowest {worst:?}; {} hostile requests and \
          connections; RSS {rss_start} MiB at start, {rss_max} MiB at most; at most \

@@ -107,14 +107,7 @@ fn root() -> PathBuf {
 
 #[test]
 fn shipped_games_name_every_turn_by_one_action_sequence() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
-        .expect("games folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 10, "{files:?}");
+    let files = common::shipped_files();
     let checked: usize = files.iter().map(|f| play_file(f, 3, 80, true)).sum();
     assert!(checked > 3000, "{checked} positions checked");
 }

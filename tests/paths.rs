@@ -45,14 +45,7 @@ fn root() -> PathBuf {
 #[test]
 fn shipped_games_move_alike_on_every_path() {
     let start = Instant::now();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
-        .expect("games folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 10, "{files:?}");
+    let files = common::shipped_files();
     let (mut positions, mut moves) = (0, 0);
     for f in &files {
         let (p, m) = compare_file(f, SHIPPED, true);
@@ -95,13 +88,7 @@ fn corpus_sample_moves_alike_on_every_path() {
 /// `docs/engine-paths.md` (printed with `cargo test --test paths coverage -- --nocapture`).
 #[test]
 fn coverage_of_the_shipped_games() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("games"))
-        .expect("games folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
-        .collect();
-    files.sort();
+    let files = common::shipped_files();
     let mut header = String::from("| game |");
     let mut rule = String::from("|---|");
     for p in FastPath::ALL {

@@ -4,7 +4,6 @@
 //! `Game::play` made them before). Random playouts (`arena::playouts`) are reproducible from
 //! their seed and play the games `arena::play_game` plays with two random movers.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -18,15 +17,7 @@ use common::Rng;
 
 /// Every variant of every shipped game, with its name.
 fn shipped() -> Vec<(String, Rules)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root)
-        .expect("games folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 10, "{files:?}");
+    let files = common::shipped_files();
     let mut out = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));

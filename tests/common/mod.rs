@@ -169,3 +169,18 @@ pub fn python_checks(script: &str, lines: usize) {
     assert!(fails.is_empty(), "{}", fails.join("\n"));
     assert_eq!(text.lines().count(), lines, "{text}");
 }
+
+/// The shipped rules files (`games/*.zrf`), in name order.
+#[allow(dead_code)]
+pub fn shipped_files() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zrf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    files
+}

@@ -9,7 +9,8 @@
 #    `Game.perft` in the driver process alone (DEPTH 0 skips it);
 # 2. GAMES random chess games (`zrf selfplay --engine random --vs random`, seed 1) through
 #    `zrf.cluster.selfplay`, against the same games played one after another in the driver,
-#    REPEAT times in turn (after a run of CPUS games, one a task: the fixed cost of a run).
+#    REPEAT times in turn with CPUS plain processes sharing the games (what the machine allows
+#    at that moment), after a run of CPUS games, one a task (the fixed cost of a run).
 # The counts and the tables must be equal; it prints the seconds and the speed-ups (each run's
 # and the median), and the CPU time the perft tasks take together against one process (a bound
 # on the speed-up that the machine's load does not change).
@@ -65,8 +66,16 @@ if depth > 0:
 
 
 # Selfplay: first CPUS games (one a task, a task per CPU: what a run costs beyond its games),
-# then GAMES games REPEAT times, one process and cluster in turn, each time printed (the
-# machine's load varies between runs), then the median of the speed-ups.
+# then GAMES games REPEAT times, one process, cluster and CPUS plain processes (a fork pool,
+# each playing a share: what the machine allows at that moment) in turn, each time printed
+# (the machine's load varies between runs), then the medians of the speed-ups.
+import multiprocessing
+
+
+def share(part):
+    return _zrf.selfplay_games(g, "random", "random", 1, part)
+
+
 def single(n):
     t = time.monotonic()
     res = _zrf.selfplay_games(g, "random", "random", 1, list(range(n)))
@@ -80,24 +89,39 @@ def cluster(n):
     return time.monotonic() - t, table
 
 
+def plain(n):
+    t = time.monotonic()
+    parts = [list(range(i, n, cpus)) for i in range(cpus)]
+    played = sum(len(got) for got in pool.map(share, parts))
+    return time.monotonic() - t, played
+
+
+pool = multiprocessing.get_context("fork").Pool(cpus)
+pool.map(share, [[i] for i in range(cpus)])
 t_cluster, _ = cluster(cpus)
 t_single, _ = single(cpus)
 print(f"{cpus} random chess games, one a CPU, the first run (a worker may still import zrf): "
       f"one process {t_single * 1000:.0f} ms, cluster {t_cluster * 1000:.0f} ms", flush=True)
 t_cluster, _ = cluster(cpus)
 print(f"the same again: cluster {t_cluster * 1000:.0f} ms (the fixed cost of a run)", flush=True)
-ups = []
+ups, plains = [], []
 for _ in range(repeat):
     t_single, table_single = single(games)
     t_cluster, table_cluster = cluster(games)
-    assert table_single == table_cluster
+    t_plain, played = plain(games)
+    assert table_single == table_cluster and played == games
     ups.append(t_single / t_cluster)
+    plains.append(t_single / t_plain)
     print(f"{games} random chess games ({zc.random_games_per_task(games, cpus)} a task): "
           f"one process {t_single:.3f} s, cluster of {cpus} CPUs {t_cluster:.3f} s, "
-          f"speed-up {ups[-1]:.2f}x, load average {os.getloadavg()[0]:.2f}", flush=True)
-ups.sort()
-print(f"speed-up over {repeat} runs: median {ups[len(ups) // 2]:.2f}x, "
-      f"from {ups[0]:.2f}x to {ups[-1]:.2f}x", flush=True)
+          f"speed-up {ups[-1]:.2f}x ({cpus} plain processes {t_plain:.3f} s, "
+          f"{plains[-1]:.2f}x), load average {os.getloadavg()[0]:.2f}", flush=True)
+pool.close()
+pool.join()
+for what, xs in (("cluster", ups), (f"{cpus} plain processes", plains)):
+    xs.sort()
+    print(f"speed-up over {repeat} runs, {what}: median {xs[len(xs) // 2]:.2f}x, "
+          f"from {xs[0]:.2f}x to {xs[-1]:.2f}x", flush=True)
 print(table_cluster)
 print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 PYEOF

@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec "${PYTHON:-python3}" - "${1:-7}" "${2:-200}" "${3:-2}" "${4:-5}" <<'PYEOF'
-import os, sys, time
+import os, statistics, sys, time
 import zrf
 import zrf.cluster as zc
 from zrf import _zrf
@@ -120,7 +120,7 @@ pool.close()
 pool.join()
 for what, xs in (("cluster", ups), (f"{cpus} plain processes", plains)):
     xs.sort()
-    print(f"speed-up over {repeat} runs, {what}: median {xs[len(xs) // 2]:.2f}x, "
+    print(f"speed-up over {repeat} runs, {what}: median {statistics.median(xs):.2f}x, "
           f"from {xs[0]:.2f}x to {xs[-1]:.2f}x", flush=True)
 print(table_cluster)
 print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))

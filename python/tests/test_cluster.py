@@ -121,6 +121,69 @@ def test_selfplay_table_equals_the_binary(tmp_path):
                        progress=False) == ENGINE_TABLE
 
 
+def test_random_games_are_cut_into_one_task_per_cpu_until_tasks_are_long():
+    # 200 random chess games (0.3 s in one process) on 2 CPUs: one task of 100 each, since a
+    # task costs Ray a few milliseconds; 2,000: tasks of 256 games; 20,000: 8 tasks per CPU.
+    per = zc.random_games_per_task
+    assert [per(n, 2) for n in (0, 1, 3, 20, 200, 2000, 20000)] == [1, 1, 2, 10, 100, 256, 1250]
+    assert [per(200, c) for c in (1, 3, 64, 1000)] == [200, 67, 4, 1]
+
+
+def test_selfplay_table_is_the_same_however_the_games_are_cut(tmp_path):
+    # 1, 2, 3 and 7 tasks of consecutive games (cpus 1, 2, 3 and 7): game i is played from the
+    # seed and i alone, whichever task plays it.
+    for cpus in (1, 2, 3, 7):
+        assert zc.selfplay(CHESS, games=20, engine="random", vs="random", cpus=cpus,
+                           progress=False) == SELFPLAY_TABLE
+
+
+def test_a_worker_killed_mid_selfplay_loses_and_doubles_no_game(tmp_path, monkeypatch):
+    marker = tmp_path / "killed"
+    # 20 games on 2 CPUs are tasks 0 (games 0-9) and 10 (games 10-19); the worker that plays
+    # the second exits at once, the first time, and Ray plays its games again.
+    monkeypatch.setenv("ZRF_CLUSTER_FAULT", f"10:{marker}")
+    results = tmp_path / "games.jsonl"
+    table = zc.selfplay(CHESS, games=20, engine="random", vs="random", cpus=2,
+                        progress=False, results=str(results))
+    assert marker.exists(), "the fault hook did not fire"
+    assert table == SELFPLAY_TABLE
+    recs = [json.loads(line) for line in results.read_text().splitlines()]
+    assert sorted(r["task"] for r in recs) == [0, 10]
+    assert [len(r["result"]) for r in sorted(recs, key=lambda r: r["task"])] == [10, 10]
+    # A rerun takes both tasks from the file: with the first task's games in place of the
+    # second's, the table is that of the first ten games twice.
+    first = next(r for r in recs if r["task"] == 0)
+    results.write_text(json.dumps(first) + "\n"
+                       + json.dumps({**first, "task": 10}) + "\n")
+    again = zc.selfplay(CHESS, games=20, engine="random", vs="random", cpus=2,
+                        progress=False, results=str(results))
+    from zrf import _zrf
+
+    twice = [tuple(r) for r in first["result"] * 2]
+    assert again == _zrf.selfplay_table(zrf.load(CHESS), "random", "random", twice)
+    assert again != SELFPLAY_TABLE
+
+
+def test_workers_find_the_rules_they_loaded_by_the_same_key():
+    # A worker keys a loaded game by the rules' path, variant and text digest, the same in
+    # every process (Python's hash of a string differs between processes).
+    @ray.remote
+    def key_on_worker(path):
+        from zrf.cluster import jobs
+        return jobs.Rules(path).cache_key
+
+    from zrf.cluster import jobs
+
+    assert ray.get(key_on_worker.remote(CHESS)) == jobs.Rules(CHESS).cache_key
+    shared = jobs.shared(jobs.Rules(CHESS))
+
+    @ray.remote
+    def perft_2(ref):
+        return [jobs._game(ref).perft(2), ref.cache_key in zc.worker_cache()]
+
+    assert ray.get(perft_2.remote(shared)) == [400, True]
+
+
 def test_selfplay_refuses_a_bad_setting():
     with pytest.raises(zrf.ZrfError, match="unknown engine setting"):
         zc.selfplay(CHESS, games=2, engine="depth 2 sideways", vs="random", progress=False)

@@ -10,16 +10,19 @@ The command line is `python -m zrf.cluster` (or `zrf-cluster`); docs/cluster.md 
 to run it on a real cluster, how work is split and what it costs.
 """
 
-from .jobs import TASKS_PER_CPU, check, perft, selfplay, split_depth
+from .jobs import (RANDOM_GAMES_PER_TASK, TASKS_PER_CPU, check, perft, random_games_per_task,
+                   selfplay, split_depth)
 from .runner import MAX_RETRIES, connect, load_results, run_key, run_tasks, worker_cache
 
 __all__ = [
     "MAX_RETRIES",
+    "RANDOM_GAMES_PER_TASK",
     "TASKS_PER_CPU",
     "check",
     "connect",
     "load_results",
     "perft",
+    "random_games_per_task",
     "run_key",
     "run_tasks",
     "selfplay",

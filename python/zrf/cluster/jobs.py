@@ -1,6 +1,7 @@
 """The jobs of `zrf.cluster`: perft, selfplay, and corpus checks, each as tasks for
 `runner.run_tasks`, with results that match the single-machine commands exactly."""
 
+import hashlib
 import os
 
 import ray
@@ -10,6 +11,11 @@ from .runner import run_key, run_tasks, worker_cache
 
 # Perft is split into at least this many tasks per CPU of the cluster (see `split_depth`).
 TASKS_PER_CPU = 8
+
+# Games between random movers are played this many to a task at least (while the cluster's
+# CPUs all get one): a random chess game is about a millisecond and a half of work, a task
+# costs Ray a few milliseconds (see `random_games_per_task`).
+RANDOM_GAMES_PER_TASK = 256
 
 
 class Rules:
@@ -25,6 +31,11 @@ class Rules:
             self.source = os.path.abspath(self.source)
             with open(self.source, encoding="utf-8", errors="surrogateescape") as f:
                 self.text = f.read()
+        # What a worker keys its loaded game by: the same in every process (`hash` of a
+        # string is not), so a task finds the game an earlier task of its worker loaded.
+        text = self.text if self.text is not None else ""
+        digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+        self.cache_key = ("game", self.source, self.variant, digest)
 
     def key(self):
         """What identifies the rules in a run's key: the text when read, else the name."""
@@ -34,7 +45,7 @@ class Rules:
     def game(self):
         """The loaded game, kept by the worker process for its next tasks."""
         cache = worker_cache()
-        k = ("game", self.source, self.variant, hash(self.text))
+        k = self.cache_key
         if k not in cache:
             if self.text is not None and not os.path.isfile(self.source):
                 cache[k] = load(self.text, self.variant)
@@ -43,17 +54,33 @@ class Rules:
         return cache[k]
 
 
+class Shared:
+    """Rules put once in Ray's object store: a task carries the reference and the rules' cache
+    key, and a worker that has loaded the rules already (for an earlier task, of this run or
+    another) takes its game from its cache without fetching them."""
+
+    def __init__(self, rules):
+        self.cache_key = rules.cache_key
+        self.ref = ray.put(rules)
+
+    def game(self):
+        cache = worker_cache()
+        if self.cache_key in cache:
+            return cache[self.cache_key]
+        return ray.get(self.ref).game()
+
+
 def _game(rules):
-    """The game of a task's rules (sent once to the object store, see `shared`)."""
+    """The game of a task's rules: `Rules`, `Shared` (see `shared`) or a reference to `Rules`."""
     if isinstance(rules, ray.ObjectRef):
         rules = ray.get(rules)
     return rules.game()
 
 
 def shared(rules):
-    """The rules put once in Ray's object store, so that tasks carry a reference, not the
-    text of the file."""
-    return ray.put(rules)
+    """The rules put once in Ray's object store, so that tasks carry a reference and a key,
+    not the text of the file (`Shared`)."""
+    return Shared(rules)
 
 
 def split_depth(game, depth, setup, cpus, unique=False, tasks_per_cpu=TASKS_PER_CPU, moves=None):
@@ -125,19 +152,30 @@ def _selfplay_task(rules, engine, vs, seed, indices, random_plies, max_plies, ti
                                                  random_plies, max_plies, time, setup)]
 
 
+def random_games_per_task(games, cpus):
+    """How many games between random movers a task plays: the games spread evenly over the
+    CPUs (one task each) while that gives a task fewer than `RANDOM_GAMES_PER_TASK` games, else
+    at least that many and up to `TASKS_PER_CPU` tasks per CPU (so a long run keeps every CPU
+    busy to the end and a rerun resumes from small parts)."""
+    cpus = max(1, cpus)
+    even = -(-games // cpus)
+    return max(1, -(-games // (TASKS_PER_CPU * cpus)), min(RANDOM_GAMES_PER_TASK, even))
+
+
 def selfplay(source, *, games=10, engine="", vs=None, seed=1, random_plies=2, max_plies=400,
              time="0.1s", variant=None, setup=None, cpus=1, results=None, progress=True):
     """A `zrf selfplay` match with its games spread over the cluster; returns the table
     `zrf selfplay` prints. Game i is seeded from `seed` and i as the binary seeds it, so the
     table is the same whichever workers play which games. A task is one game, except between
-    random movers (a game takes a millisecond), where the games are cut into 8 tasks per CPU."""
+    random movers (a game takes a millisecond), where a task plays a run of consecutive games
+    (`random_games_per_task`)."""
     rules = Rules(source, variant)
     game = rules.game()
     games = int(games)
     # Read the settings now, so that a bad one fails before any task is sent.
     _zrf.selfplay_table(game, engine, vs, [], time)
     both_random = engine.strip().lower() == "random" and (vs or engine).strip().lower() == "random"
-    per_task = -(-games // (8 * max(1, cpus))) if both_random else 1
+    per_task = random_games_per_task(games, cpus) if both_random else 1
     key = run_key("selfplay", engine=engine, vs=vs, seed=seed, random_plies=random_plies,
                   max_plies=max_plies, time=time, setup=setup, per_task=per_task, **rules.key())
     ref = shared(rules)

@@ -441,7 +441,7 @@ impl Hub {
                 self.game = None;
                 self.refused = None;
             }
-            Err(e) => self.error(&e),
+            Err(e) => self.error(&e.to_string()),
         }
     }
 
@@ -466,7 +466,7 @@ impl Hub {
                     }
                 },
                 Err(e) => {
-                    self.error(&e);
+                    self.error(&e.to_string());
                     return None;
                 }
             }
@@ -484,14 +484,14 @@ impl Hub {
         let (cmd, rest) = match super::command_of(line, MAX_LINE) {
             Ok(parts) => parts,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return true;
             }
         };
         let args = match hub_pairs(rest) {
             Ok(a) => a,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return true;
             }
         };
@@ -652,7 +652,7 @@ impl Hub {
     ) -> Result<Game, String> {
         let position = match pos {
             Some(text) => position_to_pdn(&rules, nums, text)
-                .and_then(|pdn| crate::setup::parse(&rules, &pdn))
+                .and_then(|pdn| crate::setup::parse(&rules, &pdn).map_err(|e| e.to_string()))
                 .map_err(|e| format!("bad position: {e}"))?,
             None => rules.initial(),
         };

@@ -137,13 +137,17 @@ pub fn move_text(rules: &Rules, list: &MoveList, i: usize) -> String {
 }
 
 /// Finds the legal move a UCI move names (zrf's own move forms are accepted too).
-pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, String> {
+pub fn parse_move(
+    rules: &Rules,
+    list: &MoveList,
+    text: &str,
+) -> Result<usize, notation::MoveError> {
     if chess_like(rules) {
         if let Some(i) = (0..list.len()).find(|&i| move_text(rules, list, i) == text) {
             return Ok(i);
         }
     }
-    notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string())
+    notation::parse_move(&rules.def, list, text)
 }
 
 /// The time to spend on one move: a share of the clock plus most of the increment, less the
@@ -285,7 +289,7 @@ impl Uci {
                     self.rules = Some(r);
                 }
                 Err(e) => {
-                    self.tell(&e);
+                    self.tell(&e.to_string());
                     return None;
                 }
             }
@@ -298,7 +302,7 @@ impl Uci {
         let (cmd, rest) = match super::command_of(line, MAX_LINE) {
             Ok(parts) => parts,
             Err(e) => {
-                self.tell(&e);
+                self.tell(&e.to_string());
                 return true;
             }
         };
@@ -493,7 +497,7 @@ impl Uci {
         } else if let Some(fen) = setup.strip_prefix("fen") {
             let fen = fen.trim();
             let pos = crate::setup::parse(&rules, fen)
-                .map_err(|e| format!("bad FEN: {}", super::printable(&e)))?;
+                .map_err(|e| format!("bad FEN: {}", super::printable(&e.to_string())))?;
             (pos, fullmove_of(fen))
         } else {
             return Err("it is written `position startpos|fen FEN [moves M1 M2 ...]`".into());
@@ -505,7 +509,7 @@ impl Uci {
             }
             let list = game.legal().clone();
             let i = parse_move(&game.rules, &list, mv)
-                .map_err(|e| format!("move {}: {}", k + 1, super::printable(&e)))?;
+                .map_err(|e| format!("move {}: {}", k + 1, super::printable(&e.to_string())))?;
             let text = notation::move_texts(&game.rules.def, &list)[i].clone();
             game.play(&text)
                 .map_err(|e| format!("move {} `{}`: {e}", k + 1, super::printable(mv)))?;

@@ -28,8 +28,12 @@ const BIG_STACK: usize = 256 << 20;
 fn start(rules: &Arc<Rules>, setup: Option<&str>, moves: Option<&str>) -> PyResult<Position> {
     let pos = match setup {
         None => rules.initial(),
-        Some(text) => zrf::setup::parse(rules, text)
-            .map_err(|e| error(format!("bad setup: {}", zrf::repl::printable(&e))))?,
+        Some(text) => zrf::setup::parse(rules, text).map_err(|e| {
+            error(format!(
+                "bad setup: {}",
+                zrf::repl::printable(&e.to_string())
+            ))
+        })?,
     };
     let Some(moves) = moves.filter(|m| !m.trim().is_empty()) else {
         return Ok(pos);
@@ -294,9 +298,7 @@ pub fn check_rules_file(py: Python<'_>, path: String) -> PyResult<(bool, String)
     on_big_stack(py, move || {
         let line = match crate::files::read_file(&path) {
             Ok(bytes) => zrf::corpus::check_rules(&path, &bytes, &PyFiles::default()),
-            Err(why) => {
-                zrf::corpus::Line::unreadable(&path, &why.unwrap_or_else(|| "no such file".into()))
-            }
+            Err(why) => zrf::corpus::Line::unreadable(&path, &why.to_string()),
         };
         (line.ok, line.text)
     })
@@ -312,9 +314,7 @@ pub fn replay_record_file(py: Python<'_>, path: String) -> PyResult<(bool, Strin
                 &path,
                 &PyFiles::default(),
             ),
-            Err(why) => {
-                zrf::corpus::Line::unreadable(&path, &why.unwrap_or_else(|| "no such file".into()))
-            }
+            Err(why) => zrf::corpus::Line::unreadable(&path, &why.to_string()),
         };
         (line.ok, line.text)
     })

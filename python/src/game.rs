@@ -150,7 +150,7 @@ pub fn load(
     let bytes = match zrf::repl::Files::read_if_exists(&files, &path) {
         Ok(b) => b,
         Err(why) => {
-            let why = why.unwrap_or_else(|| "no such file".into());
+            let why = why.to_string();
             return Err(plain(format!("cannot read {path}: {why}")));
         }
     };

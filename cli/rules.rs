@@ -57,7 +57,7 @@ pub(crate) fn check(
     match zrf::summary::select_variant(&loaded.games, variant) {
         Ok(_) => {}
         Err(msg) => {
-            eprintln!("error: {}", zrf::repl::printable_lines(&msg));
+            eprintln!("error: {}", zrf::repl::printable_lines(&msg.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -99,7 +99,7 @@ fn load_rules(file: &Path, variant: Option<&str>) -> Result<zrf::engine::Rules, 
     let name = file.to_string_lossy();
     let loaded = zrf::load(&name, &bytes, &FsLoader);
     let idx = zrf::summary::select_variant(&loaded.games, variant).map_err(|msg| {
-        eprintln!("error: {}", zrf::repl::printable_lines(&msg));
+        eprintln!("error: {}", zrf::repl::printable_lines(&msg.to_string()));
         ExitCode::from(2)
     })?;
     let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);

@@ -187,7 +187,7 @@ pub enum OpenError {
         diags: Vec<Diagnostic>,
     },
     /// No such variant (a usage problem).
-    Variant(String),
+    Variant(crate::summary::VariantError),
     /// A bad starting position (a usage problem).
     Setup(crate::setup::SetupError),
     /// A game record that cannot be read or replayed; `Some(n)` is the number (from 1) of the
@@ -198,7 +198,8 @@ pub enum OpenError {
 impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OpenError::Read(m) | OpenError::Variant(m) | OpenError::Record(m, _) => f.write_str(m),
+            OpenError::Read(m) | OpenError::Record(m, _) => f.write_str(m),
+            OpenError::Variant(e) => write!(f, "{e}"),
             OpenError::Setup(m) => write!(f, "bad setup: {m}"),
             OpenError::Rules { map, diags } => {
                 f.write_str(&render(map, diags, RenderOptions { color: false }))
@@ -713,7 +714,7 @@ impl Session {
         }
         let idx = match crate::summary::select_variant(&self.loaded.games, Some(name)) {
             Ok(i) => i,
-            Err(e) => return self.error(e.replace("--list-variants", "`variants`")),
+            Err(e) => return self.error(e.pointing_to(Some("`variants`"))),
         };
         match resolve(&self.loaded, idx) {
             Ok(rules) => {

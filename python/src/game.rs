@@ -156,7 +156,7 @@ pub fn load(
     };
     let loaded = zrf::load(&path, &bytes, &files);
     let idx = zrf::summary::select_variant(&loaded.games, variant)
-        .map_err(|e| plain(e.replace(" (see --list-variants)", "")))?;
+        .map_err(|e| plain(e.pointing_to(None)))?;
     let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
     diags.extend(loaded.diags.iter().cloned());
     zrf::tidy(&loaded.map, &mut diags);

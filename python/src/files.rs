@@ -27,10 +27,7 @@ impl PyFiles {
 
 /// Reads a file, refusing directories and files over [`MAX_FILE`].
 pub fn read_file(path: &str) -> Result<Vec<u8>, ReadError> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => return Err(e.into()),
-    };
+    let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
         return Err(ReadError::Unreadable("it is a directory".into()));
     }

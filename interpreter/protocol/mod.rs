@@ -22,6 +22,7 @@ use crate::ai::{Engine, Info, SearchConfig, SearchResult};
 use crate::diagnostic::has_errors;
 use crate::engine::{MoveList, Position, Rules, UndoLog};
 use crate::expand::Loader;
+use crate::notation::MoveError;
 
 /// Where a protocol writes its lines (one call per line, without the newline).
 pub type Out = Arc<dyn Fn(&str) + Send + Sync>;
@@ -233,6 +234,52 @@ pub fn catalogue_of_file(path: &str, loader: &dyn Loader) -> Result<Catalogue, P
         return Err(ProtocolError::NoGame(path.to_string()));
     }
     Ok(cat)
+}
+
+/// Why a position command was refused (UCI `position`, Hub `pos` with `moves`). `Display`
+/// gives the message the engine sends after `position refused: `.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A UCI `position` command not written as the protocol says.
+    #[error("it is written `position startpos|fen FEN [moves M1 M2 ...]`")]
+    Usage,
+    /// A UCI FEN that does not read.
+    #[error("bad FEN: {}", printable(&.0.to_string()))]
+    Fen(crate::setup::SetupError),
+    /// A Hub position that does not read: why.
+    #[error("bad position: {0}")]
+    HubPosition(String),
+    /// More moves than a position command may hold (the limit).
+    #[error("more than {0} moves")]
+    TooManyMoves(usize),
+    /// A UCI move that names no legal move: its number (from 1) and why.
+    #[error("move {number}: {}", printable(&.why.to_string()))]
+    NoSuchMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// Why it names none.
+        why: MoveError,
+    },
+    /// A UCI move named but not played.
+    #[error("move {number} `{}`: {why}", printable(.text))]
+    Unplayable {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as sent.
+        text: String,
+        /// Why it was not played.
+        why: MoveError,
+    },
+    /// A Hub move that names no legal move or was not played.
+    #[error("move {number} {}: {why}", printable(.text))]
+    HubMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as sent.
+        text: String,
+        /// Why.
+        why: String,
+    },
 }
 
 /// Why a protocol line or the rules it asks for were refused (UCI and Hub alike). `Display`

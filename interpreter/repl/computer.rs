@@ -232,7 +232,7 @@ impl Session {
     pub(super) fn go(&mut self, rest: &str) -> Output {
         let cfg = match self.setting(rest) {
             Ok(c) => c,
-            Err(e) => return self.error(e),
+            Err(e) => return self.error(e.to_string()),
         };
         self.move_and_reply(&cfg)
     }
@@ -249,7 +249,7 @@ impl Session {
 
     /// The session's setting changed by `[mcts|alphabeta] [depth N] [time T] [nodes N]
     /// [opponent random|best]`; a setting with no limit keeps the session's limits.
-    fn setting(&self, rest: &str) -> Result<SearchConfig, String> {
+    fn setting(&self, rest: &str) -> Result<SearchConfig, arena::SettingError> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         let arena::Setting {
             kind,
@@ -265,10 +265,7 @@ impl Session {
             limits
         };
         if kind == EngineKind::Mcts && limits.time.is_none() && limits.nodes.is_none() {
-            return Err(format!(
-                "MCTS has no depth limit, and `{}` gives no other: add `time T` or `nodes N`",
-                limits_text(&limits)
-            ));
+            return Err(arena::SettingError::MctsNoLimit(limits_text(&limits)));
         }
         Ok(SearchConfig {
             kind,
@@ -312,7 +309,7 @@ impl Session {
                 c
             }
             Ok(c) => c,
-            Err(e) => return self.error(e),
+            Err(e) => return self.error(e.to_string()),
         };
         // Analysis shows the game's own values: a draw reads 0, whatever contempt play uses.
         let cfg = SearchConfig {
@@ -358,7 +355,7 @@ impl Session {
         if !rest.is_empty() {
             match self.setting(rest) {
                 Ok(c) => self.computer.config = c,
-                Err(e) => return self.error(e),
+                Err(e) => return self.error(e.to_string()),
             }
         }
         Output::text(format!(

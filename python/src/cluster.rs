@@ -168,14 +168,14 @@ pub fn perft_task(
 
 /// Reads the two settings of a match as `zrf selfplay` does.
 fn contestants(engine: &str, vs: Option<&str>, time: &str) -> PyResult<(Contestant, Contestant)> {
-    let settings = || -> Result<(Contestant, Contestant), String> {
+    let settings = || -> Result<(Contestant, Contestant), arena::SettingError> {
         let time = arena::parse_duration(time)?;
         let vs = vs.unwrap_or(engine);
         let a = Contestant::parse(engine, time, arena::names_random(vs))?;
         let b = Contestant::parse(vs, time, arena::names_random(engine))?;
         Ok((a, b))
     };
-    settings().map_err(error)
+    settings().map_err(|e| error(e.to_string()))
 }
 
 /// One game's score as Python gets it: `(seat of A, verdict of A as "win"/"draw"/"loss",

@@ -355,9 +355,8 @@ impl Loader for FsLoader {
         fsio::read_file(Path::new(path)).ok()
     }
 
-    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
-        fsio::read_file(Path::new(path))
-            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
+    fn read(&self, path: &str) -> Result<Vec<u8>, zrf::expand::ReadError> {
+        Ok(fsio::read_file(Path::new(path))?)
     }
 }
 

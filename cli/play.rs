@@ -17,9 +17,8 @@ impl zrf::repl::Files for FsFiles {
         fsio::read_file(Path::new(path)).map_err(|e| e.to_string())
     }
 
-    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
-        fsio::read_file(Path::new(path))
-            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, zrf::expand::ReadError> {
+        Ok(fsio::read_file(Path::new(path))?)
     }
 
     /// Writes a temporary file beside the target, then renames it over the target.

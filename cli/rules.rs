@@ -57,7 +57,7 @@ pub(crate) fn check(
     match zrf::summary::select_variant(&loaded.games, variant) {
         Ok(_) => {}
         Err(msg) => {
-            eprintln!("error: {}", zrf::repl::printable_lines(&msg));
+            eprintln!("error: {}", zrf::repl::printable_lines(&msg.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -99,7 +99,7 @@ fn load_rules(file: &Path, variant: Option<&str>) -> Result<zrf::engine::Rules, 
     let name = file.to_string_lossy();
     let loaded = zrf::load(&name, &bytes, &FsLoader);
     let idx = zrf::summary::select_variant(&loaded.games, variant).map_err(|msg| {
-        eprintln!("error: {}", zrf::repl::printable_lines(&msg));
+        eprintln!("error: {}", zrf::repl::printable_lines(&msg.to_string()));
         ExitCode::from(2)
     })?;
     let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
@@ -120,7 +120,10 @@ pub(crate) fn prepare(file: &Path, at: &At) -> Result<zrf::play::Game, ExitCode>
     let rules = load_rules(file, at.variant.as_deref())?;
     let pos = match &at.setup {
         Some(text) => zrf::setup::parse(&rules, text).map_err(|e| {
-            eprintln!("error: bad --setup: {}", zrf::repl::printable(&e));
+            eprintln!(
+                "error: bad --setup: {}",
+                zrf::repl::printable(&e.to_string())
+            );
             ExitCode::from(2)
         })?,
         None => rules.initial(),
@@ -237,7 +240,7 @@ pub(crate) fn moves_batch(file: &Path, at: &At) -> ExitCode {
                 rules.legal_moves(&mut pos, &mut list);
                 say!("{}", zrf::notation::move_texts(&rules.def, &list).join(" "));
             }
-            Err(e) => say!("error: {}", zrf::repl::printable(&e)),
+            Err(e) => say!("error: {}", zrf::repl::printable(&e.to_string())),
         }
     }
     ExitCode::SUCCESS

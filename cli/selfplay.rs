@@ -42,7 +42,7 @@ pub(crate) fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let settings = (|| -> Result<(Contestant, Contestant), String> {
+    let settings = (|| -> Result<(Contestant, Contestant), arena::SettingError> {
         let time = arena::parse_duration(&m.time)?;
         let vs = m.vs.as_deref().unwrap_or(&m.engine);
         let a = Contestant::parse(&m.engine, time, arena::names_random(vs))?;

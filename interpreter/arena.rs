@@ -34,7 +34,7 @@ impl Contestant {
         text: &str,
         default_time: Duration,
         facing_random: bool,
-    ) -> Result<Contestant, String> {
+    ) -> Result<Contestant, SettingError> {
         if names_random(text) {
             return Ok(Contestant::Random);
         }
@@ -43,7 +43,7 @@ impl Contestant {
             kind,
             mut limits,
             opponent,
-        } = parse_setting(&words).map_err(|e| format!("{e} (or `random`, the random mover)"))?;
+        } = parse_setting(&words).map_err(|e| SettingError::OrRandom(Box::new(e)))?;
         if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
             limits.time = Some(default_time);
         }
@@ -105,8 +105,46 @@ pub fn kind_name(kind: EngineKind) -> &'static str {
     }
 }
 
+/// Why an engine setting was not read. `Display` gives the message shown to the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    /// `opponent` without `random` or `best`.
+    #[error(
+        "`opponent` needs `random` (play for the expected result against random replies) or \
+         `best` (assume the best replies)"
+    )]
+    Opponent,
+    /// A limit's word without its value.
+    #[error("`{0}` needs a value, e.g. `{0} {ex}`", ex = example(.0))]
+    NoValue(String),
+    /// A depth that is not a whole number from 1 to 64.
+    #[error("bad depth `{0}`: a whole number from 1 to 64")]
+    Depth(String),
+    /// A node count that is not a positive whole number.
+    #[error("bad node count `{0}`")]
+    Nodes(String),
+    /// A time that does not read, or is not above 0 and at most a day.
+    #[error("bad time `{0}`: write it like `2s`, `0.5s` or `200ms`")]
+    Time(String),
+    /// A word that is no part of a setting.
+    #[error(
+        "unknown engine setting `{0}`: expected `depth N`, `time T`, `nodes N`, \
+         `opponent random|best`, `mcts` or `alphabeta`"
+    )]
+    Unknown(String),
+    /// MCTS given a depth.
+    #[error("MCTS has no depth limit: give it `time T` or `nodes N`")]
+    MctsDepth,
+    /// MCTS left with no limit but depth (the limits as text).
+    #[error("MCTS has no depth limit, and `{0}` gives no other: add `time T` or `nodes N`")]
+    MctsNoLimit(String),
+    /// A match's setting, which may also be `random`.
+    #[error("{0} (or `random`, the random mover)")]
+    OrRandom(Box<SettingError>),
+}
+
 /// Reads `[mcts|alphabeta] [depth N] [time T] [nodes N] [opponent random|best]`.
-pub fn parse_setting(words: &[&str]) -> Result<Setting, String> {
+pub fn parse_setting(words: &[&str]) -> Result<Setting, SettingError> {
     let mut limits = Limits::default();
     let mut kind = None;
     let mut opponent = None;
@@ -121,19 +159,13 @@ pub fn parse_setting(words: &[&str]) -> Result<Setting, String> {
                 opponent = Some(match value.as_deref() {
                     Some("random") => Opponent::Random,
                     Some("best") => Opponent::Best,
-                    _ => {
-                        return Err(
-                            "`opponent` needs `random` (play for the expected result against \
-                             random replies) or `best` (assume the best replies)"
-                                .into(),
-                        )
-                    }
+                    _ => return Err(SettingError::Opponent),
                 });
                 i += 1;
             }
             "depth" | "time" | "nodes" | "movetime" => {
                 let Some(value) = words.get(i + 1) else {
-                    return Err(format!("`{w}` needs a value, e.g. `{w} {}`", example(&w)));
+                    return Err(SettingError::NoValue(w));
                 };
                 match w.as_str() {
                     "depth" => {
@@ -142,9 +174,7 @@ pub fn parse_setting(words: &[&str]) -> Result<Setting, String> {
                                 .parse()
                                 .ok()
                                 .filter(|&d: &u32| (1..=64).contains(&d))
-                                .ok_or_else(|| {
-                                    format!("bad depth `{value}`: a whole number from 1 to 64")
-                                })?,
+                                .ok_or_else(|| SettingError::Depth(value.to_string()))?,
                         )
                     }
                     "nodes" => {
@@ -153,25 +183,19 @@ pub fn parse_setting(words: &[&str]) -> Result<Setting, String> {
                                 .parse()
                                 .ok()
                                 .filter(|&n: &u64| n >= 1)
-                                .ok_or_else(|| format!("bad node count `{value}`"))?,
+                                .ok_or_else(|| SettingError::Nodes(value.to_string()))?,
                         )
                     }
                     _ => limits.time = Some(parse_duration(value)?),
                 }
                 i += 1;
             }
-            _ => {
-                return Err(format!(
-                    "unknown engine setting `{}`: expected `depth N`, `time T`, `nodes N`, \
-                     `opponent random|best`, `mcts` or `alphabeta`",
-                    words[i]
-                ))
-            }
+            _ => return Err(SettingError::Unknown(words[i].to_string())),
         }
         i += 1;
     }
     if kind == Some(EngineKind::Mcts) && limits.depth.is_some() {
-        return Err("MCTS has no depth limit: give it `time T` or `nodes N`".into());
+        return Err(SettingError::MctsDepth);
     }
     Ok(Setting {
         kind,
@@ -189,7 +213,7 @@ fn example(word: &str) -> &'static str {
 }
 
 /// Reads a duration: `2s`, `0.1s`, `150ms`, `1m`, or a bare number of seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, SettingError> {
     let t = text.trim().to_ascii_lowercase();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 0.001)
@@ -202,9 +226,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     };
     match num.parse::<f64>() {
         Ok(v) if v > 0.0 && v * scale <= 86_400.0 => Ok(Duration::from_secs_f64(v * scale)),
-        _ => Err(format!(
-            "bad time `{text}`: write it like `2s`, `0.5s` or `200ms`"
-        )),
+        _ => Err(SettingError::Time(text.to_string())),
     }
 }
 
@@ -634,5 +656,39 @@ impl Tally {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_settings_say_what_is_wrong() {
+        let err = |text: &str| parse_setting(&text.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(
+            err("depth").unwrap_err().to_string(),
+            "`depth` needs a value, e.g. `depth 4`"
+        );
+        assert_eq!(
+            err("depth 65").unwrap_err(),
+            SettingError::Depth("65".into())
+        );
+        assert_eq!(
+            err("opponent").unwrap_err().to_string(),
+            "`opponent` needs `random` (play for the expected result against random replies) \
+             or `best` (assume the best replies)"
+        );
+        assert_eq!(
+            err("fly").unwrap_err().to_string(),
+            "unknown engine setting `fly`: expected `depth N`, `time T`, `nodes N`, \
+             `opponent random|best`, `mcts` or `alphabeta`"
+        );
+        assert_eq!(
+            Contestant::parse("time 0", Duration::from_secs(1), false)
+                .unwrap_err()
+                .to_string(),
+            "bad time `0`: write it like `2s`, `0.5s` or `200ms` (or `random`, the random mover)"
+        );
     }
 }

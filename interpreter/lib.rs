@@ -21,6 +21,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod expand;
 pub mod format;
+pub mod keywords;
 pub mod names;
 pub mod notation;
 pub mod play;

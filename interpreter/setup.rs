@@ -4,22 +4,44 @@
 use crate::def::*;
 use crate::engine::{Cell, Position, Rules};
 
+/// Why a position text was not read. `Display` gives the message shown to the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The text is none of the three forms.
+    #[error("expected a FEN, a PDN FEN (`W:W31,32:B1,2`) or zrf's native position text")]
+    Unrecognised,
+    /// The game has no such form: FEN needs a two-dimensional grid and two players, PDN a
+    /// piece for men (and for kings, a king), and the side to move must move in the game.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The text names a square, piece, player, counter or attribute the game does not have.
+    #[error("{0}")]
+    Unknown(String),
+    /// A field cannot be read: a bad number, a rank of the wrong length, an unknown field.
+    #[error("{0}")]
+    Malformed(String),
+    /// The fields are read but do not make a position: too many pieces off the board, a
+    /// turn past the turn order, a castling right without its rook, a `~` on no piece.
+    #[error("{0}")]
+    Invalid(String),
+}
+
 /// Reads a position in any of the three forms.
-pub fn parse(rules: &Rules, text: &str) -> Result<Position, String> {
+pub fn parse(rules: &Rules, text: &str) -> Result<Position, SetupError> {
     let pos = parse_any(rules, text)?;
     if let Some(i) = pos.store.iter().position(|&n| n > MAX_OFF) {
         let n_pieces = rules.def.pieces.len().max(1);
-        return Err(format!(
+        return Err(SetupError::Invalid(format!(
             "{} holds {} {} off the board; at most {MAX_OFF} are allowed",
             rules.def.players[i / n_pieces].name,
             pos.store[i],
             rules.def.pieces[i % n_pieces].name
-        ));
+        )));
     }
     Ok(pos)
 }
 
-fn parse_any(rules: &Rules, text: &str) -> Result<Position, String> {
+fn parse_any(rules: &Rules, text: &str) -> Result<Position, SetupError> {
     let t = crate::records::strip_bom(text).trim();
     if t.starts_with("turn ") || t.contains("; ") && !t.contains('/') {
         parse_native(rules, t)
@@ -28,12 +50,12 @@ fn parse_any(rules: &Rules, text: &str) -> Result<Position, String> {
     } else if t.contains('/') {
         parse_fen(rules, t)
     } else {
-        Err("expected a FEN, a PDN FEN (`W:W31,32:B1,2`) or zrf's native position text".into())
+        Err(SetupError::Unrecognised)
     }
 }
 
 /// The first turn index at which `player` moves.
-fn turn_of(rules: &Rules, player: PlayerId) -> Result<u32, String> {
+fn turn_of(rules: &Rules, player: PlayerId) -> Result<u32, SetupError> {
     rules
         .turns
         .iter()
@@ -43,10 +65,10 @@ fn turn_of(rules: &Rules, player: PlayerId) -> Result<u32, String> {
         .find(|(_, e)| e.mover == player)
         .map(|(i, _)| i as u32)
         .ok_or_else(|| {
-            format!(
+            SetupError::Unsupported(format!(
                 "{} never moves in this game",
                 rules.def.players[player.idx()].name
-            )
+            ))
         })
 }
 
@@ -63,14 +85,14 @@ fn piece_by_letter(def: &GameDef, letter: &str) -> Option<PieceId> {
 
 /// Ranks and files of the first grid: rows from the top (the highest-numbered rank first), each a
 /// list of squares by file (`NONE` where the board has no such square). FEN reads and writes this.
-pub fn fen_rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
-    let grid = def
-        .board
-        .grids
-        .first()
-        .ok_or("this board has no grid, so it has no FEN")?;
+pub fn fen_rows(def: &GameDef) -> Result<Vec<Vec<u16>>, SetupError> {
+    let grid = def.board.grids.first().ok_or(SetupError::Unsupported(
+        "this board has no grid, so it has no FEN".into(),
+    ))?;
     if grid.labels.len() != 2 {
-        return Err("FEN needs a two-dimensional grid".into());
+        return Err(SetupError::Unsupported(
+            "FEN needs a two-dimensional grid".into(),
+        ));
     }
     let (files, ranks) = (&grid.labels[0], &grid.labels[1]);
     let mut order: Vec<usize> = (0..ranks.len()).collect();
@@ -89,10 +111,10 @@ pub fn fen_rows(def: &GameDef) -> Result<Vec<Vec<u16>>, String> {
     Ok(out)
 }
 
-fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
+fn parse_fen(rules: &Rules, t: &str) -> Result<Position, SetupError> {
     let def = &rules.def;
     if def.players.len() < 2 {
-        return Err("FEN needs two players".into());
+        return Err(SetupError::Unsupported("FEN needs two players".into()));
     }
     let n_pieces = def.pieces.len();
     let mut fields = t.split_whitespace();
@@ -109,11 +131,11 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         pocket = ranks.pop().unwrap_or("").to_string();
     }
     if ranks.len() != rows.len() {
-        return Err(format!(
+        return Err(SetupError::Malformed(format!(
             "the FEN has {} ranks; this board has {}",
             ranks.len(),
             rows.len()
-        ));
+        )));
     }
     let mut pos = Position::empty(
         def.board.n_pos(),
@@ -138,11 +160,11 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
                 // A promoted piece (crazyhouse): set its `promoted?` attribute, if it has one.
                 let sq = rows[r].get(f.wrapping_sub(1)).copied().unwrap_or(NONE);
                 if sq == NONE || pos.cells[sq as usize].is_empty() {
-                    return Err(format!(
+                    return Err(SetupError::Invalid(format!(
                         "rank {} of the FEN has a `~` that follows no piece (it marks the \
                          piece before it as promoted)",
                         r + 1
-                    ));
+                    )));
                 }
                 if let (Some(a), true) = (
                     def.attributes.iter().position(|a| a == "promoted?"),
@@ -160,11 +182,11 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
                 continue;
             }
             let piece = piece_by_letter(def, &c.to_string())
-                .ok_or_else(|| format!("no piece has the letter `{c}`"))?;
+                .ok_or_else(|| SetupError::Unknown(format!("no piece has the letter `{c}`")))?;
             let owner = PlayerId(if c.is_uppercase() { 0 } else { 1 });
-            let sq = *rows[r]
-                .get(f)
-                .ok_or_else(|| format!("rank {} of the FEN is too long", r + 1))?;
+            let sq = *rows[r].get(f).ok_or_else(|| {
+                SetupError::Malformed(format!("rank {} of the FEN is too long", r + 1))
+            })?;
             if sq != NONE {
                 pos.set(
                     sq,
@@ -174,16 +196,16 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
             f += 1;
         }
         if f != rows[r].len() {
-            return Err(format!(
+            return Err(SetupError::Malformed(format!(
                 "rank {} of the FEN has {f} squares; the board has {}",
                 r + 1,
                 rows[r].len()
-            ));
+            )));
         }
     }
     for c in pocket.chars().filter(|c| c.is_alphabetic()) {
         let piece = piece_by_letter(def, &c.to_string())
-            .ok_or_else(|| format!("no piece has the letter `{c}`"))?;
+            .ok_or_else(|| SetupError::Unknown(format!("no piece has the letter `{c}`")))?;
         let owner = if c.is_uppercase() { 0 } else { 1 };
         pos.add_store((owner * n_pieces + piece.idx()) as u32, 1);
     }
@@ -191,9 +213,9 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         None | Some("w") | Some("W") => PlayerId(0),
         Some("b") | Some("B") => PlayerId(1),
         Some(x) => {
-            return Err(format!(
+            return Err(SetupError::Malformed(format!(
                 "expected `w` or `b` for the side to move, found `{x}`"
-            ))
+            )))
         }
     };
     let castling = fields.next().unwrap_or("-");
@@ -203,10 +225,10 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
     // that counting on from cannot overflow.
     if let Some(full) = fields.next() {
         if full.parse::<u32>().is_err() {
-            return Err(format!(
+            return Err(SetupError::Malformed(format!(
                 "bad fullmove number `{full}`: a number from 0 to {}",
                 u32::MAX
-            ));
+            )));
         }
     }
     castling_rights(rules, &mut pos, castling)?;
@@ -216,7 +238,9 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         halfmove,
         def.counters.iter().position(|c| c.name == "halfmove-clock"),
     ) {
-        let value: i32 = h.parse().map_err(|_| format!("bad halfmove clock `{h}`"))?;
+        let value: i32 = h
+            .parse()
+            .map_err(|_| SetupError::Malformed(format!("bad halfmove clock `{h}`")))?;
         let slot = rules.counter_base[c];
         let old = pos.counters[slot as usize];
         pos.add_counter(slot, value.wrapping_sub(old));
@@ -226,11 +250,11 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
         let sq = def
             .board
             .pos_id(ep)
-            .ok_or_else(|| format!("no square `{ep}` for en passant"))?;
+            .ok_or_else(|| SetupError::Unknown(format!("no square `{ep}` for en passant")))?;
         let (file, rank) = ep.split_at(ep.find(|c: char| c.is_ascii_digit()).unwrap_or(ep.len()));
         let rank: i64 = rank
             .parse()
-            .map_err(|_| format!("bad en passant square `{ep}`"))?;
+            .map_err(|_| SetupError::Malformed(format!("bad en passant square `{ep}`")))?;
         let dir = if side == PlayerId(0) { -1 } else { 1 };
         let to = def.board.pos_id(&format!("{file}{}", rank + dir));
         let from = def.board.pos_id(&format!("{file}{}", rank - dir));
@@ -245,7 +269,7 @@ fn parse_fen(rules: &Rules, t: &str) -> Result<Position, String> {
 }
 
 /// Maps `KQkq` onto the attribute that the king and rook types share (such as `never-moved?`).
-fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<(), String> {
+fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<(), SetupError> {
     let def = &rules.def;
     let (Some(king), Some(rook)) = (piece_by_letter(def, "K"), piece_by_letter(def, "R")) else {
         return Ok(());
@@ -284,7 +308,11 @@ fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<()
         let named_file = match r.to_ascii_uppercase() {
             'K' | 'Q' => None,
             c if c.is_ascii_uppercase() => Some(c.to_ascii_lowercase().to_string()),
-            _ => return Err(format!("unknown castling right `{r}`")),
+            _ => {
+                return Err(SetupError::Malformed(format!(
+                    "unknown castling right `{r}`"
+                )))
+            }
         };
         let Some(ksq) =
             (0..pos.cells.len()).find(|&s| is(pos.cells[s], king) && pos.cells[s].owner == owner)
@@ -309,9 +337,9 @@ fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<()
             Some(f) => {
                 let found = on_rank.clone().find(|&s| file_of(s) == *f);
                 if found.is_none() {
-                    return Err(format!(
+                    return Err(SetupError::Invalid(format!(
                         "castling right `{r}`: no rook of that side on file {f} of the king's rank"
-                    ));
+                    )));
                 }
                 found
             }
@@ -340,7 +368,7 @@ fn castling_rights(rules: &Rules, pos: &mut Position, rights: &str) -> Result<()
     Ok(())
 }
 
-fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
+fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, SetupError> {
     let def = &rules.def;
     let t = t
         .trim_start_matches("[FEN")
@@ -348,7 +376,7 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
         .trim()
         .trim_matches('"');
     let n_pieces = def.pieces.len();
-    let player_named = |c: char| -> Result<PlayerId, String> {
+    let player_named = |c: char| -> Result<PlayerId, SetupError> {
         let want = if c == 'W' { "white" } else { "black" };
         def.players
             .iter()
@@ -357,7 +385,7 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
             .or_else(|| {
                 Some(PlayerId(if c == 'W' { 0 } else { 1 })).filter(|p| p.idx() < def.players.len())
             })
-            .ok_or_else(|| format!("no player for `{c}`"))
+            .ok_or_else(|| SetupError::Unknown(format!("no player for `{c}`")))
     };
     let king = piece_by_letter(def, "K");
     let man = def
@@ -365,7 +393,9 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
         .iter()
         .position(|p| p.notation.as_deref() != Some("K") && !p.dummy)
         .map(|i| PieceId(i as u16))
-        .ok_or("this game has no piece for men")?;
+        .ok_or(SetupError::Unsupported(
+            "this game has no piece for men".into(),
+        ))?;
     let mut pos = Position::empty(
         def.board.n_pos(),
         def.players.len() * n_pieces,
@@ -377,12 +407,12 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
         "W" => player_named('W')?,
         "B" => player_named('B')?,
         x => {
-            return Err(format!(
+            return Err(SetupError::Malformed(format!(
                 "expected `W` or `B` for the side to move, found `{x}`"
-            ))
+            )))
         }
     };
-    let lookup = |name: &str| -> Result<u16, String> {
+    let lookup = |name: &str| -> Result<u16, SetupError> {
         let name = name.trim();
         if let Ok(n) = name.parse::<u16>() {
             if let Some(i) = def.board.numbers.iter().position(|&k| k == n) {
@@ -392,7 +422,7 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
         def.board
             .pos_id(name)
             .map(|p| p.0)
-            .ok_or_else(|| format!("no square `{name}` on this board"))
+            .ok_or_else(|| SetupError::Unknown(format!("no square `{name}` on this board")))
     };
     for group in parts {
         let group = group.trim();
@@ -400,7 +430,9 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
             continue;
         };
         if color != 'W' && color != 'B' {
-            return Err(format!("expected a `W` or `B` piece list, found `{group}`"));
+            return Err(SetupError::Malformed(format!(
+                "expected a `W` or `B` piece list, found `{group}`"
+            )));
         }
         let owner = player_named(color)?;
         for item in group[1..]
@@ -413,15 +445,19 @@ fn parse_pdn(rules: &Rules, t: &str) -> Result<Position, String> {
                 None => (false, item),
             };
             let piece = if is_king {
-                king.ok_or("this game has no king (no piece with notation `K`)")?
+                king.ok_or(SetupError::Unsupported(
+                    "this game has no king (no piece with notation `K`)".into(),
+                ))?
             } else {
                 man
             };
             let squares: Vec<u16> = match sq.split_once('-') {
                 Some((a, b)) => {
                     let (a, b) = (
-                        a.parse::<u16>().map_err(|e| e.to_string())?,
-                        b.parse::<u16>().map_err(|e| e.to_string())?,
+                        a.parse::<u16>()
+                            .map_err(|e| SetupError::Malformed(e.to_string()))?,
+                        b.parse::<u16>()
+                            .map_err(|e| SetupError::Malformed(e.to_string()))?,
                     );
                     (a..=b)
                         .map(|n| lookup(&n.to_string()))
@@ -507,7 +543,7 @@ pub fn native(rules: &Rules, pos: &Position) -> String {
     parts.join("; ")
 }
 
-fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
+fn parse_native(rules: &Rules, t: &str) -> Result<Position, SetupError> {
     let def = &rules.def;
     let n_pieces = def.pieces.len();
     let mut pos = Position::empty(
@@ -516,27 +552,31 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
         rules.n_counter_slots(),
     );
     let (mut turn, mut lf, mut lt) = (0u32, NONE, NONE);
-    let sq = |name: &str| -> Result<u16, String> {
+    let sq = |name: &str| -> Result<u16, SetupError> {
         if name == "-" {
             return Ok(NONE);
         }
         def.board
             .pos_id(name)
             .map(|p| p.0)
-            .ok_or_else(|| format!("no square `{name}` on this board"))
+            .ok_or_else(|| SetupError::Unknown(format!("no square `{name}` on this board")))
     };
     let player = |name: &str| {
         def.player_id(name)
-            .ok_or_else(|| format!("no player `{name}`"))
+            .ok_or_else(|| SetupError::Unknown(format!("no player `{name}`")))
     };
     let piece = |name: &str| {
         def.piece_id(name)
-            .ok_or_else(|| format!("no piece `{name}`"))
+            .ok_or_else(|| SetupError::Unknown(format!("no piece `{name}`")))
     };
     for field in t.split(';').map(str::trim).filter(|f| !f.is_empty()) {
         let words: Vec<&str> = field.split_whitespace().collect();
         match words.as_slice() {
-            ["turn", n] => turn = n.parse().map_err(|_| format!("bad turn `{n}`"))?,
+            ["turn", n] => {
+                turn = n
+                    .parse()
+                    .map_err(|_| SetupError::Malformed(format!("bad turn `{n}`")))?
+            }
             ["last", f, to] => {
                 lf = sq(f)?;
                 lt = sq(to)?;
@@ -546,22 +586,22 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
                     .counters
                     .iter()
                     .position(|c| c.name == *name)
-                    .ok_or_else(|| format!("no counter `{name}`"))?;
-                let value: i32 = rest[rest.len() - 1]
-                    .parse()
-                    .map_err(|_| format!("bad counter value `{}`", rest[rest.len() - 1]))?;
+                    .ok_or_else(|| SetupError::Unknown(format!("no counter `{name}`")))?;
+                let value: i32 = rest[rest.len() - 1].parse().map_err(|_| {
+                    SetupError::Malformed(format!("bad counter value `{}`", rest[rest.len() - 1]))
+                })?;
                 let slot = match (def.counters[c].per_player, rest.len()) {
                     (true, 2) => rules.counter_slot(c as u16, player(rest[0])?),
                     (false, 1) => rules.counter_base[c],
                     _ => {
-                        return Err(format!(
+                        return Err(SetupError::Malformed(format!(
                             "`counter {name}` needs {}",
                             if def.counters[c].per_player {
                                 "a player and a value"
                             } else {
                                 "one value"
                             }
-                        ))
+                        )))
                     }
                 };
                 let old = pos.counters[slot as usize];
@@ -572,7 +612,9 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
                     .parse()
                     .ok()
                     .filter(|&n| (0..=MAX_OFF as i32).contains(&n))
-                    .ok_or_else(|| format!("bad count `{n}` (0 to {MAX_OFF})"))?;
+                    .ok_or_else(|| {
+                        SetupError::Malformed(format!("bad count `{n}` (0 to {MAX_OFF})"))
+                    })?;
                 pos.add_store((player(pl)?.idx() * n_pieces + piece(pc)?.idx()) as u32, n);
             }
             [pl, pc, squares @ ..] if !squares.is_empty() => {
@@ -602,19 +644,19 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
                     let mut cell = Cell::new(pc, pl, attrs);
                     cell.marks = marks;
                     if at == NONE {
-                        return Err("a piece needs a square".into());
+                        return Err(SetupError::Malformed("a piece needs a square".into()));
                     }
                     pos.set(at, cell);
                 }
             }
-            _ => return Err(format!("cannot read `{field}`")),
+            _ => return Err(SetupError::Malformed(format!("cannot read `{field}`"))),
         }
     }
     if turn as usize >= rules.turns.len() {
-        return Err(format!(
+        return Err(SetupError::Invalid(format!(
             "turn {turn} is past the turn order ({} entries)",
             rules.turns.len()
-        ));
+        )));
     }
     pos.set_turn(turn, lf, lt);
     Ok(pos)
@@ -622,7 +664,7 @@ fn parse_native(rules: &Rules, t: &str) -> Result<Position, String> {
 
 /// Splits `e1-never-moved?+promoted?` into a square and attribute changes. Names may contain
 /// `-` themselves, so the longest known names are matched.
-fn square_and_attrs(def: &GameDef, text: &str) -> Result<(u16, Vec<(usize, bool)>), String> {
+fn square_and_attrs(def: &GameDef, text: &str) -> Result<(u16, Vec<(usize, bool)>), SetupError> {
     let ends_ok = |rest: &str| rest.is_empty() || rest.starts_with(['+', '-']);
     let square = def
         .board
@@ -631,7 +673,7 @@ fn square_and_attrs(def: &GameDef, text: &str) -> Result<(u16, Vec<(usize, bool)
         .enumerate()
         .filter(|(_, p)| text.starts_with(p.name.as_str()) && ends_ok(&text[p.name.len()..]))
         .max_by_key(|(_, p)| p.name.len())
-        .ok_or_else(|| format!("no square `{text}` on this board"))?;
+        .ok_or_else(|| SetupError::Unknown(format!("no square `{text}` on this board")))?;
     let mut rest = &text[square.1.name.len()..];
     let mut changes = Vec::new();
     while let Some(sign) = rest.chars().next() {
@@ -642,7 +684,7 @@ fn square_and_attrs(def: &GameDef, text: &str) -> Result<(u16, Vec<(usize, bool)
             .enumerate()
             .filter(|(_, n)| body.starts_with(n.as_str()) && ends_ok(&body[n.len()..]))
             .max_by_key(|(_, n)| n.len())
-            .ok_or_else(|| format!("no attribute at `{body}`"))?;
+            .ok_or_else(|| SetupError::Unknown(format!("no attribute at `{body}`")))?;
         changes.push((a, sign == '+'));
         rest = &body[name.len()..];
     }

@@ -27,11 +27,59 @@ pub fn default_index(games: &[GameSource]) -> usize {
         .unwrap_or(0)
 }
 
+/// Why no variant was selected. `Display` gives the command line's message, which points
+/// to `--list-variants` ([`VariantError::pointing_to`] names another way to list them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantError {
+    /// The file defines no game at all.
+    NoGame,
+    /// A number past the file's games.
+    NoNumber {
+        /// The number asked for (from 1).
+        number: usize,
+        /// The number of games and variants.
+        count: usize,
+    },
+    /// No title matches; the nearest, if any is near.
+    NoTitle {
+        /// The title asked for.
+        name: String,
+        /// The nearest title.
+        nearest: Option<String>,
+    },
+}
+
+impl VariantError {
+    /// The message, pointing to `list` as the way to list the variants (to none with `None`).
+    pub fn pointing_to(&self, list: Option<&str>) -> String {
+        let see = list.map_or(String::new(), |l| format!(" (see {l})"));
+        match self {
+            VariantError::NoGame => "the file defines no game".into(),
+            VariantError::NoNumber { number, count } => {
+                format!("there is no variant number {number}; the file has {count}{see}")
+            }
+            VariantError::NoTitle { name, nearest } => {
+                let hint =
+                    (nearest.as_ref()).map_or(String::new(), |t| format!("; did you mean `{t}`?"));
+                format!("no variant is called `{name}`{hint}{see}")
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for VariantError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.pointing_to(Some("--list-variants")))
+    }
+}
+
+impl std::error::Error for VariantError {}
+
 /// Finds a variant by title (case-insensitive) or 1-based number.
-pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize, String> {
+pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize, VariantError> {
     let Some(name) = name else {
         return if games.is_empty() {
-            Err("the file defines no game".into())
+            Err(VariantError::NoGame)
         } else {
             Ok(default_index(games))
         };
@@ -40,22 +88,20 @@ pub fn select_variant(games: &[GameSource], name: Option<&str>) -> Result<usize,
         if n >= 1 && n <= games.len() {
             return Ok(n - 1);
         }
-        return Err(format!(
-            "there is no variant number {n}; the file has {} (see --list-variants)",
-            games.len()
-        ));
+        return Err(VariantError::NoNumber {
+            number: n,
+            count: games.len(),
+        });
     }
     let lower = name.trim().to_lowercase();
     if let Some(i) = games.iter().position(|g| g.title.to_lowercase() == lower) {
         return Ok(i);
     }
     let titles: Vec<&str> = games.iter().map(|g| g.title.as_str()).collect();
-    let hint = crate::diagnostic::nearest(name, titles.iter().copied())
-        .map(|t| format!("; did you mean `{t}`?"))
-        .unwrap_or_default();
-    Err(format!(
-        "no variant is called `{name}`{hint} (see --list-variants)"
-    ))
+    Err(VariantError::NoTitle {
+        name: name.to_string(),
+        nearest: crate::diagnostic::nearest(name, titles.iter().copied()).map(str::to_string),
+    })
 }
 
 /// Finds the variant a saved game names, as leniently as a record from another version of

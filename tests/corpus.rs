@@ -119,7 +119,7 @@ fn random_game(path: &Path, plies: usize) -> Result<usize, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let name = path.to_string_lossy();
     let loaded = zrf::load(&name, &bytes, &FsLoader);
-    let idx = zrf::summary::select_variant(&loaded.games, None)?;
+    let idx = zrf::summary::select_variant(&loaded.games, None).map_err(|e| e.to_string())?;
     let (def, _) = zrf::resolve_game(&loaded.games[idx]);
     let def = def.ok_or("does not resolve")?;
     let rules = zrf::engine::Rules::new(def);

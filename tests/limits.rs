@@ -10,6 +10,7 @@ use common::rules_of;
 use zrf::diagnostic::{render, RenderOptions};
 use zrf::expand::NoFiles;
 use zrf::play::Game;
+use zrf::setup::SetupError;
 
 /// Every diagnostic of `check_source` on `text`, rendered without colour.
 fn check(text: &str) -> String {
@@ -117,13 +118,15 @@ fn setups_cannot_hold_unbounded_counts() {
     let text = small_game("(piece (name P) (moves (n add)))", "");
     let rules = rules_of("t.zrf", text.as_bytes(), 0);
     let err = zrf::setup::parse(&rules, "turn 0; off A P 2147483647").unwrap_err();
-    assert_eq!(err, "bad count `2147483647` (0 to 10000)");
+    assert!(matches!(err, SetupError::Malformed(_)), "{err:?}");
+    assert_eq!(err.to_string(), "bad count `2147483647` (0 to 10000)");
     let err = zrf::setup::parse(&rules, "turn 0; off A P -1").unwrap_err();
-    assert_eq!(err, "bad count `-1` (0 to 10000)");
+    assert_eq!(err.to_string(), "bad count `-1` (0 to 10000)");
     // Two entries that add up past the limit.
     let err = zrf::setup::parse(&rules, "turn 0; off A P 6000; off A P 6000").unwrap_err();
+    assert!(matches!(err, SetupError::Invalid(_)), "{err:?}");
     assert_eq!(
-        err,
+        err.to_string(),
         "A holds 12000 P off the board; at most 10000 are allowed"
     );
     let pos = zrf::setup::parse(&rules, "turn 0; off A P 10000").expect("at the limit");

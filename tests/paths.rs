@@ -151,3 +151,142 @@ fn coverage_of_the_shipped_games() {
         .expect("jump");
     assert!(jump.taken > 0, "{jump:?}");
 }
+
+/// Perft makes moves its own ways (a simple move without the undo log, `make_simple`, with
+/// the `after-move` clock's shortcut; the leaves in one undo frame), which the comparison of
+/// legal moves above never plays. With each path alone, every path and none, perft from a few
+/// positions of every shipped variant must count the same, move by move (divide), make the
+/// same leaf positions (a checksum of every field, the counters and hash too), and leave the
+/// position as it found it.
+#[test]
+fn perft_counts_alike_on_every_path() {
+    use std::hash::{Hash, Hasher};
+    use zrf::engine::{EngineConfig, MoveList, PerftOptions, Position, Rules, UndoLog};
+
+    /// Each position's perft depth, lowered while the plain count passes `LEAVES`.
+    const DEPTH: u32 = 3;
+    const LEAVES: u64 = 5_000;
+    /// Plies played (seeded) to reach the second and third positions.
+    const PLIES: [usize; 2] = [9, 24];
+
+    // A checksum of the leaves perft makes from `pos`, and their number.
+    let leaves_of = |rules: &Rules, pos: &mut Position, depth: u32| -> (u64, u64) {
+        let mut sum = 0u64;
+        let n = rules.perft_leaves(pos, depth, PerftOptions::default(), &mut |p| {
+            // FxHasher: cheap enough for every leaf of a debug build.
+            let mut h = rustc_hash::FxHasher::default();
+            (
+                &p.cells,
+                &p.store,
+                &p.counters,
+                p.turn,
+                p.last_from,
+                p.last_to,
+            )
+                .hash(&mut h);
+            (p.hash, p.counters_hash).hash(&mut h);
+            sum = sum.wrapping_add(h.finish());
+        });
+        (n, sum)
+    };
+    // Divide: each root move (made with the general `make`), its count and leaves by perft.
+    let divide = |rules: &Rules, pos: &mut Position, depth: u32| -> Vec<(u64, u64)> {
+        let before = pos.clone();
+        let mut list = MoveList::new();
+        rules.legal_moves(pos, &mut list);
+        let mut log = UndoLog::new();
+        let counts = (list.moves.iter())
+            .map(|m| {
+                rules.make(pos, &list, m, &mut log);
+                let n = leaves_of(rules, pos, depth - 1);
+                zrf::engine::revert(pos, &mut log);
+                n
+            })
+            .collect();
+        assert_eq!(*pos, before, "perft changed the position");
+        counts
+    };
+
+    let mut configs = vec![("all".to_string(), EngineConfig::all())];
+    for p in FastPath::ALL {
+        configs.push((p.name().to_string(), EngineConfig::only(p)));
+    }
+    let (mut checked, mut leaves) = (0, 0);
+    for f in common::shipped_files() {
+        let name = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let bytes = std::fs::read(&f).expect("readable");
+        let loaded = zrf::load(&name, &bytes, &FsLoader);
+        for (i, game) in loaded.games.iter().enumerate() {
+            let (Some(def), _) = zrf::resolve_game(game) else {
+                continue;
+            };
+            let plain = Rules::with_config(def, EngineConfig::plain());
+            let configured: Vec<(&str, Rules)> = (configs.iter())
+                .map(|(path, config)| {
+                    let mut rules = plain.clone();
+                    rules.configure(*config);
+                    (path.as_str(), rules)
+                })
+                .collect();
+            // The start, two positions of a seeded game, and where the game has a FEN
+            // halfmove clock, the start two quiet moves short of the fifty-move draw.
+            let mut positions = vec![plain.initial()];
+            let mut pos = plain.initial();
+            let (mut list, mut log) = (MoveList::new(), UndoLog::new());
+            let mut seed = 0x2545_f491_4f6c_dd1d_u64 ^ (name.len() * 31 + i) as u64;
+            for ply in 0..=PLIES[1] {
+                if PLIES.contains(&ply) {
+                    positions.push(pos.clone());
+                }
+                plain.legal_moves(&mut pos, &mut list);
+                if list.moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = list.moves[(seed % list.moves.len() as u64) as usize];
+                plain.make(&mut pos, &list, &m, &mut log);
+            }
+            if plain
+                .def
+                .counters
+                .iter()
+                .any(|c| c.name == "halfmove-clock")
+            {
+                if let Ok(fen) = zrf::repl::fen::fen(&plain, &plain.initial(), 40) {
+                    let fen = fen.replacen(" 0 40", " 98 40", 1);
+                    let at = zrf::setup::parse(&plain, &fen).expect("the clock set");
+                    positions.push(at);
+                }
+            }
+            for mut pos in positions {
+                let mut depth = DEPTH;
+                while depth > 2 && plain.perft(&mut pos.clone(), depth) > LEAVES {
+                    depth -= 1;
+                }
+                let want = divide(&plain, &mut pos, depth);
+                for (path, rules) in &configured {
+                    let got = divide(rules, &mut pos, depth);
+                    assert_eq!(got, want, "{name} #{i} depth {depth} with {path}");
+                    // The root moves made by perft too.
+                    let total = leaves_of(rules, &mut pos, depth);
+                    let sum =
+                        (want.iter()).fold((0, 0u64), |a, b| (a.0 + b.0, a.1.wrapping_add(b.1)));
+                    assert_eq!(total, sum, "{name} #{i} depth {depth} with {path}");
+                }
+                checked += 1;
+                leaves += want.iter().map(|w| w.0).sum::<u64>();
+            }
+        }
+    }
+    eprintln!(
+        "{checked} positions, {leaves} leaves, each on {} configurations",
+        configs.len()
+    );
+    assert!(checked > 60, "{checked} positions");
+}

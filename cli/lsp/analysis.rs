@@ -28,12 +28,11 @@ impl Loader for DocLoader<'_> {
         self.read(path).ok()
     }
 
-    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, zrf::expand::ReadError> {
         if let Some(text) = self.open.get(Path::new(path)) {
             return Ok(text.clone().into_bytes());
         }
-        crate::fsio::read_file(Path::new(path))
-            .map_err(|e| (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string()))
+        Ok(crate::fsio::read_file(Path::new(path))?)
     }
 }
 

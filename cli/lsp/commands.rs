@@ -86,7 +86,8 @@ fn run(job: &Job) -> Result<String, String> {
     let loader = DocLoader { open: &job.open };
     let name = job.path.to_string_lossy();
     let loaded = zrf::load(&name, job.text.as_bytes(), &loader);
-    let index = zrf::summary::select_variant(&loaded.games, job.variant.as_deref())?;
+    let index = zrf::summary::select_variant(&loaded.games, job.variant.as_deref())
+        .map_err(|e| e.to_string())?;
     let game = &loaded.games[index];
     let (def, diags) = zrf::resolve_game(game);
     let def = match def {

@@ -10,6 +10,7 @@ use lsp_types::{
     SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 use zrf::def::{GameDef, PlayerId, PosId};
+use zrf::keywords;
 use zrf::names::{Kind, Name, Outline};
 use zrf::source::Span;
 use zrf::syntax::{tokens, TokenKind};
@@ -374,136 +375,6 @@ fn zone_hover(def: &GameDef, name: &str, text: &mut String) {
     }
 }
 
-/// Keywords by the form they are written in (`""`: the top level).
-const KEYWORDS: &[(&str, &[&str])] = &[
-    ("", &["game", "variant", "define", "include", "version"]),
-    (
-        "game",
-        &[
-            "title",
-            "description",
-            "history",
-            "strategy",
-            "players",
-            "turn-order",
-            "board",
-            "board-setup",
-            "piece",
-            "option",
-            "win-condition",
-            "loss-condition",
-            "draw-condition",
-            "count-condition",
-            "move-priorities",
-            "counter",
-            "after-move",
-            "capture-precedence",
-            "music",
-            "opening-sound",
-            "release-sound",
-            "win-sound",
-            "loss-sound",
-            "draw-sound",
-        ],
-    ),
-    (
-        "variant",
-        &[
-            "title",
-            "description",
-            "default",
-            "board",
-            "piece",
-            "option",
-        ],
-    ),
-    (
-        "board",
-        &[
-            "image",
-            "grid",
-            "positions",
-            "links",
-            "unlink",
-            "kill-positions",
-            "dummy",
-            "symmetry",
-            "zone",
-            "numbering",
-        ],
-    ),
-    ("grid", &["start-rectangle", "dimensions", "directions"]),
-    ("zone", &["name", "players", "positions"]),
-    (
-        "piece",
-        &[
-            "name",
-            "help",
-            "description",
-            "notation",
-            "image",
-            "moves",
-            "drops",
-            "attribute",
-            "dummy",
-            "value",
-        ],
-    ),
-    ("turn-order", &["repeat"]),
-];
-
-/// Instructions and conditions of move and drop blocks.
-const PROGRAM: &[&str] = &[
-    "add",
-    "add-copy",
-    "add-partial",
-    "add-copy-partial",
-    "verify",
-    "if",
-    "else",
-    "while",
-    "and",
-    "or",
-    "not",
-    "mark",
-    "back",
-    "to",
-    "from",
-    "capture",
-    "flip",
-    "create",
-    "change-type",
-    "change-owner",
-    "set-attribute",
-    "set-flag",
-    "set-position-flag",
-    "go",
-    "cascade",
-    "opposite",
-    "move-type",
-    "empty?",
-    "friend?",
-    "enemy?",
-    "neutral?",
-    "attacked?",
-    "defended?",
-    "on-board?",
-    "in-zone?",
-    "piece?",
-    "position?",
-    "flag?",
-    "position-flag?",
-    "last-from?",
-    "last-to?",
-    "marked?",
-    "adjacent-to-enemy?",
-    "not-empty?",
-    "not-friend?",
-    "not-enemy?",
-    "true",
-    "false",
-];
-
 /// The heads of the open lists around a byte, innermost last, and whether the byte is just
 /// after a `(` (where a form's keyword goes).
 fn context(text: &str, offset: usize) -> (Vec<String>, bool) {
@@ -556,19 +427,24 @@ pub fn completion(a: &Analysis, text: &str, offset: usize) -> Vec<CompletionItem
     let in_program = around
         .iter()
         .any(|h| matches!(h.as_str(), "moves" | "drops" | "after-move" | "define"));
+    // The instructions and conditions of move programs (with the conditions' `not-` forms).
+    let program = if in_program {
+        keywords::words(keywords::PROGRAM, true)
+    } else {
+        Vec::new()
+    };
     if at_open {
         // The keywords of the form the new one is written in (the top level's outside all).
         let direct = around.last().map_or("", String::as_str);
-        if let Some((_, words)) = KEYWORDS.iter().find(|(k, _)| *k == direct) {
-            items.extend(words.iter().map(|w| keyword(w, "keyword")));
-        }
+        let forms = keywords::words(keywords::inside(direct), false);
+        items.extend(forms.iter().map(|(w, _)| keyword(w, "keyword")));
         if in_program {
-            items.extend(PROGRAM.iter().map(|w| keyword(w, "move program")));
+            items.extend(program.iter().map(|(w, _)| keyword(w, "move program")));
         }
         macros(a, &mut items);
     } else {
         if in_program {
-            items.extend(PROGRAM.iter().map(|w| keyword(w, "move program")));
+            items.extend(program.iter().map(|(w, _)| keyword(w, "move program")));
         }
         for (kind, ck) in [
             (Kind::Direction, CompletionItemKind::ENUM_MEMBER),

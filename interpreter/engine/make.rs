@@ -115,12 +115,25 @@ impl Rules {
 
     /// Perft with options: merge equal draughts captures, or count the last level in bulk.
     pub fn perft_with(&self, pos: &mut Position, depth: u32, opts: PerftOptions) -> u64 {
+        self.perft_leaves(pos, depth, opts, &mut |_| {})
+    }
+
+    /// Perft that shows `leaf` each leaf position made (none with `bulk`), as perft makes it:
+    /// what tells perft's own ways of making a move apart from `make`'s.
+    pub fn perft_leaves(
+        &self,
+        pos: &mut Position,
+        depth: u32,
+        opts: PerftOptions,
+        leaf: &mut impl FnMut(&Position),
+    ) -> u64 {
         let mut bufs: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
         let mut log = UndoLog::new();
         let mut ws = Workspace::default();
-        self.perft_rec(&mut ws, pos, depth, &mut bufs, &mut log, opts)
+        self.perft_rec(&mut ws, pos, depth, &mut bufs, &mut log, opts, leaf)
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn perft_rec(
         &self,
         ws: &mut Workspace,
@@ -129,6 +142,7 @@ impl Rules {
         bufs: &mut [MoveList],
         log: &mut UndoLog,
         opts: PerftOptions,
+        leaf: &mut impl FnMut(&Position),
     ) -> u64 {
         if depth == 0 {
             return 1;
@@ -154,10 +168,12 @@ impl Rules {
             for m in &list.moves {
                 if m.simple && simple_ok {
                     let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
+                    leaf(pos);
                     moves::unmake_simple(pos, &undo);
                     continue;
                 }
                 self.make_in_frame(pos, list, m, log, turns);
+                leaf(pos);
                 moves::undo_in_frame(pos, log);
             }
             moves::pop_frame(log);
@@ -167,12 +183,12 @@ impl Rules {
         for m in &list.moves {
             if m.simple && simple_ok {
                 let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
-                n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
+                n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
                 moves::unmake_simple(pos, &undo);
                 continue;
             }
             self.make_from(pos, list, m, log, turns);
-            n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
+            n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
             moves::revert_inline(pos, log);
         }
         n

@@ -1,7 +1,7 @@
 //! Includes: the file an `(include "FILE")` names, beside the including file, else in the
 //! embedded standard library; nesting, cycles and the total size read are limited.
 
-use super::{Expander, MAX_INCLUDED_BYTES, MAX_INCLUDE_DEPTH};
+use super::{Expander, ReadError, MAX_INCLUDED_BYTES, MAX_INCLUDE_DEPTH};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::FileId;
 use crate::stdlib;
@@ -34,7 +34,7 @@ impl Expander<'_> {
         let found = self.loader.read(&joined);
         let (name, bytes) = if let Ok(bytes) = found {
             (joined, bytes)
-        } else if let Err(Some(why)) = found {
+        } else if let Err(ReadError::Unreadable(why)) = found {
             self.diags.push(
                 Diagnostic::error(form.span, format!("cannot read included file `{target}`"))
                     .with_label(format!("`{joined}`: {why}")),

@@ -57,9 +57,30 @@ pub trait Loader {
     fn load(&self, path: &str) -> Option<Vec<u8>>;
 
     /// Like [`Loader::load`], but says why a file that exists cannot be read (too large, a
-    /// directory): `Err(None)` when there is no such file, `Err(Some(why))` otherwise.
-    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
-        self.load(path).ok_or(None)
+    /// directory): [`ReadError::Missing`] when there is no such file (an include then falls
+    /// back on the standard library), [`ReadError::Unreadable`] otherwise.
+    fn read(&self, path: &str) -> Result<Vec<u8>, ReadError> {
+        self.load(path).ok_or(ReadError::Missing)
+    }
+}
+
+/// Why a file was not read ([`Loader::read`], `repl::Files::read_if_exists`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// There is no such file.
+    #[error("no such file")]
+    Missing,
+    /// The file is there but cannot be read: why (a directory, too large, no permission).
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+impl From<std::io::Error> for ReadError {
+    fn from(e: std::io::Error) -> ReadError {
+        match e.kind() {
+            std::io::ErrorKind::NotFound => ReadError::Missing,
+            _ => ReadError::Unreadable(e.to_string()),
+        }
     }
 }
 

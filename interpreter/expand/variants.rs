@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use crate::diagnostic::Diagnostic;
+use crate::keywords::TOP_LEVEL;
 use crate::source::Span;
 use crate::syntax::{Sexp, SexpKind};
 
@@ -80,11 +81,14 @@ pub fn assemble(top: Vec<Sexp>) -> (Vec<GameSource>, Vec<Diagnostic>) {
                 let found = head.map_or_else(|| form.describe(), |h| format!("`{h}`"));
                 let d =
                     Diagnostic::error(form.span, format!("unexpected {found} at the top level"))
-                        .with_label(
-                            "expected one of `game`, `variant`, `define`, `include`, `version`",
-                        );
+                        .with_label(format!(
+                            "expected one of {}",
+                            (TOP_LEVEL.iter().map(|w| format!("`{w}`")))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ));
                 let d = match head {
-                    Some(h) => d.suggest(h, ["game", "variant", "define", "include", "version"]),
+                    Some(h) => d.suggest(h, TOP_LEVEL.iter().copied()),
                     None => d,
                 };
                 diags.push(d);

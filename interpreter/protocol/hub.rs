@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{
-    convert_line, hub_pairs, printable, Catalogue, Finished, Job, Out, Runner, SharedLoader,
+    convert_line, hub_pairs, printable, Catalogue, Finished, Job, Out, PositionError, Runner,
+    SharedLoader,
 };
 use crate::ai::{Info, Limits, Score, SearchConfig};
 use crate::engine::{MoveList, Position, Rules};
@@ -441,7 +442,7 @@ impl Hub {
                 self.game = None;
                 self.refused = None;
             }
-            Err(e) => self.error(&e),
+            Err(e) => self.error(&e.to_string()),
         }
     }
 
@@ -466,7 +467,7 @@ impl Hub {
                     }
                 },
                 Err(e) => {
-                    self.error(&e);
+                    self.error(&e.to_string());
                     return None;
                 }
             }
@@ -484,14 +485,14 @@ impl Hub {
         let (cmd, rest) = match super::command_of(line, MAX_LINE) {
             Ok(parts) => parts,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return true;
             }
         };
         let args = match hub_pairs(rest) {
             Ok(a) => a,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return true;
             }
         };
@@ -639,7 +640,7 @@ impl Hub {
             }
             Err(e) => {
                 self.error(&format!("position refused: {e}"));
-                self.refused = Some(e);
+                self.refused = Some(e.to_string());
             }
         }
     }
@@ -649,17 +650,17 @@ impl Hub {
         nums: &Numbers,
         pos: Option<&str>,
         moves: &str,
-    ) -> Result<Game, String> {
+    ) -> Result<Game, PositionError> {
         let position = match pos {
             Some(text) => position_to_pdn(&rules, nums, text)
-                .and_then(|pdn| crate::setup::parse(&rules, &pdn))
-                .map_err(|e| format!("bad position: {e}"))?,
+                .and_then(|pdn| crate::setup::parse(&rules, &pdn).map_err(|e| e.to_string()))
+                .map_err(PositionError::HubPosition)?,
             None => rules.initial(),
         };
         let mut game = Game::new(rules, position);
         for (k, mv) in moves.split_whitespace().enumerate() {
             if k >= MAX_MOVES {
-                return Err(format!("more than {MAX_MOVES} moves"));
+                return Err(PositionError::TooManyMoves(MAX_MOVES));
             }
             let list = game.legal().clone();
             parse_move(&game.rules, nums, &list, mv)
@@ -667,7 +668,11 @@ impl Hub {
                     let text = notation::move_texts(&game.rules.def, &list)[i].clone();
                     game.play(&text).map_err(|e| e.to_string())
                 })
-                .map_err(|e| format!("move {} {}: {e}", k + 1, printable(mv)))?;
+                .map_err(|why| PositionError::HubMove {
+                    number: k + 1,
+                    text: mv.to_string(),
+                    why,
+                })?;
         }
         Ok(game)
     }

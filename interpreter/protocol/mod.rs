@@ -22,6 +22,7 @@ use crate::ai::{Engine, Info, SearchConfig, SearchResult};
 use crate::diagnostic::has_errors;
 use crate::engine::{MoveList, Position, Rules, UndoLog};
 use crate::expand::Loader;
+use crate::notation::MoveError;
 
 /// Where a protocol writes its lines (one call per line, without the newline).
 pub type Out = Arc<dyn Fn(&str) + Send + Sync>;
@@ -196,11 +197,14 @@ impl Catalogue {
     }
 
     /// Resolves an entry into rules; an error says what is wrong with the file.
-    pub fn rules(&self, entry: &Entry, loader: &dyn Loader) -> Result<Rules, String> {
+    pub fn rules(&self, entry: &Entry, loader: &dyn Loader) -> Result<Rules, ProtocolError> {
         let (name, bytes) = &self.files[entry.file];
         let loaded = crate::load(name, bytes, loader);
         let Some(game) = loaded.games.get(entry.variant) else {
-            return Err(format!("{name} no longer defines `{}`", entry.title));
+            return Err(ProtocolError::Gone {
+                file: name.clone(),
+                title: entry.title.clone(),
+            });
         };
         let (def, mut diags) = crate::resolve_game(game);
         diags.extend(loaded.diags.iter().cloned());
@@ -212,22 +216,111 @@ impl Catalogue {
                     .find(|d| d.is_error())
                     .map(|d| d.message.clone())
                     .unwrap_or_else(|| "it does not resolve".into());
-                Err(format!("{name}: `{}` does not load: {first}", entry.title))
+                Err(ProtocolError::DoesNotLoad {
+                    file: name.clone(),
+                    title: entry.title.clone(),
+                    first,
+                })
             }
         }
     }
 }
 
 /// Reads a rules file through a loader into a catalogue of its games and variants.
-pub fn catalogue_of_file(path: &str, loader: &dyn Loader) -> Result<Catalogue, String> {
-    let bytes = loader
-        .load(path)
-        .ok_or_else(|| format!("cannot read the rules file {path}"))?;
+pub fn catalogue_of_file(path: &str, loader: &dyn Loader) -> Result<Catalogue, ProtocolError> {
+    let bytes = (loader.load(path)).ok_or_else(|| ProtocolError::Unreadable(path.to_string()))?;
     let cat = Catalogue::new(vec![(path.to_string(), bytes)], loader, false);
     if cat.entries.is_empty() {
-        return Err(format!("{path} defines no game"));
+        return Err(ProtocolError::NoGame(path.to_string()));
     }
     Ok(cat)
+}
+
+/// Why a position command was refused (UCI `position`, Hub `pos` with `moves`). `Display`
+/// gives the message the engine sends after `position refused: `.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A UCI `position` command not written as the protocol says.
+    #[error("it is written `position startpos|fen FEN [moves M1 M2 ...]`")]
+    Usage,
+    /// A UCI FEN that does not read.
+    #[error("bad FEN: {}", printable(&.0.to_string()))]
+    Fen(crate::setup::SetupError),
+    /// A Hub position that does not read: why.
+    #[error("bad position: {0}")]
+    HubPosition(String),
+    /// More moves than a position command may hold (the limit).
+    #[error("more than {0} moves")]
+    TooManyMoves(usize),
+    /// A UCI move that names no legal move: its number (from 1) and why.
+    #[error("move {number}: {}", printable(&.why.to_string()))]
+    NoSuchMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// Why it names none.
+        why: MoveError,
+    },
+    /// A UCI move named but not played.
+    #[error("move {number} `{}`: {why}", printable(.text))]
+    Unplayable {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as sent.
+        text: String,
+        /// Why it was not played.
+        why: MoveError,
+    },
+    /// A Hub move that names no legal move or was not played.
+    #[error("move {number} {}: {why}", printable(.text))]
+    HubMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// The move as sent.
+        text: String,
+        /// Why.
+        why: String,
+    },
+}
+
+/// Why a protocol line or the rules it asks for were refused (UCI and Hub alike). `Display`
+/// gives the message the engine sends.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// A line over the protocol's length limit, ignored.
+    #[error("line of {len} bytes ignored (at most {max})")]
+    LineTooLong {
+        /// The line's length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A Hub `key="value` whose quote does not close.
+    #[error("unclosed quote in `{0}=`")]
+    UnclosedQuote(String),
+    /// The rules file named cannot be read.
+    #[error("cannot read the rules file {0}")]
+    Unreadable(String),
+    /// The rules file named defines no game.
+    #[error("{0} defines no game")]
+    NoGame(String),
+    /// A game or variant of the catalogue that its file no longer defines.
+    #[error("{file} no longer defines `{title}`")]
+    Gone {
+        /// The rules file.
+        file: String,
+        /// The game's or variant's title.
+        title: String,
+    },
+    /// A game or variant whose rules have errors: the first error's message.
+    #[error("{file}: `{title}` does not load: {first}")]
+    DoesNotLoad {
+        /// The rules file.
+        file: String,
+        /// The game's or variant's title.
+        title: String,
+        /// The first error's message.
+        first: String,
+    },
 }
 
 /// Text from outside as it may be echoed: control characters written as `\u{..}` escapes, and
@@ -250,12 +343,12 @@ pub fn printable(s: &str) -> String {
 
 /// A protocol line as its command word and the rest, both trimmed; a line longer than `max`
 /// bytes is refused with a message.
-pub fn command_of(line: &str, max: usize) -> Result<(&str, &str), String> {
+pub fn command_of(line: &str, max: usize) -> Result<(&str, &str), ProtocolError> {
     if line.len() > max {
-        return Err(format!(
-            "line of {} bytes ignored (at most {max})",
-            line.len()
-        ));
+        return Err(ProtocolError::LineTooLong {
+            len: line.len(),
+            max,
+        });
     }
     let line = line.trim();
     Ok(line
@@ -462,7 +555,7 @@ impl Drop for Runner {
 
 /// Splits `key=value` words as Hub writes them (`pv="32-28 19-23"` keeps its spaces), and
 /// UCI-style `name ... value ...` phrases are left to the caller.
-pub fn hub_pairs(args: &str) -> Result<Vec<(String, String)>, String> {
+pub fn hub_pairs(args: &str) -> Result<Vec<(String, String)>, ProtocolError> {
     let mut out = Vec::new();
     let b = args.trim();
     let mut rest = b;
@@ -484,9 +577,7 @@ pub fn hub_pairs(args: &str) -> Result<Vec<(String, String)>, String> {
         let key = rest[..eq].to_string();
         let after = &rest[eq + 1..];
         if let Some(q) = after.strip_prefix('"') {
-            let end = q
-                .find('"')
-                .ok_or_else(|| format!("unclosed quote in `{key}=`"))?;
+            let end = (q.find('"')).ok_or_else(|| ProtocolError::UnclosedQuote(key.clone()))?;
             out.push((key, q[..end].to_string()));
             rest = q[end + 1..].trim_start();
         } else {

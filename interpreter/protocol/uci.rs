@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{convert_line, Catalogue, Finished, Job, Out, Runner, SharedLoader};
+use super::{convert_line, Catalogue, Finished, Job, Out, PositionError, Runner, SharedLoader};
 use crate::ai::{Info, Limits, Score, SearchConfig};
 use crate::engine::{MoveList, Position, Rules};
 use crate::notation;
@@ -137,13 +137,17 @@ pub fn move_text(rules: &Rules, list: &MoveList, i: usize) -> String {
 }
 
 /// Finds the legal move a UCI move names (zrf's own move forms are accepted too).
-pub fn parse_move(rules: &Rules, list: &MoveList, text: &str) -> Result<usize, String> {
+pub fn parse_move(
+    rules: &Rules,
+    list: &MoveList,
+    text: &str,
+) -> Result<usize, notation::MoveError> {
     if chess_like(rules) {
         if let Some(i) = (0..list.len()).find(|&i| move_text(rules, list, i) == text) {
             return Ok(i);
         }
     }
-    notation::parse_move(&rules.def, list, text).map_err(|e| e.to_string())
+    notation::parse_move(&rules.def, list, text)
 }
 
 /// The time to spend on one move: a share of the clock plus most of the increment, less the
@@ -285,7 +289,7 @@ impl Uci {
                     self.rules = Some(r);
                 }
                 Err(e) => {
-                    self.tell(&e);
+                    self.tell(&e.to_string());
                     return None;
                 }
             }
@@ -298,7 +302,7 @@ impl Uci {
         let (cmd, rest) = match super::command_of(line, MAX_LINE) {
             Ok(parts) => parts,
             Err(e) => {
-                self.tell(&e);
+                self.tell(&e.to_string());
                 return true;
             }
         };
@@ -478,12 +482,12 @@ impl Uci {
             Err(e) => {
                 self.tell(&format!("position refused: {e}"));
                 self.game = None;
-                self.refused = Some(e);
+                self.refused = Some(e.to_string());
             }
         }
     }
 
-    fn set_position(&mut self, rules: Rules, rest: &str) -> Result<(), String> {
+    fn set_position(&mut self, rules: Rules, rest: &str) -> Result<(), PositionError> {
         let (setup, moves) = match rest.find("moves") {
             Some(i) => (rest[..i].trim(), rest[i + 5..].trim()),
             None => (rest.trim(), ""),
@@ -492,23 +496,25 @@ impl Uci {
             (rules.initial(), 1)
         } else if let Some(fen) = setup.strip_prefix("fen") {
             let fen = fen.trim();
-            let pos = crate::setup::parse(&rules, fen)
-                .map_err(|e| format!("bad FEN: {}", super::printable(&e)))?;
+            let pos = crate::setup::parse(&rules, fen).map_err(PositionError::Fen)?;
             (pos, fullmove_of(fen))
         } else {
-            return Err("it is written `position startpos|fen FEN [moves M1 M2 ...]`".into());
+            return Err(PositionError::Usage);
         };
         let mut game = Game::new(rules, pos);
         for (k, mv) in moves.split_whitespace().enumerate() {
             if k >= MAX_MOVES {
-                return Err(format!("more than {MAX_MOVES} moves"));
+                return Err(PositionError::TooManyMoves(MAX_MOVES));
             }
             let list = game.legal().clone();
-            let i = parse_move(&game.rules, &list, mv)
-                .map_err(|e| format!("move {}: {}", k + 1, super::printable(&e)))?;
+            let i = (parse_move(&game.rules, &list, mv))
+                .map_err(|why| PositionError::NoSuchMove { number: k + 1, why })?;
             let text = notation::move_texts(&game.rules.def, &list)[i].clone();
-            game.play(&text)
-                .map_err(|e| format!("move {} `{}`: {e}", k + 1, super::printable(mv)))?;
+            game.play(&text).map_err(|why| PositionError::Unplayable {
+                number: k + 1,
+                text: mv.to_string(),
+                why,
+            })?;
         }
         self.game = Some(game);
         self.first_number = first;

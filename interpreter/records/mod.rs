@@ -13,6 +13,65 @@ pub mod zsg;
 mod zsg_describe;
 pub mod zsg_play;
 
+/// Why the text of a native, PGN or PDN record was not read (Zillions' records have their
+/// own, [`zsg::ZsgError`]). `Display` gives the message shown to the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// A comment `{` not closed on the line given or after it.
+    #[error("line {line}: a comment `{{` is not closed by `}}`")]
+    UnclosedComment {
+        /// The line (from 1) where the comment begins.
+        line: usize,
+    },
+    /// A `)` outside any variation.
+    #[error("line {line}: `)` closes no variation")]
+    StrayClose {
+        /// The line (from 1).
+        line: usize,
+    },
+    /// A variation `(` still open at the end of the text.
+    #[error("a variation `(` is not closed by `)`")]
+    UnclosedVariation,
+    /// A PGN or PDN tag not written `[Key "value"]`: the text found, when the tag closes.
+    #[error("line {line}: a tag is written `[Key \"value\"]`{}", found_text(.found))]
+    BadTag {
+        /// The line (from 1).
+        line: usize,
+        /// The tag as written, from `[` to `]`.
+        found: Option<String>,
+    },
+    /// A native record's header line not written `[Key "value"]`.
+    #[error("line {line}: a header is written `[Key \"value\"]`, found `{found}`")]
+    BadHeader {
+        /// The line (from 1).
+        line: usize,
+        /// The line as written.
+        found: String,
+    },
+    /// A file of games holds no game number `wanted` (from 1).
+    #[error("{}", no_game_text(*.wanted, *.count))]
+    NoGame {
+        /// The number asked for.
+        wanted: usize,
+        /// The number of games the file holds.
+        count: usize,
+    },
+}
+
+fn no_game_text(wanted: usize, count: usize) -> String {
+    match count {
+        0 => "the file holds no game".into(),
+        1 => format!("there is no game {wanted}: the file holds 1 game"),
+        _ => format!("there is no game {wanted}: the file holds {count} games"),
+    }
+}
+
+fn found_text(found: &Option<String>) -> String {
+    found
+        .as_ref()
+        .map_or(String::new(), |f| format!(", found `{f}`"))
+}
+
 /// How a finished two-player game ended, for the result tokens of PGN and PDN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Result2 {

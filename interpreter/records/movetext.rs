@@ -4,11 +4,12 @@
 //! several games one after another.
 
 use super::native::Record;
+use super::RecordError;
 
 /// Reads every game of a file. `results` are the tokens that end a game's movetext (they
 /// differ between PGN and PDN: `0-0` is castling in PGN). A game's result token is kept as
 /// its `Result` header when the tags gave none.
-pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, String> {
+pub fn parse(text: &str, results: &[&str]) -> Result<Vec<Record>, RecordError> {
     scan(text, results, None).map(|(games, _)| games)
 }
 
@@ -18,13 +19,17 @@ pub fn parse_nth(
     text: &str,
     results: &[&str],
     k: usize,
-) -> Result<(Option<Record>, usize), String> {
+) -> Result<(Option<Record>, usize), RecordError> {
     scan(text, results, Some(k)).map(|(mut games, count)| (games.pop(), count))
 }
 
 /// Reads the games of a file, keeping all of them or only number `only`; the games kept and
 /// the number of games.
-fn scan(text: &str, results: &[&str], only: Option<usize>) -> Result<(Vec<Record>, usize), String> {
+fn scan(
+    text: &str,
+    results: &[&str],
+    only: Option<usize>,
+) -> Result<(Vec<Record>, usize), RecordError> {
     let text = super::strip_bom(text);
     let mut games = Vec::new();
     let mut cur = Record::default();
@@ -56,9 +61,7 @@ fn scan(text: &str, results: &[&str], only: Option<usize>) -> Result<(Vec<Record
         }
         match c {
             '{' => {
-                let end = rest.find('}').ok_or_else(|| {
-                    format!("line {line_no}: a comment `{{` is not closed by `}}`")
-                })?;
+                let end = (rest.find('}')).ok_or(RecordError::UnclosedComment { line: line_no })?;
                 line_no += rest[..end].matches('\n').count();
                 rest = &rest[end + 1..];
             }
@@ -72,19 +75,19 @@ fn scan(text: &str, results: &[&str], only: Option<usize>) -> Result<(Vec<Record
             }
             ')' => {
                 if depth == 0 {
-                    return Err(format!("line {line_no}: `)` closes no variation"));
+                    return Err(RecordError::StrayClose { line: line_no });
                 }
                 depth -= 1;
                 rest = &rest[1..];
             }
             '[' if depth == 0 => {
-                let end = tag_end(rest)
-                    .ok_or_else(|| format!("line {line_no}: a tag is written `[Key \"value\"]`"))?;
-                let (k, v) = tag(&rest[..=end]).ok_or_else(|| {
-                    format!(
-                        "line {line_no}: a tag is written `[Key \"value\"]`, found `{}`",
-                        &rest[..=end]
-                    )
+                let end = tag_end(rest).ok_or(RecordError::BadTag {
+                    line: line_no,
+                    found: None,
+                })?;
+                let (k, v) = tag(&rest[..=end]).ok_or_else(|| RecordError::BadTag {
+                    line: line_no,
+                    found: Some(rest[..=end].to_string()),
                 })?;
                 if in_moves {
                     finish(&mut cur, &mut games, &mut begun, &mut count);
@@ -125,7 +128,7 @@ fn scan(text: &str, results: &[&str], only: Option<usize>) -> Result<(Vec<Record
         }
     }
     if depth > 0 {
-        return Err("a variation `(` is not closed by `)`".into());
+        return Err(RecordError::UnclosedVariation);
     }
     finish(&mut cur, &mut games, &mut begun, &mut count);
     Ok((games, count))
@@ -266,11 +269,24 @@ mod tests {
 
     #[test]
     fn unclosed_brackets_are_errors() {
-        assert!(parse("1. e4 {oops", PGN)
-            .unwrap_err()
-            .contains("not closed"));
-        assert!(parse("1. e4 (e5", PGN).unwrap_err().contains("not closed"));
-        assert!(parse("1. e4 )", PGN).unwrap_err().contains("closes no"));
+        let comment = parse("1. e4 {oops", PGN).unwrap_err();
+        assert_eq!(comment, RecordError::UnclosedComment { line: 1 });
+        assert_eq!(
+            comment.to_string(),
+            "line 1: a comment `{` is not closed by `}`"
+        );
+        let variation = parse("1. e4 (e5", PGN).unwrap_err();
+        assert_eq!(
+            variation.to_string(),
+            "a variation `(` is not closed by `)`"
+        );
+        let close = parse("\n1. e4 )", PGN).unwrap_err();
+        assert_eq!(close.to_string(), "line 2: `)` closes no variation");
+        let tag = parse("[Event \"x\" y]", PGN).unwrap_err();
+        assert_eq!(
+            tag.to_string(),
+            "line 1: a tag is written `[Key \"value\"]`, found `[Event \"x\" y]`"
+        );
     }
 
     #[test]

@@ -33,18 +33,16 @@ impl Record {
     }
 
     /// Reads a record. Errors name the line.
-    pub fn parse(text: &str) -> Result<Record, String> {
+    pub fn parse(text: &str) -> Result<Record, super::RecordError> {
         let text = super::strip_bom(text);
         let mut rec = Record::default();
         let mut in_comment = false;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if !in_comment && line.starts_with('[') {
-                let (k, v) = header(line).ok_or_else(|| {
-                    format!(
-                        "line {}: a header is written `[Key \"value\"]`, found `{line}`",
-                        n + 1
-                    )
+                let (k, v) = header(line).ok_or_else(|| super::RecordError::BadHeader {
+                    line: n + 1,
+                    found: line.to_string(),
                 })?;
                 rec.headers.push((k, v));
                 continue;
@@ -220,6 +218,6 @@ mod tests {
     #[test]
     fn a_bad_header_names_its_line() {
         let e = Record::parse("\n[Game games/chess.zrf]\n").unwrap_err();
-        assert!(e.starts_with("line 2:"), "{e}");
+        assert!(e.to_string().starts_with("line 2:"), "{e}");
     }
 }

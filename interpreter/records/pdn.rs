@@ -49,7 +49,7 @@ pub fn game_type_of(title: &str) -> Option<(u32, char)> {
 }
 
 /// Reads every game of a PDN file.
-pub fn parse(text: &str) -> Result<Vec<Record>, String> {
+pub fn parse(text: &str) -> Result<Vec<Record>, super::RecordError> {
     movetext::parse(text, RESULTS)
 }
 

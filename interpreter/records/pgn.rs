@@ -34,7 +34,7 @@ pub fn variant(name: &str) -> Option<(&'static str, &'static str)> {
 }
 
 /// Reads every game of a PGN file.
-pub fn parse(text: &str) -> Result<Vec<Record>, String> {
+pub fn parse(text: &str) -> Result<Vec<Record>, super::RecordError> {
     movetext::parse(text, RESULTS)
 }
 

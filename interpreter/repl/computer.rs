@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::{Output, Session};
 use crate::ai::{Engine, EngineKind, Info, Limits, Opponent, SearchConfig, SearchResult};
 use crate::arena::{self, limits_text};
+use crate::notation::MoveError;
 
 /// The longest game `play-as both` plays in one command.
 const AUTO_PLY_LIMIT: usize = 1000;
@@ -91,6 +92,27 @@ pub fn info_line(info: &Info) -> String {
     )
 }
 
+/// Why the computer or a random player did not move. `Display` gives the message shown.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TurnError {
+    /// The game is over: how it ended.
+    #[error("the game is over: {0}")]
+    Over(String),
+    /// The side to move has no legal move.
+    #[error("there is no move to play")]
+    NoMove,
+    /// The move chosen was refused when played (`by`: who chose it).
+    #[error("{by} `{text}`: {why}")]
+    Refused {
+        /// Who chose it: "the engine chose", "the random move".
+        by: &'static str,
+        /// The move's text.
+        text: String,
+        /// Why it was refused.
+        why: MoveError,
+    },
+}
+
 impl Session {
     /// Runs the engine on the current position, sending progress lines to the terminal and
     /// keeping each in `lines`; `None` when the game is over or there is no move.
@@ -136,19 +158,19 @@ impl Session {
     }
 
     /// Plays the computer's move with a setting; the text says what it played.
-    fn computer_move(&mut self, cfg: &SearchConfig) -> Result<String, String> {
+    fn computer_move(&mut self, cfg: &SearchConfig) -> Result<String, TurnError> {
         if let Some(o) = self.game.outcome() {
-            return Err(format!(
-                "the game is over: {}",
-                o.describe(&self.game.rules.def)
-            ));
+            return Err(TurnError::Over(o.describe(&self.game.rules.def)));
         }
         let mover = self.mover_name();
         let Some(r) = self.think(cfg, &mut Vec::new()) else {
-            return Err("there is no move to play".into());
+            return Err(TurnError::NoMove);
         };
-        self.play_one(&r.best_text)
-            .map_err(|e| format!("the engine chose `{}`: {e}", r.best_text))?;
+        (self.play_one(&r.best_text)).map_err(|why| TurnError::Refused {
+            by: "the engine chose",
+            text: r.best_text.clone(),
+            why,
+        })?;
         let shown = self.game.last_san().unwrap_or_else(|| r.best_text.clone());
         let stopped = if self.computer.stop.load(Ordering::Relaxed) {
             ", stopped"
@@ -164,15 +186,18 @@ impl Session {
     }
 
     /// A random player's turn (`?Dice`): one of its legal moves, chosen uniformly.
-    fn random_move(&mut self) -> Result<String, String> {
+    fn random_move(&mut self) -> Result<String, TurnError> {
         let mover = self.mover_name();
         let texts = self.game.legal_texts();
         if texts.is_empty() {
-            return Err("there is no move to play".into());
+            return Err(TurnError::NoMove);
         }
         let text = texts[self.computer.dice.below(texts.len())].clone();
-        self.play_one(&text)
-            .map_err(|e| format!("the random move `{text}`: {e}"))?;
+        (self.play_one(&text)).map_err(|why| TurnError::Refused {
+            by: "the random move",
+            text: text.clone(),
+            why,
+        })?;
         let shown = self.game.last_san().unwrap_or(text);
         Ok(format!(
             "{mover} plays {shown} (at random, one of {}).",
@@ -183,7 +208,7 @@ impl Session {
     /// When a random player (`?Dice`) is to move and the game goes on, plays one of its moves
     /// as the REPL does between turns (uniformly, from the session's seeded generator) and
     /// says what it played; `None` when another player is to move.
-    pub fn random_turn(&mut self) -> Option<Result<String, String>> {
+    pub fn random_turn(&mut self) -> Option<Result<String, TurnError>> {
         if self.game.rules.turns.is_empty() || self.game.outcome().is_some() {
             return None;
         }
@@ -207,7 +232,7 @@ impl Session {
     pub(super) fn go(&mut self, rest: &str) -> Output {
         let cfg = match self.setting(rest) {
             Ok(c) => c,
-            Err(e) => return self.error(e),
+            Err(e) => return self.error(e.to_string()),
         };
         self.move_and_reply(&cfg)
     }
@@ -218,13 +243,13 @@ impl Session {
                 let more = self.auto_replies();
                 Output::text(format!("{said}\n{more}{}", self.show()))
             }
-            Err(e) => self.error(e),
+            Err(e) => self.error(e.to_string()),
         }
     }
 
     /// The session's setting changed by `[mcts|alphabeta] [depth N] [time T] [nodes N]
     /// [opponent random|best]`; a setting with no limit keeps the session's limits.
-    fn setting(&self, rest: &str) -> Result<SearchConfig, String> {
+    fn setting(&self, rest: &str) -> Result<SearchConfig, arena::SettingError> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         let arena::Setting {
             kind,
@@ -240,10 +265,7 @@ impl Session {
             limits
         };
         if kind == EngineKind::Mcts && limits.time.is_none() && limits.nodes.is_none() {
-            return Err(format!(
-                "MCTS has no depth limit, and `{}` gives no other: add `time T` or `nodes N`",
-                limits_text(&limits)
-            ));
+            return Err(arena::SettingError::MctsNoLimit(limits_text(&limits)));
         }
         Ok(SearchConfig {
             kind,
@@ -287,7 +309,7 @@ impl Session {
                 c
             }
             Ok(c) => c,
-            Err(e) => return self.error(e),
+            Err(e) => return self.error(e.to_string()),
         };
         // Analysis shows the game's own values: a draw reads 0, whatever contempt play uses.
         let cfg = SearchConfig {
@@ -333,7 +355,7 @@ impl Session {
         if !rest.is_empty() {
             match self.setting(rest) {
                 Ok(c) => self.computer.config = c,
-                Err(e) => return self.error(e),
+                Err(e) => return self.error(e.to_string()),
             }
         }
         Output::text(format!(

@@ -17,7 +17,7 @@ mod zsg;
 
 use crate::diagnostic::{has_errors, render, Diagnostic, RenderOptions};
 use crate::engine::Rules;
-use crate::expand::Loader;
+use crate::expand::{Loader, ReadError};
 use crate::play::Game;
 use crate::records::native::Record;
 use crate::source::SourceMap;
@@ -96,11 +96,11 @@ pub trait Files {
     fn read(&self, path: &str) -> Result<Vec<u8>, String>;
     /// Writes a file, replacing it (atomically, so a failed write leaves the old file).
     fn write(&self, path: &str, contents: &str) -> Result<(), String>;
-    /// Like [`Files::read`], but `Err(None)` when there is no such file (so that an include
-    /// can fall back on the standard library) and `Err(Some(why))` when it cannot be read.
-    /// By default every failure counts as a missing file.
-    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
-        self.read(path).map_err(|_| None)
+    /// Like [`Files::read`], but [`ReadError::Missing`] when there is no such file (so that an
+    /// include can fall back on the standard library) and [`ReadError::Unreadable`] when it
+    /// cannot be read. By default every failure counts as a missing file.
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, ReadError> {
+        self.read(path).map_err(|_| ReadError::Missing)
     }
     /// `path` as an absolute path, so that a saved record can name its rules file relative to
     /// its own folder; `None` (the default) keeps paths as they were given.
@@ -122,7 +122,7 @@ impl Loader for Includes<'_> {
         self.0.read(path).ok()
     }
 
-    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, ReadError> {
         self.0.read_if_exists(path)
     }
 }
@@ -187,9 +187,9 @@ pub enum OpenError {
         diags: Vec<Diagnostic>,
     },
     /// No such variant (a usage problem).
-    Variant(String),
+    Variant(crate::summary::VariantError),
     /// A bad starting position (a usage problem).
-    Setup(String),
+    Setup(crate::setup::SetupError),
     /// A game record that cannot be read or replayed; `Some(n)` is the number (from 1) of the
     /// move that is not legal (for a `.zsg` record, the number of the line).
     Record(String, Option<usize>),
@@ -198,7 +198,8 @@ pub enum OpenError {
 impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OpenError::Read(m) | OpenError::Variant(m) | OpenError::Record(m, _) => f.write_str(m),
+            OpenError::Read(m) | OpenError::Record(m, _) => f.write_str(m),
+            OpenError::Variant(e) => write!(f, "{e}"),
             OpenError::Setup(m) => write!(f, "bad setup: {m}"),
             OpenError::Rules { map, diags } => {
                 f.write_str(&render(map, diags, RenderOptions { color: false }))
@@ -366,7 +367,7 @@ impl Session {
         if let Some(e) = records::not_a_saved_game(text, record_path) {
             return Err(e);
         }
-        let rec = Record::parse(text).map_err(|e| OpenError::Record(e, None))?;
+        let rec = Record::parse(text).map_err(|e| OpenError::Record(e.to_string(), None))?;
         let game = rec.get("Game").ok_or_else(|| {
             OpenError::Record(
                 "the record has no [Game \"FILE\"] header naming its rules file".into(),
@@ -375,7 +376,7 @@ impl Session {
         })?;
         // Beside the record first (how zrf writes it), then as written (older records).
         let game = match beside(record_path, game) {
-            Some(near) if files.read_if_exists(&near) != Err(None) => near,
+            Some(near) if files.read_if_exists(&near) != Err(ReadError::Missing) => near,
             _ => game.to_string(),
         };
         let mut s = Session::open(
@@ -713,7 +714,7 @@ impl Session {
         }
         let idx = match crate::summary::select_variant(&self.loaded.games, Some(name)) {
             Ok(i) => i,
-            Err(e) => return self.error(e.replace("--list-variants", "`variants`")),
+            Err(e) => return self.error(e.pointing_to(Some("`variants`"))),
         };
         match resolve(&self.loaded, idx) {
             Ok(rules) => {

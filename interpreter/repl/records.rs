@@ -4,7 +4,7 @@
 use super::{beside, Files, OpenError, Session};
 use crate::play::Game;
 use crate::records::native::{self, Record};
-use crate::records::{pdn, pgn, Export, Result2};
+use crate::records::{pdn, pgn, Export, RecordError, Result2};
 
 /// A record format, by the file name's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Format {
     }
 
     /// Reads every game of a file in this format.
-    pub fn parse(self, text: &str) -> Result<Vec<Record>, String> {
+    pub fn parse(self, text: &str) -> Result<Vec<Record>, RecordError> {
         match self {
             Format::Native => native::Record::parse(text).map(|r| vec![r]),
             Format::Pgn => pgn::parse(text),
@@ -41,7 +41,7 @@ impl Format {
 
     /// Reads game number `n` (from 1; the first when `None`) of a file in this format,
     /// keeping no other game in memory.
-    pub fn game(self, text: &str, n: Option<usize>) -> Result<Record, String> {
+    pub fn game(self, text: &str, n: Option<usize>) -> Result<Record, RecordError> {
         let results = match self {
             Format::Native => return native::Record::parse(text).and_then(|r| pick(vec![r], n)),
             Format::Pgn => pgn::RESULTS,
@@ -56,14 +56,8 @@ impl Format {
 }
 
 /// The error for a game number a file does not hold.
-fn no_game(k: usize, count: usize) -> String {
-    if count == 0 {
-        return "the file holds no game".into();
-    }
-    format!(
-        "there is no game {k}: the file holds {count} game{}",
-        if count == 1 { "" } else { "s" }
-    )
+fn no_game(k: usize, count: usize) -> RecordError {
+    RecordError::NoGame { wanted: k, count }
 }
 
 /// `FILE N` → (`FILE`, `Some(N)`): the number of a game in a file of several.
@@ -77,7 +71,7 @@ pub fn split_game_number(arg: &str) -> (&str, Option<usize>) {
 }
 
 /// Picks game number `n` (from 1; the first when `None`) of the games read from a file.
-pub fn pick(mut games: Vec<Record>, n: Option<usize>) -> Result<Record, String> {
+pub fn pick(mut games: Vec<Record>, n: Option<usize>) -> Result<Record, RecordError> {
     let count = games.len();
     let k = n.unwrap_or(1);
     if count == 0 || k == 0 || k > count {
@@ -239,7 +233,7 @@ impl Files for Shipped<'_> {
         self.0.write(path, contents)
     }
 
-    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, crate::expand::ReadError> {
         self.0.read_if_exists(path)
     }
 
@@ -277,7 +271,7 @@ impl Session {
         let format = Format::of(record_path);
         let rec = format
             .game(text, n)
-            .map_err(|e| OpenError::Record(e, None))?;
+            .map_err(|e| OpenError::Record(e.to_string(), None))?;
         if format == Format::Native && (rec.get("Game").is_some() || hint.path.is_none()) {
             return Ok((Session::from_record(text, record_path, files)?, rec));
         }

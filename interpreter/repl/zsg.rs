@@ -50,7 +50,7 @@ impl Session {
     pub(super) fn zsg_record(&mut self, path: &str) -> Result<String, String> {
         let rules = &self.game.rules;
         let start = match &self.setup {
-            Some(t) => crate::setup::parse(rules, t)?,
+            Some(t) => crate::setup::parse(rules, t).map_err(|e| e.to_string())?,
             None => rules.initial(),
         };
         let edits = zsg_play::edits_for(rules, &start)?;

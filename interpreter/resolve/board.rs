@@ -9,18 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::source::Span;
 use crate::syntax::Sexp;
 
-const BOARD_FORMS: &[&str] = &[
-    "grid",
-    "positions",
-    "links",
-    "unlink",
-    "kill-positions",
-    "dummy",
-    "symmetry",
-    "zone",
-    "image",
-    "numbering",
-];
+const BOARD_FORMS: &[&str] = crate::keywords::BOARD;
 
 /// A board with no positions, used when the file's board could not be read.
 pub fn empty_board(n_players: usize) -> Board {
@@ -439,7 +428,7 @@ fn table_fits(
 }
 
 fn grid(cx: &mut Cx, draft: &mut Draft, form: &Sexp) {
-    const GRID_FORMS: &[&str] = &["start-rectangle", "dimensions", "directions"];
+    const GRID_FORMS: &[&str] = crate::keywords::GRID;
     let parts = &form.list().unwrap_or_default()[1..];
     // Several `dimensions` forms in one grid (a Dagaz habit) make separate blocks that share
     // the grid's directions.
@@ -715,7 +704,7 @@ fn opposites(draft: &Draft, phys: &[Vec<u16>]) -> Vec<Option<DirId>> {
 }
 
 fn zone(cx: &mut Cx, form: &Sexp, zones: &mut Vec<ZoneDef>, n_players: usize) {
-    const ZONE_FORMS: &[&str] = &["name", "players", "positions"];
+    const ZONE_FORMS: &[&str] = crate::keywords::ZONE;
     let mut name = None;
     let mut players = Vec::new();
     let mut positions = Vec::new();

@@ -5,20 +5,7 @@ use crate::def::*;
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{Sexp, SexpKind};
 
-const GOAL_CONDS: &[&str] = &[
-    "stalemated",
-    "checkmated",
-    "repetition",
-    "only-pieces",
-    "pieces-remaining",
-    "total-piece-count",
-    "captured",
-    "absolute-config",
-    "relative-config",
-    "and",
-    "or",
-    "not",
-];
+const GOAL_CONDS: &[&str] = crate::keywords::GOAL;
 
 /// Resolves one goal form.
 pub fn resolve_goal(cx: &mut Cx, form: &Sexp) -> Option<Goal> {

@@ -104,49 +104,10 @@ impl Diags {
 }
 
 /// Game-level keywords and what each takes, for "expected one of" messages.
-const GAME_FORMS: &[&str] = &[
-    "title",
-    "description",
-    "history",
-    "strategy",
-    "players",
-    "turn-order",
-    "move-priorities",
-    "board",
-    "board-setup",
-    "piece",
-    "win-condition",
-    "loss-condition",
-    "draw-condition",
-    "count-condition",
-    "option",
-    "engine",
-    "capture-precedence",
-    "counter",
-    "after-move",
-];
+const GAME_FORMS: &[&str] = crate::keywords::GAME;
 
 /// Forms that only affect presentation; accepted and ignored.
-const PRESENTATION_FORMS: &[&str] = &[
-    "move-sound",
-    "capture-sound",
-    "drop-sound",
-    "release-sound",
-    "click-sound",
-    "change-sound",
-    "win-sound",
-    "loss-sound",
-    "draw-sound",
-    "opening-sound",
-    "music",
-    "open",
-    "solution",
-    "translate",
-    "notation",
-    "version",
-    "image",
-    "help",
-];
+const PRESENTATION_FORMS: &[&str] = crate::keywords::PRESENTATION;
 
 /// The longest name (piece, player, position, label, direction...) a rules file may use, in
 /// characters (docs/semantics.md, "Limits").

@@ -66,19 +66,7 @@ impl Cx {
     }
 
     pub(super) fn piece_form(&mut self, form: &Sexp) -> PieceDef {
-        const PIECE_FORMS: &[&str] = &[
-            "name",
-            "help",
-            "description",
-            "notation",
-            "image",
-            "attribute",
-            "moves",
-            "drops",
-            "dummy",
-            "captured-as",
-            "value",
-        ];
+        const PIECE_FORMS: &[&str] = crate::keywords::PIECE;
         let items = form.list().unwrap_or_default();
         let mut def = PieceDef {
             name: String::new(),

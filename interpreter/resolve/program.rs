@@ -6,67 +6,13 @@ use crate::diagnostic::Diagnostic;
 use crate::syntax::{Sexp, SexpKind};
 
 /// Instructions written as bare symbols.
-const BARE_INSTRS: &[&str] = &[
-    "mark",
-    "back",
-    "from",
-    "to",
-    "cascade",
-    "capture",
-    "flip",
-    "change-owner",
-    "add",
-    "add-copy",
-    "add-partial",
-    "add-copy-partial",
-];
+const BARE_INSTRS: &[&str] = crate::keywords::BARE_INSTRUCTIONS;
 
 /// Instructions written as lists.
-const LIST_INSTRS: &[&str] = &[
-    "verify",
-    "if",
-    "while",
-    "opposite",
-    "go",
-    "capture",
-    "flip",
-    "change-owner",
-    "change-type",
-    "create",
-    "set-attribute",
-    "set-flag",
-    "set-position-flag",
-    "add",
-    "add-copy",
-    "add-partial",
-    "add-copy-partial",
-    "mark",
-    "back",
-    "from",
-    "to",
-    "cascade",
-];
+const LIST_INSTRS: &[&str] = crate::keywords::INSTRUCTIONS;
 
 /// Conditions (all also take a `not-` prefix).
-const CONDS: &[&str] = &[
-    "empty?",
-    "friend?",
-    "enemy?",
-    "neutral?",
-    "piece?",
-    "on-board?",
-    "in-zone?",
-    "last-from?",
-    "last-to?",
-    "marked?",
-    "position?",
-    "flag?",
-    "position-flag?",
-    "attacked?",
-    "defended?",
-    "adjacent-to-enemy?",
-    "goal-position?",
-];
+const CONDS: &[&str] = crate::keywords::CONDITIONS;
 
 /// Resolves the items of a `(moves …)` or `(drops …)` form.
 pub fn resolve_blocks(cx: &mut Cx, items: &[Sexp]) -> Vec<Block> {

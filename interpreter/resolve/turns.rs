@@ -153,12 +153,7 @@ impl Cx {
 
     /// `(capture-precedence CRITERION...)`, a zrf extension.
     pub(super) fn precedence(&mut self, form: &Sexp) -> Vec<Precedence> {
-        const CRITERIA: &[&str] = &[
-            "most-captured",
-            "most-value",
-            "most-captured-of",
-            "moved-by",
-        ];
+        const CRITERIA: &[&str] = crate::keywords::CAPTURE_PRECEDENCE;
         let mut out = Vec::new();
         for c in form.list().and_then(|l| l.get(1..)).unwrap_or_default() {
             let head = c.head().unwrap_or_else(|| c.sym().unwrap_or(""));

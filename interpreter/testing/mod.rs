@@ -365,7 +365,7 @@ fn case(
         Err(msg) => {
             diags.push(Diagnostic::error(
                 find("variant").map_or(form.span, |v| v.span),
-                msg,
+                msg.to_string(),
             ));
             return None;
         }

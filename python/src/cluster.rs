@@ -28,8 +28,12 @@ const BIG_STACK: usize = 256 << 20;
 fn start(rules: &Arc<Rules>, setup: Option<&str>, moves: Option<&str>) -> PyResult<Position> {
     let pos = match setup {
         None => rules.initial(),
-        Some(text) => zrf::setup::parse(rules, text)
-            .map_err(|e| error(format!("bad setup: {}", zrf::repl::printable(&e))))?,
+        Some(text) => zrf::setup::parse(rules, text).map_err(|e| {
+            error(format!(
+                "bad setup: {}",
+                zrf::repl::printable(&e.to_string())
+            ))
+        })?,
     };
     let Some(moves) = moves.filter(|m| !m.trim().is_empty()) else {
         return Ok(pos);
@@ -164,14 +168,14 @@ pub fn perft_task(
 
 /// Reads the two settings of a match as `zrf selfplay` does.
 fn contestants(engine: &str, vs: Option<&str>, time: &str) -> PyResult<(Contestant, Contestant)> {
-    let settings = || -> Result<(Contestant, Contestant), String> {
+    let settings = || -> Result<(Contestant, Contestant), arena::SettingError> {
         let time = arena::parse_duration(time)?;
         let vs = vs.unwrap_or(engine);
         let a = Contestant::parse(engine, time, arena::names_random(vs))?;
         let b = Contestant::parse(vs, time, arena::names_random(engine))?;
         Ok((a, b))
     };
-    settings().map_err(error)
+    settings().map_err(|e| error(e.to_string()))
 }
 
 /// One game's score as Python gets it: `(seat of A, verdict of A as "win"/"draw"/"loss",
@@ -294,9 +298,7 @@ pub fn check_rules_file(py: Python<'_>, path: String) -> PyResult<(bool, String)
     on_big_stack(py, move || {
         let line = match crate::files::read_file(&path) {
             Ok(bytes) => zrf::corpus::check_rules(&path, &bytes, &PyFiles::default()),
-            Err(why) => {
-                zrf::corpus::Line::unreadable(&path, &why.unwrap_or_else(|| "no such file".into()))
-            }
+            Err(why) => zrf::corpus::Line::unreadable(&path, &why.to_string()),
         };
         (line.ok, line.text)
     })
@@ -312,9 +314,7 @@ pub fn replay_record_file(py: Python<'_>, path: String) -> PyResult<(bool, Strin
                 &path,
                 &PyFiles::default(),
             ),
-            Err(why) => {
-                zrf::corpus::Line::unreadable(&path, &why.unwrap_or_else(|| "no such file".into()))
-            }
+            Err(why) => zrf::corpus::Line::unreadable(&path, &why.to_string()),
         };
         (line.ok, line.text)
     })

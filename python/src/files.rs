@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use zrf::expand::ReadError;
 use zrf::repl::Files;
 
 /// The largest file read (rules, includes, records), in bytes.
@@ -25,41 +26,36 @@ impl PyFiles {
 }
 
 /// Reads a file, refusing directories and files over [`MAX_FILE`].
-pub fn read_file(path: &str) -> Result<Vec<u8>, Option<String>> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(None),
-        Err(e) => return Err(Some(e.to_string())),
-    };
+pub fn read_file(path: &str) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
-        return Err(Some("it is a directory".into()));
+        return Err(ReadError::Unreadable("it is a directory".into()));
     }
     if meta.len() > MAX_FILE {
-        return Err(Some(format!(
+        return Err(ReadError::Unreadable(format!(
             "it is too large ({} bytes; the limit is {MAX_FILE})",
             meta.len()
         )));
     }
-    std::fs::read(path).map_err(|e| Some(e.to_string()))
+    std::fs::read(path).map_err(|e| ReadError::Unreadable(e.to_string()))
 }
 
 impl Files for PyFiles {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        self.read_if_exists(path)
-            .map_err(|e| e.unwrap_or_else(|| "no such file".into()))
+        self.read_if_exists(path).map_err(|e| e.to_string())
     }
 
     fn write(&self, path: &str, _contents: &str) -> Result<(), String> {
         Err(format!("{path}: the Python package writes no files"))
     }
 
-    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+    fn read_if_exists(&self, path: &str) -> Result<Vec<u8>, ReadError> {
         if let Some(t) = self.texts.get(path) {
             return Ok(t.clone());
         }
         match read_file(path) {
             // A record names a shipped game by its file name (`chess.zrf`).
-            Err(None) => {
+            Err(ReadError::Missing) => {
                 let name = std::path::Path::new(path)
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
@@ -68,7 +64,7 @@ impl Files for PyFiles {
                     .iter()
                     .find(|(file, _)| *file == name)
                     .map(|(_, text)| text.as_bytes().to_vec())
-                    .ok_or(None)
+                    .ok_or(ReadError::Missing)
             }
             other => other,
         }
@@ -90,7 +86,7 @@ impl zrf::expand::Loader for PyFiles {
         self.read_if_exists(path).ok()
     }
 
-    fn read(&self, path: &str) -> Result<Vec<u8>, Option<String>> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, ReadError> {
         self.read_if_exists(path)
     }
 }

@@ -150,13 +150,13 @@ pub fn load(
     let bytes = match zrf::repl::Files::read_if_exists(&files, &path) {
         Ok(b) => b,
         Err(why) => {
-            let why = why.unwrap_or_else(|| "no such file".into());
+            let why = why.to_string();
             return Err(plain(format!("cannot read {path}: {why}")));
         }
     };
     let loaded = zrf::load(&path, &bytes, &files);
     let idx = zrf::summary::select_variant(&loaded.games, variant)
-        .map_err(|e| plain(e.replace(" (see --list-variants)", "")))?;
+        .map_err(|e| plain(e.pointing_to(None)))?;
     let (def, mut diags) = zrf::resolve_game(&loaded.games[idx]);
     diags.extend(loaded.diags.iter().cloned());
     zrf::tidy(&loaded.map, &mut diags);

@@ -945,12 +945,7 @@ pub fn read_records(py: Python<'_>, path: &str, rules: Option<&Game>) -> PyResul
 }
 
 fn read_all(path: &str, rules: Option<Arc<Shared>>) -> Result<Vec<State>, String> {
-    let bytes = crate::files::read_file(path).map_err(|e| {
-        format!(
-            "cannot read {path}: {}",
-            e.unwrap_or_else(|| "no such file".into())
-        )
-    })?;
+    let bytes = crate::files::read_file(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let text = zrf::source::decode(&bytes);
     let mut files = crate::files::PyFiles::default();
     let (hint_path, titles, variant) = match &rules {

@@ -10,6 +10,8 @@ use super::Rules;
 use crate::def::*;
 
 mod emit;
+pub(super) mod generate;
+mod run;
 pub(in crate::engine) use emit::*;
 
 /// The most instructions one block may execute before it is stopped (a `while` that never

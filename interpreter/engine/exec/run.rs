@@ -2,6 +2,7 @@
 //! straight-line and looping runs) and the node, test and condition evaluators.
 
 use super::*;
+use crate::engine::special::*;
 
 impl Exec<'_> {
     /// Runs a block whose gate the caller has passed, landing on `self.cp` (generation only:
@@ -326,7 +327,7 @@ impl Exec<'_> {
     }
 
     #[inline(always)]
-    pub(super) fn test(&self, t: Test, p: u16) -> bool {
+    pub(in crate::engine) fn test(&self, t: Test, p: u16) -> bool {
         let holds = p != NONE && {
             let c = self.cell(p);
             match t.kind {

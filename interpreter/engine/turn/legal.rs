@@ -23,10 +23,10 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
-use super::attack::AttackBits;
-use super::moves::{MoveList, Op};
-use super::position::{Position, DEAD};
-use super::{Cell, Exec, Rules, Scratch};
+use crate::engine::attack::AttackBits;
+use crate::engine::moves::{MoveList, Op};
+use crate::engine::position::{Position, DEAD};
+use crate::engine::{Cell, Exec, Rules, Scratch};
 use crate::def::{MoveTypeId, PlayerId, NONE};
 
 /// What one position's royal pieces face, found once before the moves are filtered.
@@ -115,7 +115,7 @@ impl Rules {
     }
 
     /// Examines a position for `side` before its moves are judged.
-    pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
+    pub(in crate::engine) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
         for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
             if let Some(m) = s.marks.get_mut(q as usize) {
                 *m = 0;
@@ -154,7 +154,7 @@ impl Rules {
                     continue;
                 }
                 let enemy =
-                    |c: super::Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+                    |c: crate::engine::Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
                 for &(src, piece) in &a.leap_to[pl * n_pos + k] {
                     let c = pos.cells[src as usize];
                     if enemy(c) && c.piece == piece + 1 {
@@ -300,7 +300,7 @@ impl Rules {
     /// live one of `side`, leaves a square that is neither royal nor pinned for one that is
     /// not royal. False means only that the general test must decide.
     #[inline(always)]
-    fn simple_proven(&self, s: &Safety, m: &super::Move, side: PlayerId) -> bool {
+    fn simple_proven(&self, s: &Safety, m: &crate::engine::Move, side: PlayerId) -> bool {
         let c = m.cell;
         s.proven
             && m.simple
@@ -341,11 +341,11 @@ impl Rules {
     }
 
     /// Keeps the moves of `out` that leave no royal piece of the side to move attacked.
-    pub(super) fn royal_filter(
+    pub(in crate::engine) fn royal_filter(
         &self,
         s: &mut Safety,
         keep: &mut Vec<bool>,
-        log: &mut super::UndoLog,
+        log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
     ) {
@@ -368,11 +368,11 @@ impl Rules {
     /// [`Rules::royal_filter`] keeping only the moves that capture or promote (and, with
     /// `drops`, the drops: only the checking ones were generated); the others are judged only
     /// until one is safe. Returns whether one of them is.
-    pub(super) fn royal_filter_captures(
+    pub(in crate::engine) fn royal_filter_captures(
         &self,
         s: &mut Safety,
         keep: &mut Vec<bool>,
-        log: &mut super::UndoLog,
+        log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
         drops: bool,
@@ -397,11 +397,11 @@ impl Rules {
     /// Marks in `scratch.check_mask` the drops of `side` (type and square) whose piece would
     /// attack a royal piece of another side by a leap or a slide of the attack tables.
     /// Returns whether any is marked (false without usable tables).
-    pub(super) fn mark_checking_drops(
+    pub(in crate::engine) fn mark_checking_drops(
         &self,
         pos: &Position,
         side: PlayerId,
-        scratch: &mut super::exec::Scratch,
+        scratch: &mut crate::engine::exec::Scratch,
     ) -> bool {
         let a = &self.attacks;
         let n_pos = pos.cells.len();
@@ -452,10 +452,10 @@ impl Rules {
     fn move_safe(
         &self,
         s: &mut Safety,
-        log: &mut super::UndoLog,
+        log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &MoveList,
-        m: &super::Move,
+        m: &crate::engine::Move,
         side: PlayerId,
     ) -> bool {
         let ops = out.ops(m);
@@ -474,7 +474,7 @@ impl Rules {
             // The reference: play the move and look for royal pieces over the whole board.
             self.make_ops(pos, out, m, log);
             let safe = !self.royal_attacked(pos, side);
-            super::revert(pos, log);
+            crate::engine::revert(pos, log);
             return safe;
         }
         // The royal squares the move leaves.
@@ -505,7 +505,7 @@ impl Rules {
             .after
             .iter()
             .any(|&k| self.attacked(pos, k, side, None, true));
-        super::revert(pos, log);
+        crate::engine::revert(pos, log);
         safe
     }
 }
@@ -568,7 +568,7 @@ impl Rules {
         s: &Safety,
         pos: &Position,
         side: PlayerId,
-        m: &super::Move,
+        m: &crate::engine::Move,
     ) -> Option<bool> {
         let royal = &s.after[..];
         let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
@@ -660,7 +660,7 @@ impl Rules {
         s: &Safety,
         pl: usize,
         k: usize,
-        m: &super::Move,
+        m: &crate::engine::Move,
     ) -> (bool, bool) {
         let (nt, ns) = (bits.n_types, bits.n_slides);
         let n_pos = self.def.board.n_pos();
@@ -705,7 +705,7 @@ impl Rules {
     }
 
     /// `attacked?` through the derived patterns, running only irregular blocks.
-    pub(super) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
+    pub(in crate::engine) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
         let a = &self.attacks;
         let n_pos = pos.cells.len();
         let sq = sq as usize;

@@ -1,7 +1,8 @@
 //! Move generation: running the blocks of the side to move (gate rows, drops, the plain
 //! walk) into single steps, before chains, priorities and legality.
 
-use super::*;
+use crate::def::*;
+use crate::engine::*;
 
 impl Rules {
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
@@ -29,7 +30,7 @@ impl Rules {
     }
 
     /// The selector of `Rules::gen_lists` for the blocks of a move type (all blocks: `None`).
-    pub(super) fn type_selector(&self, move_type: Option<MoveTypeId>) -> usize {
+    pub(in crate::engine) fn type_selector(&self, move_type: Option<MoveTypeId>) -> usize {
         let p = self.rank_passes.len();
         match move_type {
             Some(t) if t.idx() < self.def.move_types.len() => p + 1 + t.idx(),
@@ -40,7 +41,7 @@ impl Rules {
     }
 
     /// Whether the selector `sel` of `Rules::gen_lists` takes a block (for drops).
-    pub(super) fn selects(&self, sel: usize, b: &Block) -> bool {
+    pub(in crate::engine) fn selects(&self, sel: usize, b: &Block) -> bool {
         let p = self.rank_passes.len();
         match sel {
             k if k < p => self.block_rank(b) == self.rank_passes[k],
@@ -51,7 +52,7 @@ impl Rules {
 
     /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes.
     #[inline]
-    pub(super) fn gen_steps_where(
+    pub(in crate::engine) fn gen_steps_where(
         &self,
         pos: &Position,
         side: PlayerId,
@@ -102,7 +103,7 @@ impl Rules {
     /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`); with
     /// `only`, those of the types and squares it marks (`only[type * n_pos + square]`).
     #[inline(never)]
-    pub(super) fn gen_drops(
+    pub(in crate::engine) fn gen_drops(
         &self,
         ex: &mut Exec,
         sel: usize,
@@ -164,7 +165,7 @@ impl Rules {
     /// The moves of the mover's pieces from `Rules::gen_lists` (specialisation off, or no
     /// rows); false once generation is cut.
     #[inline(never)]
-    pub(super) fn gen_lists_of(
+    pub(in crate::engine) fn gen_lists_of(
         &self,
         ex: &mut Exec,
         sel: usize,
@@ -249,7 +250,7 @@ impl Rules {
     /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
     /// gates' squares read at load. False once generation is cut.
     #[inline]
-    pub(super) fn gen_rows(
+    pub(in crate::engine) fn gen_rows(
         &self,
         ex: &mut Exec,
         base: usize,
@@ -348,7 +349,7 @@ impl Rules {
     /// block of gate `g` on `sq` (squares below `hi`): it checks the move limit before each
     /// block, so that is where it notes a cut once `out` is full.
     #[cold]
-    pub(super) fn more_blocks(
+    pub(in crate::engine) fn more_blocks(
         &self,
         ex: &Exec,
         base: usize,
@@ -372,7 +373,7 @@ impl Rules {
     /// Runs the gated block of entry `e` of piece type `pi` on `sq` (not straight), whose
     /// gate has passed, landing on `ex.cp` (`Rules::gen_rows`).
     #[inline(never)]
-    pub(super) fn run_gated_row(
+    pub(in crate::engine) fn run_gated_row(
         &self,
         ex: &mut Exec,
         e: &special::GateEntry,
@@ -389,7 +390,7 @@ impl Rules {
     /// Runs the draughts jump of gate `g` (entry `e`, `F_JUMP`) on `sq`, whose gates have
     /// passed: the gate's square is its one capture (`Rules::gen_rows`).
     #[inline(never)]
-    pub(super) fn run_jump_row(
+    pub(in crate::engine) fn run_jump_row(
         &self,
         ex: &mut Exec,
         g: &gates::SqGate,
@@ -407,7 +408,7 @@ impl Rules {
     /// gates have passed (`Rules::gen_rows`), when it is not simply straight.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn run_row_gate(
+    pub(in crate::engine) fn run_row_gate(
         &self,
         ex: &mut Exec,
         g: gates::SqGate,
@@ -445,6 +446,6 @@ impl Rules {
 }
 
 /// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
-pub(super) fn rows_per_sel(rules: &Rules) -> usize {
+pub(in crate::engine) fn rows_per_sel(rules: &Rules) -> usize {
     rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
 }

@@ -6,9 +6,9 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_counter, Move, SimpleUndo, UndoLog};
-use super::position::{Cell, Position, DEAD};
-use super::{arith, Rules};
+use crate::engine::moves::{apply_counter, Move, SimpleUndo, UndoLog};
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::{arith, Rules};
 use crate::def::*;
 
 mod clock;
@@ -18,10 +18,10 @@ pub(in crate::engine) use clock::*;
 const MAX_SETS: usize = 16;
 
 /// The largest players × piece types whose counts the tally keeps (more: board scans).
-pub(super) const MAX_TALLY: usize = 64;
+pub(in crate::engine) const MAX_TALLY: usize = 64;
 
 /// Whether an `after-move` program is plain (see the module comment).
-pub(super) fn plain_program(body: &[Instr]) -> bool {
+pub(in crate::engine) fn plain_program(body: &[Instr]) -> bool {
     fn cond(c: &Cond) -> bool {
         match c {
             Cond::Const(_) | Cond::CaptureMade | Cond::MovedPiece(_) | Cond::Compare(..) => true,
@@ -41,7 +41,7 @@ pub(super) fn plain_program(body: &[Instr]) -> bool {
 /// board turned into one mask per mover over the tally's slots, and each condition that reads
 /// only the tally (`PCond::Cached`) answered from bits kept with the tally.
 #[derive(Clone, Debug)]
-pub(super) struct Prog {
+pub(in crate::engine) struct Prog {
     body: Vec<PInstr>,
     /// Whether some `count-pieces` reads the tally.
     counts: bool,
@@ -74,7 +74,7 @@ type MemoKey = [u64; 2 + MAX_MEMO_READS / 2];
 
 /// A remembered run: its inputs and the counter settings it made (slot, value), in order.
 #[derive(Clone, Debug)]
-pub(super) struct Memo {
+pub(in crate::engine) struct Memo {
     key: MemoKey,
     valid: bool,
     n: u8,
@@ -317,7 +317,7 @@ fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
 /// A position's pieces by `owner * n_pieces + type`, kept in the [`UndoLog`] by depth under
 /// the position's hash, with the values of the program's tally-only conditions.
 #[derive(Clone, Debug)]
-pub(super) struct Tally {
+pub(in crate::engine) struct Tally {
     /// The hash of the position counted.
     hash: u64,
     counts: [u32; MAX_TALLY],
@@ -350,7 +350,7 @@ fn scan(pos: &Position, n_pieces: usize) -> [u32; MAX_TALLY] {
 
 impl Prog {
     /// Compiles a plain program (`plain_program` holds) for `def`.
-    pub(super) fn compile(def: &GameDef) -> Prog {
+    pub(in crate::engine) fn compile(def: &GameDef) -> Prog {
         let mut body = Self::body(def, &def.after_move);
         let counts = body.iter().any(PInstr::counts);
         let mut pure = Vec::new();
@@ -668,7 +668,7 @@ impl Plain<'_> {
 impl Rules {
     /// Runs a plain `after-move` program for the move just applied and applies its counter
     /// changes; false (nothing done) when it needs the interpreter after all.
-    pub(super) fn after_move_plain_run(
+    pub(in crate::engine) fn after_move_plain_run(
         &self,
         pos: &mut Position,
         mover: PlayerId,

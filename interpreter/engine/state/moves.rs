@@ -1,8 +1,8 @@
 //! Moves as data: a header per move and shared arenas of board writes and squares, so that
 //! generating a move allocates nothing once the buffers have grown.
 
-use super::exec::Scratch;
-use super::position::{change_hash, Cell, Position};
+use crate::engine::exec::Scratch;
+use crate::engine::position::{change_hash, Cell, Position};
 
 /// One elementary change a move makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,15 +112,15 @@ impl Move {
 /// Only a broken rules file reaches one; front ends turn it into a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cut {
-    /// A block ran more than [`super::STEP_LIMIT`] instructions.
+    /// A block ran more than [`crate::engine::STEP_LIMIT`] instructions.
     Steps,
-    /// A block run added more than [`super::BLOCK_MOVE_LIMIT`] moves.
+    /// A block run added more than [`crate::engine::BLOCK_MOVE_LIMIT`] moves.
     BlockMoves,
-    /// One generation reached [`super::GEN_MOVE_LIMIT`] moves.
+    /// One generation reached [`crate::engine::GEN_MOVE_LIMIT`] moves.
     TotalMoves,
-    /// Chain expansion played [`super::CHAIN_WORK_LIMIT`] partial steps.
+    /// Chain expansion played [`crate::engine::CHAIN_WORK_LIMIT`] partial steps.
     ChainWork,
-    /// One generation did more than [`super::GEN_WORK_LIMIT`] units of work.
+    /// One generation did more than [`crate::engine::GEN_WORK_LIMIT`] units of work.
     GenWork,
 }
 
@@ -130,23 +130,23 @@ impl Cut {
         match self {
             Cut::Steps => format!(
                 "a move block ran more than {} instructions and was stopped (an endless loop?)",
-                super::STEP_LIMIT
+                crate::engine::STEP_LIMIT
             ),
             Cut::BlockMoves => format!(
                 "a move block added more than {} moves from one square and was stopped (an endless loop?)",
-                super::BLOCK_MOVE_LIMIT
+                crate::engine::BLOCK_MOVE_LIMIT
             ),
             Cut::TotalMoves => format!(
                 "one position has more than {} moves; the rest were left out",
-                super::GEN_MOVE_LIMIT
+                crate::engine::GEN_MOVE_LIMIT
             ),
             Cut::ChainWork => format!(
                 "chains of partial moves took more than {} steps; the longer chains were ended early",
-                super::CHAIN_WORK_LIMIT
+                crate::engine::CHAIN_WORK_LIMIT
             ),
             Cut::GenWork => format!(
                 "one position's move blocks ran more than {} instructions in all; the blocks left were not run (an endless loop?)",
-                super::GEN_WORK_LIMIT
+                crate::engine::GEN_WORK_LIMIT
             ),
         }
     }
@@ -295,17 +295,17 @@ pub struct UndoLog {
     counters: Vec<(u32, i32)>,
     frames: Vec<Frame>,
     /// Buffers of the `after-move` program, reused by every `make`.
-    pub(super) after_ops: Vec<Op>,
-    pub(super) after_scratch: Scratch,
+    pub(in crate::engine) after_ops: Vec<Op>,
+    pub(in crate::engine) after_scratch: Scratch,
     /// The `after-move` program's piece tallies by depth, each with the hash of the position
     /// it counts (`after/`).
-    pub(super) after_tallies: Vec<super::after::Tally>,
+    pub(in crate::engine) after_tallies: Vec<crate::engine::after::Tally>,
     /// The plain `after-move` program's settings, remembered by their inputs (`after/`).
-    pub(super) after_memo: Vec<super::after::Memo>,
+    pub(in crate::engine) after_memo: Vec<crate::engine::after::Memo>,
     /// The plain program's tally-only conditions, remembered by the tally (`after/`).
-    pub(super) after_bits: Vec<([u32; 8], [u64; 4])>,
+    pub(in crate::engine) after_bits: Vec<([u32; 8], [u64; 4])>,
     /// The program the three above were kept for (`after::Prog::id`; 0: none).
-    pub(super) after_prog: u64,
+    pub(in crate::engine) after_prog: u64,
 }
 
 /// One applied move: where its entries begin, and the state that is restored whole.
@@ -320,7 +320,7 @@ struct Frame {
 /// The position's turn, last move and hash parts as a move found them: what both an undo
 /// frame and a [`SimpleUndo`] put back.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Saved {
+pub(in crate::engine) struct Saved {
     turn: u32,
     last_from: u16,
     last_to: u16,
@@ -376,14 +376,14 @@ impl UndoLog {
 
     /// The last applied move: the hash of the position before it, and the cells it
     /// overwrote (square, old cell), in the order written.
-    pub(super) fn last_cells(&self) -> Option<(u64, &[(u16, Cell)])> {
+    pub(in crate::engine) fn last_cells(&self) -> Option<(u64, &[(u16, Cell)])> {
         let f = self.frames.last()?;
         Some((f.saved.hash, &self.cells[f.cells as usize..]))
     }
 
     /// The cells overwritten since move `d` (0 = the first that can be taken back) was
     /// applied, (square, old cell) in the order written; none when there is no such move.
-    pub(super) fn cells_since(&self, d: usize) -> &[(u16, Cell)] {
+    pub(in crate::engine) fn cells_since(&self, d: usize) -> &[(u16, Cell)] {
         match self.frames.get(d) {
             Some(f) => &self.cells[f.cells as usize..],
             None => &[],
@@ -408,7 +408,7 @@ pub fn apply(
 /// Opens an undo frame: the position as it is now is what [`undo_in_frame`] and [`revert`]
 /// restore.
 #[inline(always)]
-pub(super) fn push_frame(pos: &Position, log: &mut UndoLog) {
+pub(in crate::engine) fn push_frame(pos: &Position, log: &mut UndoLog) {
     log.frames.push(Frame {
         cells: log.cells.len() as u32,
         stores: log.stores.len() as u32,
@@ -421,7 +421,7 @@ pub(super) fn push_frame(pos: &Position, log: &mut UndoLog) {
 /// [`push_frame`], or emptied by [`undo_in_frame`]): perft's leaves, all made from the same
 /// position, share one frame.
 #[inline(always)]
-pub(super) fn apply_in_frame(
+pub(in crate::engine) fn apply_in_frame(
     pos: &mut Position,
     ops: &[Op],
     turn: u32,
@@ -436,7 +436,7 @@ pub(super) fn apply_in_frame(
 /// [`apply_in_frame`] for a simple move (see [`Move`]): its two cell writes, hashed and
 /// logged as [`apply_ops`] does, without the op interpreter.
 #[inline(always)]
-pub(super) fn apply_simple_in_frame(pos: &mut Position, m: &Move, turn: u32, log: &mut UndoLog) {
+pub(in crate::engine) fn apply_simple_in_frame(pos: &mut Position, m: &Move, turn: u32, log: &mut UndoLog) {
     let [from, to, _] = m.sq;
     let (old_from, old_to) = write_simple(pos, m, turn);
     log.cells
@@ -457,7 +457,7 @@ fn write_simple(pos: &mut Position, m: &Move, turn: u32) -> (Cell, Cell) {
 /// What [`make_simple`] overwrote: a simple move played outside the undo log and taken back
 /// by [`unmake_simple`] (perft's leaves, where nothing is played on top of it).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct SimpleUndo {
+pub(in crate::engine) struct SimpleUndo {
     from: u16,
     to: u16,
     old_from: Cell,
@@ -470,7 +470,7 @@ pub(super) struct SimpleUndo {
 /// Plays a simple move (see [`Move`]) as [`apply_simple_in_frame`] does (the same cell writes,
 /// hash and turn), keeping what it overwrote in the returned record instead of the log.
 #[inline(always)]
-pub(super) fn make_simple(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo {
+pub(in crate::engine) fn make_simple(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo {
     let [from, to, _] = m.sq;
     let saved = Saved::of(pos);
     let (old_from, old_to) = write_simple(pos, m, turn);
@@ -486,7 +486,7 @@ pub(super) fn make_simple(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo
 
 /// Takes back a move played by [`make_simple`] (and the clock run after it).
 #[inline(always)]
-pub(super) fn unmake_simple(pos: &mut Position, u: &SimpleUndo) {
+pub(in crate::engine) fn unmake_simple(pos: &mut Position, u: &SimpleUndo) {
     pos.cells[u.to as usize] = u.old_to;
     pos.cells[u.from as usize] = u.old_from;
     if let Some(c) = pos.counters.get_mut(u.counter.0 as usize) {
@@ -498,7 +498,7 @@ pub(super) fn unmake_simple(pos: &mut Position, u: &SimpleUndo) {
 impl SimpleUndo {
     /// Notes that the counter in `slot` held `old` before the move changed it.
     #[inline(always)]
-    pub(super) fn note_counter(&mut self, slot: u32, old: i32) {
+    pub(in crate::engine) fn note_counter(&mut self, slot: u32, old: i32) {
         self.counter = (slot, old);
     }
 }
@@ -546,7 +546,7 @@ fn apply_other(pos: &mut Position, op: &Op, log: &mut UndoLog) {
 
 /// Adds to a counter as part of the move last applied (one counter op of [`apply_more`]).
 #[inline]
-pub(super) fn apply_counter(pos: &mut Position, idx: u32, delta: i32, log: &mut UndoLog) {
+pub(in crate::engine) fn apply_counter(pos: &mut Position, idx: u32, delta: i32, log: &mut UndoLog) {
     pos.add_counter(idx, delta);
     log.counters.push((idx, delta));
 }
@@ -559,7 +559,7 @@ pub fn revert(pos: &mut Position, log: &mut UndoLog) {
 
 /// [`revert`], inlined (perft's loop over the leaves).
 #[inline(always)]
-pub(super) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
+pub(in crate::engine) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
     if undo_in_frame(pos, log) {
         log.frames.pop();
     }
@@ -568,7 +568,7 @@ pub(super) fn revert_inline(pos: &mut Position, log: &mut UndoLog) {
 /// Takes back what was applied since the last frame was opened, and keeps the frame (empty)
 /// open; false when there is none.
 #[inline(always)]
-pub(super) fn undo_in_frame(pos: &mut Position, log: &mut UndoLog) -> bool {
+pub(in crate::engine) fn undo_in_frame(pos: &mut Position, log: &mut UndoLog) -> bool {
     let Some(&f) = log.frames.last() else {
         return false;
     };
@@ -597,6 +597,6 @@ pub(super) fn undo_in_frame(pos: &mut Position, log: &mut UndoLog) -> bool {
 
 /// Closes the frame last opened without restoring anything (after [`undo_in_frame`]).
 #[inline(always)]
-pub(super) fn pop_frame(log: &mut UndoLog) {
+pub(in crate::engine) fn pop_frame(log: &mut UndoLog) {
     log.frames.pop();
 }

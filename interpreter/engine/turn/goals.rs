@@ -5,7 +5,7 @@
 //! absolute-config, relative-config, checkmated, stalemated, repetition, only-pieces, then
 //! counter conditions and count-condition goals; between goals of the same kind, file order.
 
-use super::{MoveList, Position, Rules, DEAD};
+use crate::engine::{MoveList, Position, Rules, DEAD};
 use crate::def::*;
 
 /// How a finished game ended.
@@ -91,7 +91,7 @@ pub struct GoalContext<'a> {
 
 /// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
 /// owned by or zone of the player, no move list), so that it holds for all its players or none.
-pub(super) fn shared_goals(def: &GameDef) -> Vec<bool> {
+pub(in crate::engine) fn shared_goals(def: &GameDef) -> Vec<bool> {
     fn expr(def: &GameDef, e: &Expr) -> bool {
         match e {
             Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,
@@ -339,7 +339,7 @@ impl Rules {
     fn only_pieces(&self, pos: &Position, sets: &[Vec<PieceId>]) -> bool {
         let most = sets.iter().map(Vec::len).max().unwrap_or(0);
         // Most positions hold more pieces than any set: counted first, without allocating.
-        let on_board = |c: &super::Cell| !c.is_empty() && c.marks & DEAD == 0;
+        let on_board = |c: &crate::engine::Cell| !c.is_empty() && c.marks & DEAD == 0;
         let mut n = 0;
         for c in &pos.cells {
             n += on_board(c) as usize;
@@ -365,7 +365,7 @@ impl Rules {
         sets.contains(&have)
     }
 
-    fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: super::Cell) -> bool {
+    fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: crate::engine::Cell) -> bool {
         let owner_ok = !c.is_empty()
             && match spec.owner {
                 Owner::Mine => c.owner == p.0,

@@ -1,6 +1,7 @@
 //! Playing moves on a position (make, with the turn advanced and `after-move` run) and perft.
 
-use super::*;
+use crate::def::*;
+use crate::engine::*;
 
 impl Rules {
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
@@ -13,7 +14,7 @@ impl Rules {
     /// [`Rules::make`] given the mover and the next turn index (the same for every
     /// move of a position, so perft's loops find them once).
     #[inline(always)]
-    pub(super) fn make_from(
+    pub(in crate::engine) fn make_from(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -28,7 +29,7 @@ impl Rules {
     /// [`Rules::make_from`] into the undo frame last opened, which must be empty
     /// (`moves::apply_in_frame`).
     #[inline(always)]
-    pub(super) fn make_in_frame(
+    pub(in crate::engine) fn make_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -46,7 +47,7 @@ impl Rules {
 
     /// The `after-move` program of [`Rules::make`] when it is not a clock.
     #[inline(never)]
-    pub(super) fn after_move(
+    pub(in crate::engine) fn after_move(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -74,7 +75,7 @@ impl Rules {
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
     #[inline(always)]
-    pub(super) fn make_ops(
+    pub(in crate::engine) fn make_ops(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -87,7 +88,7 @@ impl Rules {
 
     /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
     #[inline(always)]
-    pub(super) fn ops_in_frame(
+    pub(in crate::engine) fn ops_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -121,7 +122,7 @@ impl Rules {
         self.perft_rec(&mut ws, pos, depth, &mut bufs, &mut log, opts)
     }
 
-    pub(super) fn perft_rec(
+    pub(in crate::engine) fn perft_rec(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,

@@ -9,9 +9,9 @@
 //! same blocks in the same order as the lists they are made from, so generation adds the
 //! same moves in the same order.
 
-use super::position::{Cell, DEAD};
-use super::special::{GateEntry, Special, GATE_LEAP, GATE_NONE, GATE_STEP};
-use super::EngineConfig;
+use crate::engine::position::{Cell, DEAD};
+use crate::engine::special::{GateEntry, Special, GATE_LEAP, GATE_NONE, GATE_STEP};
+use crate::engine::EngineConfig;
 use crate::def::{GameDef, NONE};
 
 /// The most entries (row starts and gates together) the rows of one game may hold; past
@@ -20,43 +20,43 @@ const MAX_ROW_ENTRIES: usize = 1 << 20;
 
 /// Codes of gate tests ([`GateEntry::gate_code`]).
 /// The gate passes on any cell (a bare step that stays on the board).
-pub(super) const G_PASS: u8 = 1;
+pub(in crate::engine) const G_PASS: u8 = 1;
 /// The gate's square must be empty.
-pub(super) const G_EMPTY: u8 = 2;
+pub(in crate::engine) const G_EMPTY: u8 = 2;
 /// The gate's square must be occupied.
-pub(super) const G_OCCUPIED: u8 = 3;
+pub(in crate::engine) const G_OCCUPIED: u8 = 3;
 /// The gate's square must hold a live enemy piece.
-pub(super) const G_ENEMY: u8 = 4;
+pub(in crate::engine) const G_ENEMY: u8 = 4;
 /// The gate's square must not hold a live enemy piece.
-pub(super) const G_NOT_ENEMY: u8 = 5;
+pub(in crate::engine) const G_NOT_ENEMY: u8 = 5;
 /// The gate's square must hold a live friendly piece.
-pub(super) const G_FRIEND: u8 = 6;
+pub(in crate::engine) const G_FRIEND: u8 = 6;
 /// The gate's square must not hold a live friendly piece.
-pub(super) const G_NOT_FRIEND: u8 = 7;
+pub(in crate::engine) const G_NOT_FRIEND: u8 = 7;
 /// Any other test: asked of the block's [`GateEntry`].
-pub(super) const G_TEST: u8 = 8;
+pub(in crate::engine) const G_TEST: u8 = 8;
 
 /// [`SqGate::flags`]: the block runs straight (`Exec::run_straight`): its tree is straight
 /// and the game recycles no captures.
-pub(super) const F_STRAIGHT: u8 = 1;
+pub(in crate::engine) const F_STRAIGHT: u8 = 1;
 /// [`SqGate::flags`]: no gate: the block runs from the square (`Exec::run`).
-pub(super) const F_RUN: u8 = 2;
+pub(in crate::engine) const F_RUN: u8 = 2;
 /// [`SqGate::flags`]: the gate's test is asked of the entry (`GateEntry::passes`).
-pub(super) const F_TEST: u8 = 4;
+pub(in crate::engine) const F_TEST: u8 = 4;
 /// [`SqGate::flags`] (beside `F_STRAIGHT` or alone): a straight block that only writes one
 /// simple move once its gate passes, whose header is [`GateRows::simples`]`[SqGate::simple]`
 /// (`Special::gate_simple`).
-pub(super) const F_SIMPLE: u8 = 8;
+pub(in crate::engine) const F_SIMPLE: u8 = 8;
 /// [`SqGate::flags`] (beside `F_STRAIGHT` or alone): a straight block of the draughts jump's shape
 /// that, once both gates pass, only captures the gate's square and adds one move landing on
 /// the second gate's square, with the add [`GateRows::jumps`]`[SqGate::simple]`
 /// (`Special::gate_jump`).
-pub(super) const F_JUMP: u8 = 16;
+pub(in crate::engine) const F_JUMP: u8 = 16;
 
 /// The class of a cell for the mover `side`, an index into a gate's mask: bit 0 occupied,
 /// bit 1 owned by the mover, bit 2 captured (deferred).
 #[inline(always)]
-pub(super) fn class(c: Cell, side: u8) -> u32 {
+pub(in crate::engine) fn class(c: Cell, side: u8) -> u32 {
     u32::from(c.piece != 0) | u32::from(c.owner == side) << 1 | u32::from(c.marks & DEAD) << 2
 }
 
@@ -64,7 +64,7 @@ pub(super) fn class(c: Cell, side: u8) -> u32 {
 /// Every mask ([`mask`]) has its bits of empty classes (even) all equal, so an empty cell,
 /// the commonest, is answered by bit 0 without its owner and marks.
 #[inline(always)]
-pub(super) fn passes(mask: u8, c: Cell, side: u8) -> bool {
+pub(in crate::engine) fn passes(mask: u8, c: Cell, side: u8) -> bool {
     if c.piece == 0 {
         mask & 1 != 0
     } else {
@@ -73,7 +73,7 @@ pub(super) fn passes(mask: u8, c: Cell, side: u8) -> bool {
 }
 
 /// The mask of `empty?` ([`mask`]).
-pub(super) const EMPTY_MASK: u8 = 0x55;
+pub(in crate::engine) const EMPTY_MASK: u8 = 0x55;
 
 /// The mask of the classes ([`class`]) on which a test code holds.
 fn mask(code: u8) -> u8 {
@@ -90,7 +90,7 @@ fn mask(code: u8) -> u8 {
 
 /// One block in one square's row.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct SqGate {
+pub(in crate::engine) struct SqGate {
     /// The gate's square (0 without a gate).
     pub q: u16,
     /// The second gate's square (`GateEntry::second_gate`), or `q`.
@@ -112,7 +112,7 @@ pub(super) struct SqGate {
 
 /// The rows of a game (empty when they would pass [`MAX_ROW_ENTRIES`]).
 #[derive(Clone, Debug, Default)]
-pub(super) struct GateRows {
+pub(in crate::engine) struct GateRows {
     /// Per (selector, player, piece type, square), in that order: where its row begins and
     /// ends in `gates`.
     span: Vec<(u32, u32)>,
@@ -120,9 +120,9 @@ pub(super) struct GateRows {
     /// The generation entries the rows point to.
     pub entries: Vec<GateEntry>,
     /// The headers of the simple moves of [`F_SIMPLE`] gates.
-    pub simples: Vec<super::Move>,
+    pub simples: Vec<crate::engine::Move>,
     /// The adds of [`F_JUMP`] gates.
-    pub jumps: Vec<super::exec::Adder>,
+    pub jumps: Vec<crate::engine::exec::Adder>,
     /// Per (selector, player, piece type): the length of its list.
     list_len: Vec<u32>,
     /// Per (selector, player): the index of its rows ([`GateRows::base`]), `usize::MAX` for none.
@@ -234,7 +234,7 @@ impl GateRows {
                                     if let Some(m) = m.filter(|_| config.simple) {
                                         // One header per add (by its address).
                                         let n = rows.simples.len() as u32;
-                                        let key = m as *const super::Move as usize;
+                                        let key = m as *const crate::engine::Move as usize;
                                         simple = *simple_ids.entry(key).or_insert(n);
                                         if simple == n {
                                             rows.simples.push(*m);
@@ -246,7 +246,7 @@ impl GateRows {
                                     if let Some(a) = special.gate_jump(def, e.id, pl, q2) {
                                         // One copy per add (by its address).
                                         let n = rows.jumps.len() as u32;
-                                        let key = a as *const super::exec::Adder as usize;
+                                        let key = a as *const crate::engine::exec::Adder as usize;
                                         simple = *jump_ids.entry(key).or_insert(n);
                                         if simple == n {
                                             rows.jumps.push(a.clone());

@@ -1,0 +1,4 @@
+//! The bottom layer: the position and what moves write into it.
+
+pub(super) mod moves;
+pub(super) mod position;

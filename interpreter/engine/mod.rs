@@ -21,7 +21,7 @@ mod turn;
 
 pub use compiled::attack;
 use compiled::{after, config, gates, special};
-use state::{moves, position};
+use state::{moves, position, scratch, undo};
 use turn::{chains, coverage, goals, legal, make, turns};
 
 pub use config::{EngineConfig, FastPath};
@@ -29,7 +29,8 @@ pub use coverage::PathCount;
 pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
 pub use make::{unique_captures, PerftOptions};
-pub use moves::{apply, apply_more, revert, Cut, Move, MoveList, Op, UndoLog};
+pub use moves::{Cut, Move, MoveList, Op};
+pub use undo::{apply, apply_more, revert, UndoLog};
 pub use position::{Cell, Position, DEAD, HUFFABLE};
 pub use rules::*;
 

@@ -2,3 +2,5 @@
 
 pub(super) mod moves;
 pub(super) mod position;
+pub(super) mod scratch;
+pub(super) mod undo;

@@ -22,12 +22,12 @@ impl Rules {
         log: &mut UndoLog,
         (mover, next): (PlayerId, u32),
     ) {
-        moves::push_frame(pos, log);
+        undo::push_frame(pos, log);
         self.make_in_frame(pos, list, m, log, (mover, next));
     }
 
     /// [`Rules::make_from`] into the undo frame last opened, which must be empty
-    /// (`moves::apply_in_frame`).
+    /// (`undo::apply_in_frame`).
     #[inline(always)]
     pub(in crate::engine) fn make_in_frame(
         &self,
@@ -82,7 +82,7 @@ impl Rules {
         m: &Move,
         log: &mut UndoLog,
     ) {
-        moves::push_frame(pos, log);
+        undo::push_frame(pos, log);
         self.ops_in_frame(pos, list, m, log, self.next_turn(pos.turn));
     }
 
@@ -97,7 +97,7 @@ impl Rules {
         next: u32,
     ) {
         if m.simple {
-            moves::apply_simple_in_frame(pos, m, next, log);
+            undo::apply_simple_in_frame(pos, m, next, log);
             return;
         }
         let path = list.path(m);
@@ -106,7 +106,7 @@ impl Rules {
         } else {
             (path[path.len() - 2], path[path.len() - 1])
         };
-        moves::apply_in_frame(pos, &list.ops(m), next, from, to, log);
+        undo::apply_in_frame(pos, &list.ops(m), next, from, to, log);
     }
 
     /// Counts leaf move sequences of length `depth` (every leaf move is made).
@@ -151,17 +151,17 @@ impl Rules {
         if depth == 1 {
             // The leaves: each is made and taken back, all in one undo frame (the position
             // before each is the same).
-            moves::push_frame(pos, log);
+            undo::push_frame(pos, log);
             for m in &list.moves {
                 if m.simple && simple_ok {
                     let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
-                    moves::unmake_simple(pos, &undo);
+                    undo::unmake_simple(pos, &undo);
                     continue;
                 }
                 self.make_in_frame(pos, list, m, log, turns);
-                moves::undo_in_frame(pos, log);
+                undo::undo_in_frame(pos, log);
             }
-            moves::pop_frame(log);
+            undo::pop_frame(log);
             return list.len() as u64;
         }
         let mut n = 0;
@@ -169,26 +169,26 @@ impl Rules {
             if m.simple && simple_ok {
                 let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
                 n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
-                moves::unmake_simple(pos, &undo);
+                undo::unmake_simple(pos, &undo);
                 continue;
             }
             self.make_from(pos, list, m, log, turns);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts);
-            moves::revert_inline(pos, log);
+            undo::revert_inline(pos, log);
         }
         n
     }
 }
 
-/// [`moves::make_simple`], then the `after-move` clock if there is one (perft's simple moves).
+/// [`undo::make_simple`], then the `after-move` clock if there is one (perft's simple moves).
 #[inline(always)]
 fn make_simple_clocked(
     pos: &mut Position,
     m: &Move,
     next: u32,
     clock: &mut Option<after::ClockLeaves>,
-) -> moves::SimpleUndo {
-    let mut undo = moves::make_simple(pos, m, next);
+) -> undo::SimpleUndo {
+    let mut undo = undo::make_simple(pos, m, next);
     if let Some(c) = clock {
         c.run_simple(pos, m, &mut undo);
     }

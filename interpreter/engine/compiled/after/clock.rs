@@ -36,7 +36,7 @@ pub(in crate::engine) struct ClockLeaves<'a> {
 }
 
 impl ClockLeaves<'_> {
-    /// [`Clock::run`] after [`super::moves::make_simple`] of `m`: the change is noted in its
+    /// [`Clock::run`] after [`super::undo::make_simple`] of `m`: the change is noted in its
     /// record instead of the log.
     #[inline(always)]
     pub(in crate::engine) fn run_simple(

@@ -6,19 +6,15 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use crate::engine::moves::{apply_counter, Move, SimpleUndo, UndoLog};
+use crate::engine::moves::Move;
+use crate::engine::undo::{apply_counter, SimpleUndo, UndoLog};
+use crate::engine::undo::{Memo, MemoKey, Tally, MAX_CACHED, MAX_CACHED_PLAYERS, MAX_MEMO_READS, MAX_SETS, MAX_TALLY, MEMO_SIZE};
 use crate::engine::position::{Cell, Position, DEAD};
 use crate::engine::{arith, Rules};
 use crate::def::*;
 
 mod clock;
 pub(in crate::engine) use clock::*;
-
-/// The most counter settings a plain program collects (more: the interpreter runs it).
-const MAX_SETS: usize = 16;
-
-/// The largest players × piece types whose counts the tally keeps (more: board scans).
-pub(in crate::engine) const MAX_TALLY: usize = 64;
 
 /// Whether an `after-move` program is plain (see the module comment).
 pub(in crate::engine) fn plain_program(body: &[Instr]) -> bool {
@@ -62,39 +58,6 @@ pub(in crate::engine) struct Prog {
 
 /// The next [`Prog::id`].
 static NEXT_PROG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// The most counters a remembered program may read.
-const MAX_MEMO_READS: usize = 8;
-/// Entries of the memo of settings (a power of two).
-const MEMO_SIZE: usize = 64;
-
-/// The inputs of one run of a program with [`Prog::reads`]: mover, capture and piece type;
-/// the cached conditions; the counters read, two to a word.
-type MemoKey = [u64; 2 + MAX_MEMO_READS / 2];
-
-/// A remembered run: its inputs and the counter settings it made (slot, value), in order.
-#[derive(Clone, Debug)]
-pub(in crate::engine) struct Memo {
-    key: MemoKey,
-    valid: bool,
-    n: u8,
-    sets: [(u32, i32); MAX_SETS],
-}
-
-impl Default for Memo {
-    fn default() -> Memo {
-        Memo {
-            key: [0; 2 + MAX_MEMO_READS / 2],
-            valid: false,
-            n: 0,
-            sets: [(0, 0); MAX_SETS],
-        }
-    }
-}
-
-/// The most players, and conditions, whose cached bits a tally keeps (more: no caching).
-const MAX_CACHED_PLAYERS: usize = 4;
-const MAX_CACHED: usize = 64;
 
 /// A counter's place in `Position::counters`, resolved at load: `base`, plus the mover for a
 /// per-player counter.
@@ -312,27 +275,6 @@ fn count(masks: &[u64], tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
 fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
     let slot = (c.owner as usize * n_pieces + c.piece as usize).wrapping_sub(1);
     (!c.is_empty() && c.marks & DEAD == 0 && slot < MAX_TALLY).then_some(slot)
-}
-
-/// A position's pieces by `owner * n_pieces + type`, kept in the [`UndoLog`] by depth under
-/// the position's hash, with the values of the program's tally-only conditions.
-#[derive(Clone, Debug)]
-pub(in crate::engine) struct Tally {
-    /// The hash of the position counted.
-    hash: u64,
-    counts: [u32; MAX_TALLY],
-    /// By player: bit `k` is condition `k` of [`Prog::pure`] for that mover.
-    bits: [u64; MAX_CACHED_PLAYERS],
-}
-
-impl Default for Tally {
-    fn default() -> Tally {
-        Tally {
-            hash: 0,
-            counts: [0; MAX_TALLY],
-            bits: [0; MAX_CACHED_PLAYERS],
-        }
-    }
 }
 
 /// The tally of a position, by one scan of its board.

@@ -122,7 +122,7 @@ pub(in crate::engine) struct GateRows {
     /// The headers of the simple moves of [`F_SIMPLE`] gates.
     pub simples: Vec<crate::engine::Move>,
     /// The adds of [`F_JUMP`] gates.
-    pub jumps: Vec<crate::engine::exec::Adder>,
+    pub jumps: Vec<crate::engine::special::Adder>,
     /// Per (selector, player, piece type): the length of its list.
     list_len: Vec<u32>,
     /// Per (selector, player): the index of its rows ([`GateRows::base`]), `usize::MAX` for none.
@@ -246,7 +246,7 @@ impl GateRows {
                                     if let Some(a) = special.gate_jump(def, e.id, pl, q2) {
                                         // One copy per add (by its address).
                                         let n = rows.jumps.len() as u32;
-                                        let key = a as *const crate::engine::exec::Adder as usize;
+                                        let key = a as *const crate::engine::special::Adder as usize;
                                         simple = *jump_ids.entry(key).or_insert(n);
                                         if simple == n {
                                             rows.jumps.push(a.clone());

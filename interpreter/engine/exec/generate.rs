@@ -230,7 +230,7 @@ impl Rules {
                     continue;
                 };
                 ex.cp = q;
-                if !e.passes(c, side.0, ex) {
+                if !ex.gate_passes(e, c, side.0) {
                     continue;
                 }
                 let block = &moves()[e.block as usize];
@@ -434,7 +434,7 @@ impl Rules {
             .get(g.q as usize)
             .copied()
             .unwrap_or(Cell::EMPTY);
-        if g.flags & F_TEST != 0 && !e.passes(c, ex.side.0, ex) {
+        if g.flags & F_TEST != 0 && !ex.gate_passes(e, c, ex.side.0) {
             return;
         }
         if g.flags & F_STRAIGHT != 0 {

@@ -7,14 +7,13 @@ use super::moves::{Cut, Move, MoveList, Op};
 pub use super::scratch::Scratch;
 pub(super) use super::scratch::{Pending, WorkStop};
 use super::position::{Cell, Position, DEAD};
-use super::special::Seq;
+use super::special::{head_of, Adder, Seq};
 use super::Rules;
 use crate::def::*;
 
 mod emit;
 pub(super) mod generate;
 mod run;
-pub(in crate::engine) use emit::*;
 
 /// The most instructions one block may execute before it is stopped (a `while` that never
 /// ends, for example). The moves it added until then are kept.

@@ -18,11 +18,12 @@
 //! `EngineConfig::tree` turns the specialised tree on, and the `paths` test compares it
 //! with the plain tree on every shipped game and a sample of the corpus.
 
-use crate::engine::exec::{Adder, Exec};
-use crate::engine::position::{Cell, DEAD};
+pub(in crate::engine) use adder::{head_of, Adder};
+use crate::engine::position::Cell;
 use crate::def::*;
 use std::cell::RefCell;
 
+mod adder;
 mod count;
 mod drops;
 mod straight;
@@ -203,20 +204,6 @@ pub(in crate::engine) const GATE_STEP: u8 = 1;
 pub(in crate::engine) const GATE_LEAP: u8 = 2;
 
 impl GateEntry {
-    /// Whether the gate's test holds on a cell that exists, for the mover `side` (see
-    /// [`Seq::gate_passes`]); the two tests of most gates first.
-    #[inline(always)]
-    pub(in crate::engine) fn passes(&self, c: Cell, side: u8, exec: &Exec) -> bool {
-        let t = self.test;
-        match t.kind {
-            Kind::Empty => c.is_empty() != t.neg,
-            Kind::Enemy => (!c.is_empty() && c.owner != side && c.marks & DEAD == 0) != t.neg,
-            _ => test_cell(t, c, side, exec),
-        }
-    }
-}
-
-impl GateEntry {
     /// The gate's test on square `q` (on the board) for player `pl`, as a code of
     /// `gates.rs`: `None` when it can never hold there (a zone the square is not in).
     pub(in crate::engine) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
@@ -287,21 +274,6 @@ pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) ->
         };
         Some(code)
     }
-}
-
-/// A gate's test of a cell that exists, for the mover `side`.
-#[inline(always)]
-pub(in crate::engine) fn test_cell(t: Test, c: Cell, side: u8, exec: &Exec) -> bool {
-    let holds = match t.kind {
-        Kind::Empty => c.is_empty(),
-        Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
-        Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
-        Kind::Piece(k) => c.piece == k,
-        Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
-        Kind::OnBoard => true,
-        Kind::Zone(_) => return exec.test(t, exec.cp),
-    };
-    holds != t.neg
 }
 
 impl Special {

@@ -20,7 +20,7 @@ mod state;
 mod turn;
 
 pub use compiled::attack;
-use compiled::{after, config, gates, special};
+use compiled::{after, config, gate_test, gates, special};
 use state::{moves, position, scratch, undo};
 use turn::{chains, coverage, goals, legal, make, turns};
 

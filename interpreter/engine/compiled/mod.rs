@@ -3,5 +3,6 @@
 pub(super) mod after;
 pub mod attack;
 pub(super) mod config;
+pub(super) mod gate_test;
 pub(super) mod gates;
 pub(super) mod special;

@@ -215,8 +215,8 @@ impl Rules {
                 // Most blocks end at their gate (off the board, or a square that fails its
                 // test): tested here, from the mover's direction table.
                 let q = match e.table {
-                    special::GATE_STEP if special => next.get(e.off as usize + sq),
-                    special::GATE_LEAP if special => leaps.get(e.off as usize + sq),
+                    special::GateTable::Step if special => next.get(e.off as usize + sq),
+                    special::GateTable::Leap if special => leaps.get(e.off as usize + sq),
                     _ => {
                         ex.run(&moves()[e.block as usize], sq as u16, None, scratch, out);
                         continue;
@@ -258,7 +258,8 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) -> bool {
-        use gates::*;
+        use crate::engine::gate_test::{passes, Classes};
+        use gates::RowFlags;
         let pos = ex.pos;
         let cells = &pos.cells[..];
         let side = ex.side.0;
@@ -299,7 +300,7 @@ impl Rules {
                 if !passes(g.mask, c, side) {
                     continue;
                 }
-                if g.mask2 != 0xFF {
+                if g.mask2 != Classes::ANY {
                     let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
                     if !passes(g.mask2, c2, side) {
                         continue;
@@ -311,8 +312,8 @@ impl Rules {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                let flags = g.flags & !F_SIMPLE;
-                if g.flags & F_SIMPLE != 0
+                let flags = g.flags.difference(RowFlags::SIMPLE);
+                if g.flags.contains(RowFlags::SIMPLE)
                     && rows.simples.get(g.simple as usize).is_some_and(|head| {
                         ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
                     })
@@ -320,12 +321,12 @@ impl Rules {
                     // The block's one move, written from the row (its run would count
                     // no step).
                     scratch.work = scratch.work.saturating_add(e.weight as u64);
-                } else if flags == F_STRAIGHT {
+                } else if flags == RowFlags::STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
-                } else if flags & F_JUMP != 0 {
+                } else if flags.contains(RowFlags::JUMP) {
                     self.run_jump_row(ex, g, e, sq, scratch, out);
-                } else if flags == 0 {
+                } else if flags.is_empty() {
                     // A gated block that is not straight (recycled captures, marks, flags).
                     ex.cp = g.q;
                     self.run_gated_row(ex, e, pi, sq, scratch, out);
@@ -387,7 +388,7 @@ impl Rules {
         }
     }
 
-    /// Runs the draughts jump of gate `g` (entry `e`, `F_JUMP`) on `sq`, whose gates have
+    /// Runs the draughts jump of gate `g` (entry `e`, `RowFlags::JUMP`) on `sq`, whose gates have
     /// passed: the gate's square is its one capture (`Rules::gen_rows`).
     #[inline(never)]
     pub(in crate::engine) fn run_jump_row(
@@ -418,12 +419,12 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        use gates::*;
+        use gates::RowFlags;
         let seq = self.special.seq_of(e.id);
         let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) else {
             return;
         };
-        if g.flags & F_RUN != 0 {
+        if g.flags.contains(RowFlags::RUN) {
             ex.run(block, sq as u16, None, scratch, out);
             return;
         }
@@ -434,10 +435,10 @@ impl Rules {
             .get(g.q as usize)
             .copied()
             .unwrap_or(Cell::EMPTY);
-        if g.flags & F_TEST != 0 && !ex.gate_passes(e, c, ex.side.0) {
+        if g.flags.contains(RowFlags::TEST) && !ex.gate_passes(e, c, ex.side.0) {
             return;
         }
-        if g.flags & F_STRAIGHT != 0 {
+        if g.flags.contains(RowFlags::STRAIGHT) {
             ex.run_straight(e, seq, sq as u16, scratch, out);
         } else {
             ex.run_gated(block, seq, sq as u16, scratch, out);

@@ -19,6 +19,7 @@
 //! with the plain tree on every shipped game and a sample of the corpus.
 
 pub(in crate::engine) use adder::{head_of, Adder};
+use crate::engine::gate_test::GateTest;
 use crate::engine::position::Cell;
 use crate::def::*;
 use std::cell::RefCell;
@@ -181,8 +182,8 @@ pub(in crate::engine) struct GateEntry {
     pub block: u32,
     /// The block's id (`Block::id`).
     pub id: u32,
-    /// [`GATE_NONE`], [`GATE_STEP`] or [`GATE_LEAP`].
-    pub table: u8,
+    /// Where the gate's square is read.
+    pub table: GateTable,
     /// The tree is straight ([`Seq::straight`]).
     pub straight: bool,
     /// The gate's test.
@@ -196,17 +197,21 @@ pub(in crate::engine) struct GateEntry {
     pub(in crate::engine) gate2: Option<(Gate, Test)>,
 }
 
-/// [`GateEntry::table`]: the block has no gate.
-pub(in crate::engine) const GATE_NONE: u8 = 0;
-/// [`GateEntry::table`]: the gate is one step.
-pub(in crate::engine) const GATE_STEP: u8 = 1;
-/// [`GateEntry::table`]: the gate is a fused leap.
-pub(in crate::engine) const GATE_LEAP: u8 = 2;
+/// Where a [`GateEntry`]'s gate square is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::engine) enum GateTable {
+    /// The block has no gate.
+    None,
+    /// The gate is one step.
+    Step,
+    /// The gate is a fused leap.
+    Leap,
+}
 
 impl GateEntry {
-    /// The gate's test on square `q` (on the board) for player `pl`, as a code of
+    /// The gate's test on square `q` (on the board) for player `pl`, as a gate test,
     /// `gates.rs`: `None` when it can never hold there (a zone the square is not in).
-    pub(in crate::engine) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
+    pub(in crate::engine) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
         test_code(self.test, def, pl, q)
     }
 
@@ -218,7 +223,7 @@ impl GateEntry {
         leaps: &[u16],
         pl: usize,
         q: u16,
-    ) -> Option<Option<(u16, u8)>> {
+    ) -> Option<Option<(u16, GateTest)>> {
         let (g, t) = self.gate2?;
         let board = &def.board;
         let n_pos = board.n_pos();
@@ -237,7 +242,7 @@ impl GateEntry {
         };
         match test_code(t, def, pl, q2) {
             None => Some(None),
-            Some(crate::engine::gates::G_TEST) => None,
+            Some(GateTest::Other) => None,
             Some(code) => Some(Some((q2, code))),
         }
     }
@@ -245,18 +250,17 @@ impl GateEntry {
 
 /// A test of square `q` (on the board) for player `pl`, as a code of `gates.rs`: `None`
 /// when it can never hold there (a zone the square is not in).
-pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
+pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
     {
-        use crate::engine::gates::*;
-        let code = match (t.kind, t.neg) {
-            (Kind::OnBoard, false) => G_PASS,
+                let code = match (t.kind, t.neg) {
+            (Kind::OnBoard, false) => GateTest::Pass,
             (Kind::OnBoard, true) => return None,
-            (Kind::Empty, false) => G_EMPTY,
-            (Kind::Empty, true) => G_OCCUPIED,
-            (Kind::Enemy, false) => G_ENEMY,
-            (Kind::Enemy, true) => G_NOT_ENEMY,
-            (Kind::Friend, false) => G_FRIEND,
-            (Kind::Friend, true) => G_NOT_FRIEND,
+            (Kind::Empty, false) => GateTest::Empty,
+            (Kind::Empty, true) => GateTest::Occupied,
+            (Kind::Enemy, false) => GateTest::Enemy,
+            (Kind::Enemy, true) => GateTest::NotEnemy,
+            (Kind::Friend, false) => GateTest::Friend,
+            (Kind::Friend, true) => GateTest::NotFriend,
             (Kind::Zone(z), neg) => {
                 let board = &def.board;
                 let words = board.n_pos().div_ceil(64);
@@ -268,9 +272,9 @@ pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) ->
                 if inside == neg {
                     return None;
                 }
-                G_PASS
+                GateTest::Pass
             }
-            _ => G_TEST,
+            _ => GateTest::Other,
         };
         Some(code)
     }
@@ -281,10 +285,10 @@ impl Special {
     pub(in crate::engine) fn entry(&self, index: usize, block: &Block) -> GateEntry {
         let seq = self.blocks.get(block.id as usize);
         let (table, off, test) = match seq.and_then(|s| s.gate) {
-            Some((Gate::Step(off), t)) => (GATE_STEP, off, t),
-            Some((Gate::Leap(at), t)) => (GATE_LEAP, at, t),
+            Some((Gate::Step(off), t)) => (GateTable::Step, off, t),
+            Some((Gate::Leap(at), t)) => (GateTable::Leap, at, t),
             None => (
-                GATE_NONE,
+                GateTable::None,
                 0,
                 Test {
                     kind: Kind::OnBoard,

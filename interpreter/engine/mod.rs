@@ -19,10 +19,12 @@ mod rules;
 mod state;
 mod turn;
 
+pub use compiled::arith::arith;
 pub use compiled::attack;
-use compiled::{after, config, gate_test, gates, special};
+use compiled::{after, arith, config, gate_test, gates, special};
 use state::{moves, position, scratch, undo};
-use turn::{chains, coverage, goals, legal, make, turns};
+pub use turn::workspace::Workspace;
+use turn::{chains, coverage, goals, legal, make};
 
 pub use config::{EngineConfig, FastPath};
 pub use coverage::PathCount;
@@ -30,11 +32,10 @@ pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
 pub use make::{unique_captures, PerftOptions};
 pub use moves::{Cut, Move, MoveList, Op};
-pub use undo::{apply, apply_more, revert, UndoLog};
 pub use position::{Cell, Position, DEAD, HUFFABLE};
 pub use rules::*;
+pub use undo::{apply, apply_more, revert, UndoLog};
 
 use attack::Attacks;
 use chains::*;
 use exec::{Exec, WorkStop};
-use turns::*;

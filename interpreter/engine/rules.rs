@@ -193,7 +193,7 @@ impl Rules {
             },
             config: EngineConfig::plain(),
             after_move_plain: false,
-            goal_shared: goals::shared_goals(&def),
+            goal_shared: shared_goals(&def),
             clock: None,
             after_prog: None,
             special,
@@ -236,7 +236,7 @@ impl Rules {
         self.clock = None;
         if config.clock {
             if let Some(mut clock) = after::Clock::recognise(&self.def) {
-                clock.resolve(self);
+                clock.resolve(self.def.players.len(), |c, p| self.counter_slot(c, p));
                 self.clock = Some(clock);
             }
         }
@@ -398,32 +398,7 @@ impl Rules {
     }
 }
 
-/// Rules-program arithmetic (docs/semantics.md, "Counters and expressions"): `+`, `-` and `*`
-/// saturate at the bounds of a 64-bit integer; `/` rounds toward minus infinity, division by
-/// zero gives 0, and the one quotient that does not fit (`i64::MIN / -1`) saturates too.
-/// Nothing here can panic, in debug or release builds.
-pub fn arith(op: char, a: i64, b: i64) -> i64 {
-    match op {
-        '+' => a.saturating_add(b),
-        '-' => a.saturating_sub(b),
-        '*' => a.saturating_mul(b),
-        _ => {
-            if b == 0 {
-                return 0;
-            }
-            let Some(q) = a.checked_div(b) else {
-                return i64::MAX; // i64::MIN / -1
-            };
-            if a % b != 0 && ((a < 0) != (b < 0)) {
-                q - 1
-            } else {
-                q
-            }
-        }
-    }
-}
-
-pub(in crate::engine) fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameDef) {
+fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameDef) {
     match c {
         GoalCond::Checkmated(ps) => {
             for p in ps {
@@ -454,59 +429,6 @@ pub(in crate::engine) fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &m
     }
 }
 
-/// Buffers reused by move generation.
-#[derive(Default)]
-pub struct Workspace {
-    pub(in crate::engine) scratch: Scratch,
-    pub(in crate::engine) bufs: Vec<MoveList>,
-    pub(in crate::engine) log: UndoLog,
-    pub(in crate::engine) keep: Vec<bool>,
-    pub(in crate::engine) dead: Vec<bool>,
-    pub(in crate::engine) fingerprints: Vec<u64>,
-    pub(in crate::engine) sorted: Vec<u64>,
-    /// The list being filtered holds no two equal moves (`Scratch::note_group`).
-    pub(in crate::engine) distinct: bool,
-    /// The list being filtered was generated from the blocks of one rank (one rank pass).
-    pub(in crate::engine) one_rank: bool,
-    /// The keys of `"maximal captures"`.
-    pub(in crate::engine) keys: Vec<u64>,
-    /// Only the moves that capture or promote are wanted ([`Rules::legal_captures_in`]).
-    pub(in crate::engine) captures_only: bool,
-    /// With `captures_only`: a legal move was left out.
-    pub(in crate::engine) other_legal: bool,
-    /// [`Rules::legal_captures_in`] keeps the drops that attack another side's royal piece
-    /// ([`Workspace::set_checking_drops`]).
-    pub(in crate::engine) checking_drops: bool,
-    pub(in crate::engine) safety: legal::Safety,
-    /// Repetition keys of the positions the chain being expanded has passed through, its
-    /// start first.
-    pub(in crate::engine) chain_keys: Vec<u64>,
-}
-
-impl Workspace {
-    /// Whether [`Rules::legal_captures_in`] also keeps the drops that would attack a royal
-    /// piece of another side (found from the attack tables: leaps and slides).
-    pub fn set_checking_drops(&mut self, on: bool) {
-        self.checking_drops = on;
-    }
-
-    /// Whether a piece of type `piece` (index) standing on the empty square `sq` would
-    /// attack a royal piece of another side, as last marked by [`Rules::mark_checks`].
-    #[inline]
-    pub fn gives_check_from(&self, piece: usize, sq: u16, n_pos: usize) -> bool {
-        (self.scratch.check_mask)
-            .get(piece * n_pos + sq as usize)
-            .copied()
-            .unwrap_or(false)
-    }
-
-    pub(in crate::engine) fn take_buf(&mut self) -> MoveList {
-        let mut b = self.bufs.pop().unwrap_or_default();
-        b.clear();
-        b
-    }
-}
-
 /// A drop block that lands only on an empty square and neither captures nor promotes: it
 /// begins by verifying that its square is empty, and then only tests conditions, sets
 /// attributes of the dropped piece, flags, variables and counters, and adds the piece (no
@@ -527,4 +449,39 @@ pub(in crate::engine) fn quiet_drop(body: &[Instr]) -> bool {
         body.first(),
         Some(Instr::Verify(crate::def::Cond::Empty(None)))
     ) && body[1..].iter().all(quiet)
+}
+
+/// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
+/// type whose last entry is the rank of blocks outside any `move-type`.
+#[inline]
+pub(in crate::engine) fn rank_of(rank: &[u16], t: u16) -> u16 {
+    rank.get(t as usize)
+        .copied()
+        .unwrap_or(rank[rank.len() - 1])
+}
+
+/// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
+/// owned by or zone of the player, no move list), so that it holds for all its players or none.
+pub(in crate::engine) fn shared_goals(def: &GameDef) -> Vec<bool> {
+    fn expr(def: &GameDef, e: &Expr) -> bool {
+        match e {
+            Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,
+            Expr::Counter(c) => !def.counters[*c as usize].per_player,
+            Expr::Arith(_, a, b) => expr(def, a) && expr(def, b),
+            Expr::CountPieces(owner, _, zone) => *owner == Owner::Any && zone.is_none(),
+        }
+    }
+    fn cond(def: &GameDef, c: &GoalCond) -> bool {
+        match c {
+            GoalCond::Const(_)
+            | GoalCond::Repetition
+            | GoalCond::OnlyPieces(_)
+            | GoalCond::TotalPieceCount(..) => true,
+            GoalCond::Compare(_, a, b) => expr(def, a) && expr(def, b),
+            GoalCond::Not(x) => cond(def, x),
+            GoalCond::And(xs) | GoalCond::Or(xs) => xs.iter().all(|x| cond(def, x)),
+            _ => false,
+        }
+    }
+    def.goals.iter().map(|g| cond(def, &g.cond)).collect()
 }

@@ -9,11 +9,11 @@
 //! same blocks in the same order as the lists they are made from, so generation adds the
 //! same moves in the same order.
 
+use crate::def::{GameDef, NONE};
 use crate::engine::gate_test::{passes, Classes, GateTest};
 use crate::engine::position::{Cell, DEAD};
 use crate::engine::special::{GateEntry, GateTable, Special};
 use crate::engine::EngineConfig;
-use crate::def::{GameDef, NONE};
 
 /// The most entries (row starts and gates together) the rows of one game may hold; past
 /// it, generation reads `Rules::gen_lists` as before (big boards with many piece types).
@@ -136,7 +136,9 @@ impl GateRows {
                                 GateTable::Step => {
                                     board.next.get(pl * n_dirs * n_pos + e.off as usize + sq)
                                 }
-                                GateTable::Leap => special.leaps.get(pl * n_pos + e.off as usize + sq),
+                                GateTable::Leap => {
+                                    special.leaps.get(pl * n_pos + e.off as usize + sq)
+                                }
                                 _ => Some(&NONE),
                             };
                             let q = match q {
@@ -179,7 +181,9 @@ impl GateRows {
                                 // Under recycled captures only a step to an empty square is
                                 // a simple move (it captures nothing).
                                 let may_simple = if recycle {
-                                    e.straight && code == GateTest::Empty && !flags.contains(RowFlags::TEST)
+                                    e.straight
+                                        && code == GateTest::Empty
+                                        && !flags.contains(RowFlags::TEST)
                                 } else {
                                     is_straight && !flags.contains(RowFlags::TEST)
                                 };
@@ -195,12 +199,16 @@ impl GateRows {
                                         }
                                         flags |= RowFlags::SIMPLE;
                                     }
-                                } else if is_straight && !flags.contains(RowFlags::TEST) && gate2 && config.jump
+                                } else if is_straight
+                                    && !flags.contains(RowFlags::TEST)
+                                    && gate2
+                                    && config.jump
                                 {
                                     if let Some(a) = special.gate_jump(def, e.id, pl, q2) {
                                         // One copy per add (by its address).
                                         let n = rows.jumps.len() as u32;
-                                        let key = a as *const crate::engine::special::Adder as usize;
+                                        let key =
+                                            a as *const crate::engine::special::Adder as usize;
                                         simple = *jump_ids.entry(key).or_insert(n);
                                         if simple == n {
                                             rows.jumps.push(a.clone());

@@ -1,6 +1,7 @@
 //! The compiled form of the move programs, built from the resolved game at load.
 
 pub(super) mod after;
+pub(super) mod arith;
 pub mod attack;
 pub(super) mod config;
 pub(super) mod gate_test;

@@ -4,13 +4,14 @@
 //! effects are collected as pending and turned into board writes when a move is added.
 
 use super::moves::{Cut, Move, MoveList, Op};
+use super::position::{Cell, Position, DEAD};
 pub use super::scratch::Scratch;
 pub(super) use super::scratch::{Pending, WorkStop};
-use super::position::{Cell, Position, DEAD};
 use super::special::{head_of, Adder, Seq};
 use super::Rules;
 use crate::def::*;
 
+mod after_move;
 mod emit;
 pub(super) mod generate;
 mod run;

@@ -83,7 +83,13 @@ impl Scratch {
     /// [`Scratch::note_group`] of a group of one move, `out.moves[at]`: it reaches one
     /// destination, so only its path's start and its destination's square are checked.
     #[inline]
-    pub(in crate::engine) fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
+    pub(in crate::engine) fn note_single(
+        &mut self,
+        out: &MoveList,
+        at: usize,
+        start: u16,
+        n_pos: usize,
+    ) {
         let m = &out.moves[at];
         let (from, to) = out.ends(m);
         if from != start || to as usize >= n_pos {
@@ -94,7 +100,13 @@ impl Scratch {
     /// Notes the moves one start square `start` wrote, `out.moves[first..]`: none, one
     /// ([`Scratch::note_single`]) or a group ([`Scratch::note_group`]).
     #[inline(always)]
-    pub(in crate::engine) fn note_square(&mut self, out: &MoveList, first: usize, start: u16, n_pos: usize) {
+    pub(in crate::engine) fn note_square(
+        &mut self,
+        out: &MoveList,
+        first: usize,
+        start: u16,
+        n_pos: usize,
+    ) {
         match out.moves.len() - first {
             0 => {}
             1 => self.note_single(out, first, start, n_pos),
@@ -120,4 +132,3 @@ impl Scratch {
         }
     }
 }
-

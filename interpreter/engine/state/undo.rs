@@ -154,7 +154,12 @@ pub(in crate::engine) fn apply_in_frame(
 /// [`apply_in_frame`] for a simple move (see [`Move`]): its two cell writes, hashed and
 /// logged as [`apply_ops`] does, without the op interpreter.
 #[inline(always)]
-pub(in crate::engine) fn apply_simple_in_frame(pos: &mut Position, m: &Move, turn: u32, log: &mut UndoLog) {
+pub(in crate::engine) fn apply_simple_in_frame(
+    pos: &mut Position,
+    m: &Move,
+    turn: u32,
+    log: &mut UndoLog,
+) {
     let [from, to, _] = m.sq;
     let (old_from, old_to) = write_simple(pos, m, turn);
     log.cells
@@ -264,7 +269,12 @@ fn apply_other(pos: &mut Position, op: &Op, log: &mut UndoLog) {
 
 /// Adds to a counter as part of the move last applied (one counter op of [`apply_more`]).
 #[inline]
-pub(in crate::engine) fn apply_counter(pos: &mut Position, idx: u32, delta: i32, log: &mut UndoLog) {
+pub(in crate::engine) fn apply_counter(
+    pos: &mut Position,
+    idx: u32,
+    delta: i32,
+    log: &mut UndoLog,
+) {
     pos.add_counter(idx, delta);
     log.counters.push((idx, delta));
 }
@@ -380,4 +390,3 @@ impl Default for Tally {
         }
     }
 }
-

@@ -249,7 +249,13 @@ impl Gen<'_, '_> {
 
     /// Ends [`Gen::lazy`] before first step `i` writes anything: the first steps before it,
     /// which ended plain, are written as `emit` writes them.
-    pub(in crate::engine) fn unlazy(&mut self, steps: &MoveList, i: usize, depth: usize, out: &mut MoveList) {
+    pub(in crate::engine) fn unlazy(
+        &mut self,
+        steps: &MoveList,
+        i: usize,
+        depth: usize,
+        out: &mut MoveList,
+    ) {
         if depth != 0 || !self.lazy {
             return;
         }

@@ -30,7 +30,9 @@ impl Rules {
         let all = self.gen_lists.get(self.rank_passes.len());
         let entries = || all.into_iter().flatten().flatten();
         let move_blocks = entries().count();
-        let gated = entries().filter(|e| e.table != special::GateTable::None).count();
+        let gated = entries()
+            .filter(|e| e.table != special::GateTable::None)
+            .count();
         let o = &self.def.options;
         let straight = entries().filter(|e| e.straight).count()
             * one(!(o.recycle_captures && o.deferred_captures));

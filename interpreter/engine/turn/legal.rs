@@ -23,11 +23,11 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
+use crate::def::{MoveTypeId, PlayerId, NONE};
 use crate::engine::attack::AttackBits;
 use crate::engine::moves::{MoveList, Op};
 use crate::engine::position::{Position, DEAD};
 use crate::engine::{Cell, Exec, Rules, Scratch};
-use crate::def::{MoveTypeId, PlayerId, NONE};
 
 /// What one position's royal pieces face, found once before the moves are filtered.
 #[derive(Clone, Debug, Default)]
@@ -153,8 +153,9 @@ impl Rules {
                 if pl == side.idx() {
                     continue;
                 }
-                let enemy =
-                    |c: crate::engine::Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+                let enemy = |c: crate::engine::Cell| {
+                    !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0
+                };
                 for &(src, piece) in &a.leap_to[pl * n_pos + k] {
                     let c = pos.cells[src as usize];
                     if enemy(c) && c.piece == piece + 1 {

@@ -6,3 +6,4 @@ pub(super) mod goals;
 pub(super) mod legal;
 pub(super) mod make;
 pub(super) mod turns;
+pub(super) mod workspace;

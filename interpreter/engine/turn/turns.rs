@@ -183,7 +183,12 @@ impl Rules {
     }
 
     /// The filters of whole turns (or huffing's variations on them).
-    pub(in crate::engine) fn finish(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+    pub(in crate::engine) fn finish(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) {
         if self.def.options.huffing {
             self.huffing(ws, pos, out);
         } else {
@@ -195,7 +200,12 @@ impl Rules {
     /// filter out too; a move they would reject marks the pieces that could have obeyed them
     /// (at their new square, for the piece that moved). Every move clears the marks the
     /// opponent's last move left, and may be preceded by removing one marked piece (a huff).
-    pub(in crate::engine) fn huffing(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+    pub(in crate::engine) fn huffing(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) {
         let side = self.entry(pos.turn).owner;
         let marked: Vec<u16> = (0..pos.cells.len() as u16)
             .filter(|&sq| {
@@ -304,7 +314,13 @@ impl Rules {
     }
 
     /// Appends the moves of `list`, each after the ops `pre` and with `huff` set.
-    pub(in crate::engine) fn prefix_moves(&self, list: &MoveList, pre: &[Op], huff: u16, out: &mut MoveList) {
+    pub(in crate::engine) fn prefix_moves(
+        &self,
+        list: &MoveList,
+        pre: &[Op],
+        huff: u16,
+        out: &mut MoveList,
+    ) {
         for m in &list.moves {
             let op_lo = out.ops.len() as u32;
             out.ops.extend_from_slice(pre);
@@ -414,7 +430,12 @@ impl Rules {
     }
 
     /// Keeps the moves that are best by one capture-precedence criterion.
-    pub(in crate::engine) fn precedence(&self, crit: &Precedence, pos: &Position, out: &mut MoveList) {
+    pub(in crate::engine) fn precedence(
+        &self,
+        crit: &Precedence,
+        pos: &Position,
+        out: &mut MoveList,
+    ) {
         // Capture precedence says nothing about positions without a capture.
         if out.moves.iter().all(|m| m.cap_hi == m.path_hi) {
             return;
@@ -444,15 +465,6 @@ impl Rules {
             .collect();
         keep_best(out, &keys);
     }
-}
-
-/// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
-/// type whose last entry is the rank of blocks outside any `move-type`.
-#[inline]
-pub(in crate::engine) fn rank_of(rank: &[u16], t: u16) -> u16 {
-    rank.get(t as usize)
-        .copied()
-        .unwrap_or(rank[rank.len() - 1])
 }
 
 /// Keeps the moves whose key is the largest (no pass over the moves when all keys are equal).

@@ -18,10 +18,10 @@
 //! `EngineConfig::tree` turns the specialised tree on, and the `paths` test compares it
 //! with the plain tree on every shipped game and a sample of the corpus.
 
-pub(in crate::engine) use adder::{head_of, Adder};
+use crate::def::*;
 use crate::engine::gate_test::GateTest;
 use crate::engine::position::Cell;
-use crate::def::*;
+pub(in crate::engine) use adder::{head_of, Adder};
 use std::cell::RefCell;
 
 mod adder;
@@ -211,7 +211,12 @@ pub(in crate::engine) enum GateTable {
 impl GateEntry {
     /// The gate's test on square `q` (on the board) for player `pl`, as a gate test,
     /// `gates.rs`: `None` when it can never hold there (a zone the square is not in).
-    pub(in crate::engine) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
+    pub(in crate::engine) fn gate_code(
+        &self,
+        def: &GameDef,
+        pl: usize,
+        q: u16,
+    ) -> Option<GateTest> {
         test_code(self.test, def, pl, q)
     }
 
@@ -252,7 +257,7 @@ impl GateEntry {
 /// when it can never hold there (a zone the square is not in).
 pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
     {
-                let code = match (t.kind, t.neg) {
+        let code = match (t.kind, t.neg) {
             (Kind::OnBoard, false) => GateTest::Pass,
             (Kind::OnBoard, true) => return None,
             (Kind::Empty, false) => GateTest::Empty,
@@ -753,7 +758,13 @@ impl Special {
     /// the landing square, decided here, with one add in the branch taken). Generation then
     /// writes the add's move from the gate row (`Exec::add_straight` with that one capture),
     /// as the block's run would, without walking its tree.
-    pub(in crate::engine) fn gate_jump(&self, def: &GameDef, id: u32, pl: usize, q2: u16) -> Option<&Adder> {
+    pub(in crate::engine) fn gate_jump(
+        &self,
+        def: &GameDef,
+        id: u32,
+        pl: usize,
+        q2: u16,
+    ) -> Option<&Adder> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight || seq.gate.is_none() {
             return None;

@@ -12,6 +12,7 @@ use super::Rules;
 use crate::def::*;
 
 mod after_move;
+mod attacked;
 mod emit;
 pub(super) mod generate;
 mod run;

@@ -3,6 +3,7 @@
 //! `attacked?` and `defended?` ask them, and so do royal safety and the goals.
 
 use crate::def::{MoveTypeId, PlayerId, NONE};
+use crate::engine::exec::Mode;
 use crate::engine::{Cell, Exec, MoveList, Position, Rules, Scratch, DEAD};
 
 impl Rules {
@@ -82,9 +83,11 @@ impl Rules {
                     continue;
                 }
                 let (scratch, out, ex) = run.get_or_insert_with(|| {
-                    let mut ex = Exec::new(self, pos, PlayerId(pl as u8));
-                    ex.target = sq as u16;
-                    ex.defender = side.0;
+                    let attack = Mode::Attack {
+                        target: sq as u16,
+                        defender: side.0,
+                    };
+                    let ex = Exec::new(self, pos, PlayerId(pl as u8), attack);
                     (Scratch::default(), MoveList::new(), ex)
                 });
                 ex.run(
@@ -118,14 +121,17 @@ impl Rules {
             if (other == side) == by_enemy {
                 continue;
             }
-            let mut ex = Exec::new(self, pos, other);
-            ex.target = sq;
             // The imagined piece on an empty target belongs to the side being attacked.
-            ex.defender = if by_enemy {
+            let defender = if by_enemy {
                 side.0
             } else {
                 (side.0 + 1) % self.def.players.len().max(1) as u8
             };
+            let attack = Mode::Attack {
+                target: sq,
+                defender,
+            };
+            let mut ex = Exec::new(self, pos, other, attack);
             for from in 0..pos.cells.len() {
                 let cell = pos.cells[from];
                 if cell.is_empty() || cell.owner != other.0 || cell.marks & DEAD != 0 {

@@ -2,6 +2,7 @@
 //! walk) into single steps, before chains, priorities and legality.
 
 use crate::def::*;
+use crate::engine::scratch::{Drops, Mode};
 use crate::engine::*;
 
 impl Rules {
@@ -61,11 +62,11 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        let mut ex = Exec::new(self, pos, side);
+        let mut ex = Exec::new(self, pos, side, Mode::Generate);
         scratch.may_repeat = false;
         // No rows without `EngineConfig::gate_rows` (`Rules::configure`).
         let rows = self.gate_rows.base(sel, side.idx());
-        if scratch.skip_quiet && only == NONE && self.skip_quiet {
+        if scratch.mode.few_quiet() && only == NONE && self.skip_quiet {
             ex.quiet_left = QUIET_KEPT;
         }
         let go = match rows {
@@ -83,13 +84,14 @@ impl Rules {
             return;
         }
         if self.has_drops {
-            if scratch.skip_quiet_drops && self.quiet_drops {
+            let drops = scratch.mode.drops();
+            if drops != Drops::All && self.quiet_drops {
                 // A search for captures: the drops are noted as left out when the side has
                 // something to drop.
                 let n_pieces = self.def.pieces.len();
                 scratch.drops_skipped |= (self.def.pieces.iter().enumerate())
                     .any(|(t, p)| !p.drops.is_empty() && pos.store[side.idx() * n_pieces + t] > 0);
-                if scratch.check_drops {
+                if drops == Drops::Checking {
                     let mask = std::mem::take(&mut scratch.check_mask);
                     self.gen_drops(&mut ex, sel, Some(&mask), scratch, out);
                     scratch.check_mask = mask;

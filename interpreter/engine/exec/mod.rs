@@ -6,7 +6,7 @@
 use super::moves::{Cut, Move, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
 pub use super::scratch::Scratch;
-pub(super) use super::scratch::{Pending, WorkStop};
+pub(super) use super::scratch::{Mode, Pending, WorkStop};
 use super::special::{head_of, Adder, Seq};
 use super::Rules;
 use crate::def::*;
@@ -32,12 +32,15 @@ pub struct Exec<'a> {
     /// Whose pieces move (zones, symmetry, friend and enemy follow this player). Fixed by
     /// [`Exec::new`], which also picks the player's direction table (`base`).
     pub side: PlayerId,
-    /// Only emit moves capturing this square (attack tests); `NONE` for normal generation.
-    pub target: u16,
+    /// What the run is for.
+    pub(in crate::engine) mode: Mode,
+    /// With [`Mode::Attack`], its target (only moves capturing it count); else `NONE`.
+    /// Copied out of the mode, as the cell reads compare with it.
+    pub(in crate::engine) target: u16,
     /// Set when an attack on `target` was found.
     pub hit: bool,
-    /// The player whose piece the attack test imagines on an empty target.
-    pub defender: u8,
+    /// With [`Mode::Attack`], the player whose piece it imagines on an empty target.
+    defender: u8,
     pub(super) cp: u16,
     pub(super) from: u16,
     to: u16,
@@ -46,8 +49,8 @@ pub struct Exec<'a> {
     pub(super) steps: u32,
     drop: Option<PieceId>,
     pub(super) move_type: u16,
-    /// While running `after-move`: whether the move captured, and the type + 1 that moved.
-    pub after: Option<(bool, u16)>,
+    /// With [`Mode::AfterMove`]: whether the move captured, and the type + 1 that moved.
+    after: Option<(bool, u16)>,
     /// While running `after-move`: the move's first and last squares.
     move_ends: (u16, u16),
     /// `out.moves.len()` when the block run began.
@@ -70,15 +73,29 @@ pub(super) enum Flow {
 }
 
 impl<'a> Exec<'a> {
-    /// A runner for `side` on `pos`.
-    pub fn new(rules: &'a Rules, pos: &'a Position, side: PlayerId) -> Exec<'a> {
+    /// A runner for `side` on `pos`, in `mode`.
+    pub(in crate::engine) fn new(
+        rules: &'a Rules,
+        pos: &'a Position,
+        side: PlayerId,
+        mode: Mode,
+    ) -> Exec<'a> {
+        let (target, defender) = match mode {
+            Mode::Attack { target, defender } => (target, defender),
+            _ => (NONE, 0),
+        };
+        let after = match mode {
+            Mode::AfterMove { captured, piece } => Some((captured, piece)),
+            _ => None,
+        };
         Exec {
             rules,
             pos,
             side,
-            target: NONE,
+            mode,
+            target,
             hit: false,
-            defender: 0,
+            defender,
             cp: NONE,
             from: NONE,
             to: NONE,
@@ -87,7 +104,7 @@ impl<'a> Exec<'a> {
             steps: 0,
             drop: None,
             move_type: u16::MAX,
-            after: None,
+            after,
             move_ends: (NONE, NONE),
             first_move: 0,
             stop: false,
@@ -174,17 +191,15 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// Runs the `after-move` program for a move (`captured`, type + 1 of the mover) and appends
-    /// its counter changes to `ops`.
-    pub fn run_after_move(
+    /// Runs the `after-move` program for a move ([`Mode::AfterMove`]) and appends its counter
+    /// changes to `ops`.
+    pub(in crate::engine) fn run_after_move(
         &mut self,
-        captured: bool,
-        piece: u16,
         ends: (u16, u16),
         scratch: &mut Scratch,
         ops: &mut Vec<Op>,
     ) {
-        self.after = Some((captured, piece));
+        debug_assert!(matches!(self.mode, Mode::AfterMove { .. }));
         self.move_ends = ends;
         self.cp = NONE;
         self.from = NONE;

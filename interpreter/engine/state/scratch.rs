@@ -27,6 +27,75 @@ impl Default for WorkStop {
     }
 }
 
+/// What a run of the executor is for: the one switch between its uses, fixed when an `Exec`
+/// is made (`Exec::new`) and, for generations, kept in the [`Scratch`] they run with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(in crate::engine) enum Mode {
+    /// Every move of the side to move.
+    #[default]
+    Generate,
+    /// The moves that capture or promote, as a search's quiescence wants them
+    /// (`Rules::legal_captures_in`); what may be left out of the generation is [`Captures`].
+    Captures(Captures),
+    /// Whether a piece of the side running could capture on `target` (`Rules::attacked`): the
+    /// run writes no move and sets `Exec::hit`; an empty `target` holds an imagined piece of
+    /// `defender`, and `attacked?` and `defended?` are false, so that the test cannot recurse.
+    Attack { target: u16, defender: u8 },
+    /// The `after-move` program of a move, which read `capture-made?` (`captured`) and
+    /// `moved-piece?` (`piece`: the type + 1 that moved).
+    AfterMove { captured: bool, piece: u16 },
+}
+
+/// What a generation for [`Mode::Captures`] leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::engine) struct Captures {
+    /// Only the first [`QUIET_KEPT`](crate::engine::QUIET_KEPT) quiet simple moves (neither
+    /// capturing nor promoting) of a generation of first steps are written.
+    pub few_quiet: bool,
+    /// Which drops are generated.
+    pub drops: Drops,
+}
+
+/// The drops a generation for [`Mode::Captures`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::engine) enum Drops {
+    /// Every drop.
+    All,
+    /// None (the game's drops can neither capture nor promote).
+    None,
+    /// Only those that attack a royal piece of another side (`Scratch::check_mask`).
+    Checking,
+}
+
+impl Mode {
+    /// The first quiet simple moves only ([`Captures::few_quiet`]).
+    #[inline]
+    pub(in crate::engine) fn few_quiet(self) -> bool {
+        matches!(
+            self,
+            Mode::Captures(Captures {
+                few_quiet: true,
+                ..
+            })
+        )
+    }
+
+    /// The drops written, [`Drops::All`] outside [`Mode::Captures`].
+    #[inline]
+    pub(in crate::engine) fn drops(self) -> Drops {
+        match self {
+            Mode::Captures(c) => c.drops,
+            _ => Drops::All,
+        }
+    }
+
+    /// Whether only captures and promotions are wanted.
+    #[inline]
+    pub(in crate::engine) fn captures(self) -> bool {
+        matches!(self, Mode::Captures(_))
+    }
+}
+
 /// Scratch buffers reused across blocks.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
@@ -48,21 +117,18 @@ pub struct Scratch {
     /// By square: `stamp` when a move of the current group ends there.
     pub(in crate::engine) dest_stamp: Vec<u32>,
     pub(in crate::engine) stamp: u32,
-    /// Leave out drops that cannot capture or promote (`Rules::legal_captures_in`).
-    pub(in crate::engine) skip_quiet_drops: bool,
+    /// What the generations run with this scratch are for ([`Mode::Generate`] or
+    /// [`Mode::Captures`]; `Rules::legal_captures_in` sets the latter for its passes).
+    pub(in crate::engine) mode: Mode,
     /// Set when drops were left out that the side had pieces in hand for.
     pub(in crate::engine) drops_skipped: bool,
-    /// Write only the first [`QUIET_KEPT`](crate::engine::QUIET_KEPT) quiet simple moves of a generation of first
-    /// steps (`Rules::legal_captures_in`): a simple move that neither captures nor promotes.
-    pub(in crate::engine) skip_quiet: bool,
     /// The quiet simple moves left out so far.
     pub(in crate::engine) quiet_skipped: usize,
     /// Set when the moves written and left out by one generation reach
     /// [`BLOCK_MOVE_LIMIT`](crate::engine::BLOCK_MOVE_LIMIT), where leaving moves out could change which the limit cuts.
     pub(in crate::engine) quiet_overflow: bool,
-    /// With `skip_quiet_drops`: the drops generated all the same, by type and square
-    /// (`check_mask[type * n_pos + square]`, `Rules::mark_checking_drops`), when set.
-    pub(in crate::engine) check_drops: bool,
+    /// With [`Drops::Checking`]: the drops generated all the same, by type and square
+    /// (`check_mask[type * n_pos + square]`, `Rules::mark_checking_drops`).
     pub(in crate::engine) check_mask: Vec<bool>,
     /// The entries of `check_mask` set.
     pub(in crate::engine) check_marked: Vec<u32>,

@@ -1,6 +1,7 @@
 //! Playing moves on a position (make, with the turn advanced and `after-move` run) and perft.
 
 use crate::def::*;
+use crate::engine::scratch::Mode;
 use crate::engine::*;
 
 impl Rules {
@@ -66,8 +67,11 @@ impl Rules {
         let mut extra = std::mem::take(&mut log.after_ops);
         let mut scratch = std::mem::take(&mut log.after_scratch);
         extra.clear();
-        let mut ex = Exec::new(self, pos, mover);
-        ex.run_after_move(captured, m.piece, ends, &mut scratch, &mut extra);
+        let after = Mode::AfterMove {
+            captured,
+            piece: m.piece,
+        };
+        Exec::new(self, pos, mover, after).run_after_move(ends, &mut scratch, &mut extra);
         apply_more(pos, &extra, log);
         log.after_ops = extra;
         log.after_scratch = scratch;

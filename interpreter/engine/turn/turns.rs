@@ -2,6 +2,7 @@
 //! captures, royal safety and passing; the entry points `legal_moves` and `legal_captures_in`.
 
 use crate::def::*;
+use crate::engine::scratch::{Captures, Drops, Mode};
 use crate::engine::*;
 
 impl Rules {
@@ -77,20 +78,30 @@ impl Rules {
             out.retain(wanted);
             return other;
         }
-        ws.captures_only = true;
         ws.other_legal = false;
         // Drops that can neither capture nor promote are not generated; when no other quiet
         // move is legal, one of them might be, so then the drops are generated after all.
-        ws.scratch.skip_quiet_drops = self.quiet_drops;
         ws.scratch.drops_skipped = false;
-        ws.scratch.check_drops = self.quiet_drops
-            && ws.checking_drops
-            && self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch);
-        ws.scratch.skip_quiet = true;
+        let drops = if !self.quiet_drops {
+            Drops::All
+        } else if ws.checking_drops
+            && self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch)
+        {
+            Drops::Checking
+        } else {
+            Drops::None
+        };
+        ws.scratch.mode = Mode::Captures(Captures {
+            few_quiet: true,
+            drops,
+        });
         ws.scratch.quiet_skipped = 0;
         ws.scratch.quiet_overflow = false;
         self.legal_moves_in(ws, pos, out);
-        ws.scratch.skip_quiet = false;
+        ws.scratch.mode = Mode::Captures(Captures {
+            few_quiet: false,
+            drops,
+        });
         if ws.scratch.quiet_skipped > 0 && (!ws.other_legal || ws.scratch.quiet_overflow) {
             // None of the quiet moves written is legal (or so many were left out that a
             // block's limit might have cut otherwise): every move, as before.
@@ -98,14 +109,15 @@ impl Rules {
             ws.scratch.drops_skipped = false;
             self.legal_moves_in(ws, pos, out);
         }
-        ws.scratch.skip_quiet_drops = false;
         if ws.scratch.drops_skipped && !ws.other_legal {
             ws.other_legal = false;
-            ws.scratch.check_drops = false;
+            ws.scratch.mode = Mode::Captures(Captures {
+                few_quiet: false,
+                drops: Drops::All,
+            });
             self.legal_moves_in(ws, pos, out);
         }
-        ws.scratch.check_drops = false;
-        ws.captures_only = false;
+        ws.scratch.mode = Mode::Generate;
         ws.other_legal
     }
 
@@ -340,7 +352,7 @@ impl Rules {
     ) {
         if out.is_empty() {
             if self.def.options.pass_turn == PassTurn::Forced {
-                if ws.captures_only {
+                if ws.scratch.mode.captures() {
                     ws.other_legal = true;
                     return;
                 }
@@ -362,8 +374,8 @@ impl Rules {
             "a list shown distinct"
         );
         let royal = self.royal.iter().any(|&r| r);
-        if ws.captures_only {
-            let drops = ws.scratch.check_drops;
+        if ws.scratch.mode.captures() {
+            let drops = ws.scratch.mode.drops() == Drops::Checking;
             let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0 || drops && m.drop != 0;
             ws.other_legal = if royal {
                 let (s, keep, log) = (&mut ws.safety, &mut ws.keep, &mut ws.log);

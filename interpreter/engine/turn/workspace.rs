@@ -19,9 +19,8 @@ pub struct Workspace {
     pub(in crate::engine) one_rank: bool,
     /// The keys of `"maximal captures"`.
     pub(in crate::engine) keys: Vec<u64>,
-    /// Only the moves that capture or promote are wanted (`Rules::legal_captures_in`).
-    pub(in crate::engine) captures_only: bool,
-    /// With `captures_only`: a legal move was left out.
+    /// In [`Mode::Captures`](crate::engine::scratch::Mode::Captures): a legal move was left
+    /// out.
     pub(in crate::engine) other_legal: bool,
     /// `Rules::legal_captures_in` keeps the drops that attack another side's royal piece
     /// ([`Workspace::set_checking_drops`]).

@@ -211,6 +211,12 @@ impl Rules {
         rules
     }
 
+    /// The rank of a block's move type in `move-priorities` (untyped: last).
+    #[inline]
+    pub(in crate::engine) fn block_rank(&self, b: &Block) -> u16 {
+        rank_of(&self.rank, b.move_type.map_or(u16::MAX, |t| t.0))
+    }
+
     /// The fast paths these rules take ([`EngineConfig::effective`] of the one they were
     /// given).
     pub fn config(&self) -> EngineConfig {

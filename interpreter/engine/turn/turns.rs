@@ -121,12 +121,6 @@ impl Rules {
         ws.other_legal
     }
 
-    /// The rank of a block's move type in `move-priorities` (untyped: last).
-    #[inline]
-    pub(in crate::engine) fn block_rank(&self, b: &Block) -> u16 {
-        rank_of(&self.rank, b.move_type.map_or(u16::MAX, |t| t.0))
-    }
-
     /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
     /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty).
     pub(in crate::engine) fn whole_turns(

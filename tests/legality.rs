@@ -1,4 +1,4 @@
-//! Royal safety proven from the attack tables (`engine/legal.rs`) must keep exactly the moves
+//! Royal safety proven from the attack tables (`engine/turn/legal.rs`) must keep exactly the moves
 //! that playing every move and testing the board keeps: both ways are run on the positions of
 //! seeded random games of every shipped game with royal pieces and of a sample of corpus games
 //! with royal pieces, and their move lists must be identical.
@@ -151,7 +151,7 @@ fn corpus_royal_games_agree() {
     }
 }
 
-/// `after-move` programs run without the interpreter (`engine/after/`) must change the
+/// `after-move` programs run without the interpreter (`engine/compiled/after/`) must change the
 /// counters exactly as the interpreter does: every shipped game with one, along random games
 /// long enough to reach the endings the draughts draw rules count.
 #[test]

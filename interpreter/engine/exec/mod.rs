@@ -5,12 +5,17 @@
 
 use super::moves::{Cut, Move, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
-use super::special::Seq;
+pub use super::scratch::Scratch;
+pub(super) use super::scratch::{Mode, Pending, WorkStop};
+use super::special::{head_of, Adder, Seq};
 use super::Rules;
 use crate::def::*;
 
+mod after_move;
+mod attacked;
 mod emit;
-pub(in crate::engine) use emit::*;
+pub(super) mod generate;
+mod run;
 
 /// The most instructions one block may execute before it is stopped (a `while` that never
 /// ends, for example). The moves it added until then are kept.
@@ -20,121 +25,6 @@ pub const STEP_LIMIT: u32 = 1_000_000;
 /// block stops, keeping them.
 pub const BLOCK_MOVE_LIMIT: usize = 10_000;
 
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Pending {
-    Capture(u16),
-    ChangeType(u16, PieceId),
-    Owner(u16, u8),
-    Flip(u16),
-    Attr(u16, AttrId, bool),
-    Create(u16, u8, Option<PieceId>),
-    Counter(u32, i64),
-}
-
-/// The `Scratch::work` past which no block runs; by default none.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct WorkStop(pub(super) u64);
-
-impl Default for WorkStop {
-    fn default() -> WorkStop {
-        WorkStop(u64::MAX)
-    }
-}
-
-/// Scratch buffers reused across blocks.
-#[derive(Clone, Debug, Default)]
-pub struct Scratch {
-    pub(super) pending: Vec<Pending>,
-    subs: Vec<(u16, u16)>,
-    pos_flags: Vec<(u16, u16, bool)>,
-    captured: Vec<(u16, Cell)>,
-    /// Pieces a `create` replaced, recycled like captures under `"recycle captures"`.
-    replaced: Vec<Cell>,
-    locals: Vec<i64>,
-    /// Instructions run by the blocks run with this scratch, for callers that bound their
-    /// work (the evaluator's derivation, `Rules::legal_moves_in`).
-    pub work: u64,
-    /// Past this `work`, no block runs: it notes [`Cut::GenWork`] and adds nothing
-    /// (`Rules::legal_moves_in` sets it for one generation).
-    pub(super) work_stop: WorkStop,
-    /// Set by `Rules::gen_steps` when two of the moves it wrote may be equal (see there).
-    pub(super) may_repeat: bool,
-    /// By square: `stamp` when a move of the current group ends there.
-    dest_stamp: Vec<u32>,
-    stamp: u32,
-    /// Leave out drops that cannot capture or promote (`Rules::legal_captures_in`).
-    pub(super) skip_quiet_drops: bool,
-    /// Set when drops were left out that the side had pieces in hand for.
-    pub(super) drops_skipped: bool,
-    /// Write only the first [`super::QUIET_KEPT`] quiet simple moves of a generation of first
-    /// steps (`Rules::legal_captures_in`): a simple move that neither captures nor promotes.
-    pub(super) skip_quiet: bool,
-    /// The quiet simple moves left out so far.
-    pub(super) quiet_skipped: usize,
-    /// Set when the moves written and left out by one generation reach
-    /// [`BLOCK_MOVE_LIMIT`], where leaving moves out could change which the limit cuts.
-    pub(super) quiet_overflow: bool,
-    /// With `skip_quiet_drops`: the drops generated all the same, by type and square
-    /// (`check_mask[type * n_pos + square]`, `Rules::mark_checking_drops`), when set.
-    pub(super) check_drops: bool,
-    pub(super) check_mask: Vec<bool>,
-    /// The entries of `check_mask` set.
-    pub(super) check_marked: Vec<u32>,
-}
-
-impl Scratch {
-    /// Starts a group of moves for [`Scratch::note_group`].
-    #[inline]
-    pub(super) fn new_group(&mut self, n_pos: usize) {
-        if self.dest_stamp.len() != n_pos || self.stamp == u32::MAX {
-            self.dest_stamp.clear();
-            self.dest_stamp.resize(n_pos, 0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-    }
-
-    /// [`Scratch::note_group`] of a group of one move, `out.moves[at]`: it reaches one
-    /// destination, so only its path's start and its destination's square are checked.
-    #[inline]
-    pub(super) fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
-        let m = &out.moves[at];
-        let (from, to) = out.ends(m);
-        if from != start || to as usize >= n_pos {
-            self.may_repeat = true;
-        }
-    }
-
-    /// Notes the moves one start square `start` wrote, `out.moves[first..]`: none, one
-    /// ([`Scratch::note_single`]) or a group ([`Scratch::note_group`]).
-    #[inline(always)]
-    pub(super) fn note_square(&mut self, out: &MoveList, first: usize, start: u16, n_pos: usize) {
-        match out.moves.len() - first {
-            0 => {}
-            1 => self.note_single(out, first, start, n_pos),
-            _ => {
-                self.new_group(n_pos);
-                self.note_group(out, first, start);
-            }
-        }
-    }
-
-    /// Notes the moves `out.moves[first..]`, all of one group (the moves of one start square,
-    /// or all drops, whose path begins at `start`): two equal moves have one path, so a list
-    /// whose groups each reach every destination at most once, from their own start, holds
-    /// no two equal moves. Anything else sets `may_repeat`.
-    #[inline]
-    pub(super) fn note_group(&mut self, out: &MoveList, first: usize, start: u16) {
-        for m in &out.moves[first..] {
-            let (from, to) = out.ends(m);
-            match self.dest_stamp.get_mut(to as usize) {
-                Some(st) if from == start && *st != self.stamp => *st = self.stamp,
-                _ => self.may_repeat = true,
-            }
-        }
-    }
-}
-
 /// One block run.
 pub struct Exec<'a> {
     pub rules: &'a Rules,
@@ -142,12 +32,15 @@ pub struct Exec<'a> {
     /// Whose pieces move (zones, symmetry, friend and enemy follow this player). Fixed by
     /// [`Exec::new`], which also picks the player's direction table (`base`).
     pub side: PlayerId,
-    /// Only emit moves capturing this square (attack tests); `NONE` for normal generation.
-    pub target: u16,
+    /// What the run is for.
+    pub(in crate::engine) mode: Mode,
+    /// With [`Mode::Attack`], its target (only moves capturing it count); else `NONE`.
+    /// Copied out of the mode, as the cell reads compare with it.
+    pub(in crate::engine) target: u16,
     /// Set when an attack on `target` was found.
     pub hit: bool,
-    /// The player whose piece the attack test imagines on an empty target.
-    pub defender: u8,
+    /// With [`Mode::Attack`], the player whose piece it imagines on an empty target.
+    defender: u8,
     pub(super) cp: u16,
     pub(super) from: u16,
     to: u16,
@@ -156,8 +49,8 @@ pub struct Exec<'a> {
     pub(super) steps: u32,
     drop: Option<PieceId>,
     pub(super) move_type: u16,
-    /// While running `after-move`: whether the move captured, and the type + 1 that moved.
-    pub after: Option<(bool, u16)>,
+    /// With [`Mode::AfterMove`]: whether the move captured, and the type + 1 that moved.
+    after: Option<(bool, u16)>,
     /// While running `after-move`: the move's first and last squares.
     move_ends: (u16, u16),
     /// `out.moves.len()` when the block run began.
@@ -180,15 +73,29 @@ pub(super) enum Flow {
 }
 
 impl<'a> Exec<'a> {
-    /// A runner for `side` on `pos`.
-    pub fn new(rules: &'a Rules, pos: &'a Position, side: PlayerId) -> Exec<'a> {
+    /// A runner for `side` on `pos`, in `mode`.
+    pub(in crate::engine) fn new(
+        rules: &'a Rules,
+        pos: &'a Position,
+        side: PlayerId,
+        mode: Mode,
+    ) -> Exec<'a> {
+        let (target, defender) = match mode {
+            Mode::Attack { target, defender } => (target, defender),
+            _ => (NONE, 0),
+        };
+        let after = match mode {
+            Mode::AfterMove { captured, piece } => Some((captured, piece)),
+            _ => None,
+        };
         Exec {
             rules,
             pos,
             side,
-            target: NONE,
+            mode,
+            target,
             hit: false,
-            defender: 0,
+            defender,
             cp: NONE,
             from: NONE,
             to: NONE,
@@ -197,7 +104,7 @@ impl<'a> Exec<'a> {
             steps: 0,
             drop: None,
             move_type: u16::MAX,
-            after: None,
+            after,
             move_ends: (NONE, NONE),
             first_move: 0,
             stop: false,
@@ -284,17 +191,15 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// Runs the `after-move` program for a move (`captured`, type + 1 of the mover) and appends
-    /// its counter changes to `ops`.
-    pub fn run_after_move(
+    /// Runs the `after-move` program for a move ([`Mode::AfterMove`]) and appends its counter
+    /// changes to `ops`.
+    pub(in crate::engine) fn run_after_move(
         &mut self,
-        captured: bool,
-        piece: u16,
         ends: (u16, u16),
         scratch: &mut Scratch,
         ops: &mut Vec<Op>,
     ) {
-        self.after = Some((captured, piece));
+        debug_assert!(matches!(self.mode, Mode::AfterMove { .. }));
         self.move_ends = ends;
         self.cp = NONE;
         self.from = NONE;

@@ -1,6 +1,8 @@
 //! Playing moves on a position (make, with the turn advanced and `after-move` run) and perft.
 
-use super::*;
+use crate::def::*;
+use crate::engine::scratch::Mode;
+use crate::engine::*;
 
 impl Rules {
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
@@ -13,7 +15,7 @@ impl Rules {
     /// [`Rules::make`] given the mover and the next turn index (the same for every
     /// move of a position, so perft's loops find them once).
     #[inline(always)]
-    pub(super) fn make_from(
+    pub(in crate::engine) fn make_from(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -21,14 +23,14 @@ impl Rules {
         log: &mut UndoLog,
         (mover, next): (PlayerId, u32),
     ) {
-        moves::push_frame(pos, log);
+        undo::push_frame(pos, log);
         self.make_in_frame(pos, list, m, log, (mover, next));
     }
 
     /// [`Rules::make_from`] into the undo frame last opened, which must be empty
-    /// (`moves::apply_in_frame`).
+    /// (`undo::apply_in_frame`).
     #[inline(always)]
-    pub(super) fn make_in_frame(
+    pub(in crate::engine) fn make_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -46,7 +48,7 @@ impl Rules {
 
     /// The `after-move` program of [`Rules::make`] when it is not a clock.
     #[inline(never)]
-    pub(super) fn after_move(
+    pub(in crate::engine) fn after_move(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -65,8 +67,11 @@ impl Rules {
         let mut extra = std::mem::take(&mut log.after_ops);
         let mut scratch = std::mem::take(&mut log.after_scratch);
         extra.clear();
-        let mut ex = Exec::new(self, pos, mover);
-        ex.run_after_move(captured, m.piece, ends, &mut scratch, &mut extra);
+        let after = Mode::AfterMove {
+            captured,
+            piece: m.piece,
+        };
+        Exec::new(self, pos, mover, after).run_after_move(ends, &mut scratch, &mut extra);
         apply_more(pos, &extra, log);
         log.after_ops = extra;
         log.after_scratch = scratch;
@@ -74,20 +79,20 @@ impl Rules {
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
     #[inline(always)]
-    pub(super) fn make_ops(
+    pub(in crate::engine) fn make_ops(
         &self,
         pos: &mut Position,
         list: &MoveList,
         m: &Move,
         log: &mut UndoLog,
     ) {
-        moves::push_frame(pos, log);
+        undo::push_frame(pos, log);
         self.ops_in_frame(pos, list, m, log, self.next_turn(pos.turn));
     }
 
     /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
     #[inline(always)]
-    pub(super) fn ops_in_frame(
+    pub(in crate::engine) fn ops_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -96,7 +101,7 @@ impl Rules {
         next: u32,
     ) {
         if m.simple {
-            moves::apply_simple_in_frame(pos, m, next, log);
+            undo::apply_simple_in_frame(pos, m, next, log);
             return;
         }
         let path = list.path(m);
@@ -105,7 +110,7 @@ impl Rules {
         } else {
             (path[path.len() - 2], path[path.len() - 1])
         };
-        moves::apply_in_frame(pos, &list.ops(m), next, from, to, log);
+        undo::apply_in_frame(pos, &list.ops(m), next, from, to, log);
     }
 
     /// Counts leaf move sequences of length `depth` (every leaf move is made).
@@ -134,7 +139,7 @@ impl Rules {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn perft_rec(
+    pub(in crate::engine) fn perft_rec(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -164,19 +169,19 @@ impl Rules {
         if depth == 1 {
             // The leaves: each is made and taken back, all in one undo frame (the position
             // before each is the same).
-            moves::push_frame(pos, log);
+            undo::push_frame(pos, log);
             for m in &list.moves {
                 if m.simple && simple_ok {
                     let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
                     leaf(pos);
-                    moves::unmake_simple(pos, &undo);
+                    undo::unmake_simple(pos, &undo);
                     continue;
                 }
                 self.make_in_frame(pos, list, m, log, turns);
                 leaf(pos);
-                moves::undo_in_frame(pos, log);
+                undo::undo_in_frame(pos, log);
             }
-            moves::pop_frame(log);
+            undo::pop_frame(log);
             return list.len() as u64;
         }
         let mut n = 0;
@@ -184,26 +189,26 @@ impl Rules {
             if m.simple && simple_ok {
                 let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
                 n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
-                moves::unmake_simple(pos, &undo);
+                undo::unmake_simple(pos, &undo);
                 continue;
             }
             self.make_from(pos, list, m, log, turns);
             n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
-            moves::revert_inline(pos, log);
+            undo::revert_inline(pos, log);
         }
         n
     }
 }
 
-/// [`moves::make_simple`], then the `after-move` clock if there is one (perft's simple moves).
+/// [`undo::make_simple`], then the `after-move` clock if there is one (perft's simple moves).
 #[inline(always)]
 fn make_simple_clocked(
     pos: &mut Position,
     m: &Move,
     next: u32,
     clock: &mut Option<after::ClockLeaves>,
-) -> moves::SimpleUndo {
-    let mut undo = moves::make_simple(pos, m, next);
+) -> undo::SimpleUndo {
+    let mut undo = undo::make_simple(pos, m, next);
     if let Some(c) = clock {
         c.run_simple(pos, m, &mut undo);
     }

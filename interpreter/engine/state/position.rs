@@ -89,7 +89,7 @@ pub struct Position {
     /// The part of `hash` that comes from counters.
     pub counters_hash: u64,
     /// The part of `hash` that comes from the turn and the last move.
-    pub(super) turn_key: u64,
+    pub(in crate::engine) turn_key: u64,
 }
 
 /// Mixes a 64-bit value (splitmix64 finaliser); the keys of cells past [`KEYS`].
@@ -239,13 +239,13 @@ impl Position {
 
     /// What setting counter `idx` from `old` to `new` changes in the hash.
     #[inline]
-    pub(super) fn counter_change(idx: u32, old: i32, new: i32) -> u64 {
+    pub(in crate::engine) fn counter_change(idx: u32, old: i32, new: i32) -> u64 {
         counter_hash(idx, old) ^ counter_hash(idx, new)
     }
 
     /// Sets a counter whose hash change ([`Position::counter_change`]) is known.
     #[inline(always)]
-    pub(super) fn set_counter_changed(&mut self, idx: u32, new: i32, change: u64) {
+    pub(in crate::engine) fn set_counter_changed(&mut self, idx: u32, new: i32, change: u64) {
         if let Some(c) = self.counters.get_mut(idx as usize) {
             *c = new;
             self.hash ^= change;

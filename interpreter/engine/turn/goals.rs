@@ -5,8 +5,8 @@
 //! absolute-config, relative-config, checkmated, stalemated, repetition, only-pieces, then
 //! counter conditions and count-condition goals; between goals of the same kind, file order.
 
-use super::{MoveList, Position, Rules, DEAD};
 use crate::def::*;
+use crate::engine::{MoveList, Position, Rules, DEAD};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,32 +87,6 @@ pub struct GoalContext<'a> {
     pub moves: &'a MoveList,
     /// How often the current position has occurred (including now).
     pub repetitions: usize,
-}
-
-/// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
-/// owned by or zone of the player, no move list), so that it holds for all its players or none.
-pub(super) fn shared_goals(def: &GameDef) -> Vec<bool> {
-    fn expr(def: &GameDef, e: &Expr) -> bool {
-        match e {
-            Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,
-            Expr::Counter(c) => !def.counters[*c as usize].per_player,
-            Expr::Arith(_, a, b) => expr(def, a) && expr(def, b),
-            Expr::CountPieces(owner, _, zone) => *owner == Owner::Any && zone.is_none(),
-        }
-    }
-    fn cond(def: &GameDef, c: &GoalCond) -> bool {
-        match c {
-            GoalCond::Const(_)
-            | GoalCond::Repetition
-            | GoalCond::OnlyPieces(_)
-            | GoalCond::TotalPieceCount(..) => true,
-            GoalCond::Compare(_, a, b) => expr(def, a) && expr(def, b),
-            GoalCond::Not(x) => cond(def, x),
-            GoalCond::And(xs) | GoalCond::Or(xs) => xs.iter().all(|x| cond(def, x)),
-            _ => false,
-        }
-    }
-    def.goals.iter().map(|g| cond(def, &g.cond)).collect()
 }
 
 impl Rules {
@@ -339,7 +313,7 @@ impl Rules {
     fn only_pieces(&self, pos: &Position, sets: &[Vec<PieceId>]) -> bool {
         let most = sets.iter().map(Vec::len).max().unwrap_or(0);
         // Most positions hold more pieces than any set: counted first, without allocating.
-        let on_board = |c: &super::Cell| !c.is_empty() && c.marks & DEAD == 0;
+        let on_board = |c: &crate::engine::Cell| !c.is_empty() && c.marks & DEAD == 0;
         let mut n = 0;
         for c in &pos.cells {
             n += on_board(c) as usize;
@@ -365,7 +339,7 @@ impl Rules {
         sets.contains(&have)
     }
 
-    fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: super::Cell) -> bool {
+    fn spec_fits(&self, spec: &PieceSpec, p: PlayerId, c: crate::engine::Cell) -> bool {
         let owner_ok = !c.is_empty()
             && match spec.owner {
                 Owner::Mine => c.owner == p.0,

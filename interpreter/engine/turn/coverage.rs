@@ -2,7 +2,7 @@
 //! (tree nodes, blocks, gate-row entries, adds, programs) it takes, and how many are left to
 //! the plain tree, as built for the configuration in force.
 
-use super::*;
+use crate::engine::*;
 
 /// One fast path's share of a game: `taken` of `of` units (`unit`) go its way; the rest fall
 /// back to the plain tree.
@@ -30,7 +30,9 @@ impl Rules {
         let all = self.gen_lists.get(self.rank_passes.len());
         let entries = || all.into_iter().flatten().flatten();
         let move_blocks = entries().count();
-        let gated = entries().filter(|e| e.table != special::GATE_NONE).count();
+        let gated = entries()
+            .filter(|e| e.table != special::GateTable::None)
+            .count();
         let o = &self.def.options;
         let straight = entries().filter(|e| e.straight).count()
             * one(!(o.recycle_captures && o.deferred_captures));

@@ -18,34 +18,34 @@
 //! `EngineConfig::tree` turns the specialised tree on, and the `paths` test compares it
 //! with the plain tree on every shipped game and a sample of the corpus.
 
-use super::exec::{Adder, Exec, Flow, Pending, Scratch, STEP_LIMIT};
-use super::moves::MoveList;
-use super::position::{Cell, DEAD};
 use crate::def::*;
+use crate::engine::gate_test::GateTest;
+use crate::engine::position::Cell;
+pub(in crate::engine) use adder::{head_of, Adder};
 use std::cell::RefCell;
 
+mod adder;
 mod count;
 mod drops;
-mod run;
 mod straight;
 
 use straight::{attrs_straight, straight_nodes};
 
-pub(super) use drops::DropPrefix;
+pub(in crate::engine) use drops::DropPrefix;
 
 /// The specialised programs of a game, one per block (by `Block::id`).
 #[derive(Clone, Debug, Default)]
 pub struct Special {
-    blocks: Vec<Seq>,
+    pub(in crate::engine) blocks: Vec<Seq>,
     /// The landing squares of fused leaps ([`Node::Leap`]): `leaps[at + player * n_pos + p]`.
-    pub(super) leaps: Vec<u16>,
+    pub(in crate::engine) leaps: Vec<u16>,
     /// Each block's size: the instructions and conditions of its plain tree (`weight`), the
     /// work a run of its straight-line part stands for.
-    weights: Vec<u32>,
+    pub(in crate::engine) weights: Vec<u32>,
     /// The words of one zone's membership bits for one player (`Board::zone_bits`).
-    zone_words: usize,
+    pub(in crate::engine) zone_words: usize,
     /// By block id: a drop block's prefix that tests only its own square.
-    drop_prefixes: Vec<Option<DropPrefix>>,
+    pub(in crate::engine) drop_prefixes: Vec<Option<DropPrefix>>,
 }
 
 impl Special {
@@ -87,20 +87,20 @@ impl Special {
 
     /// The prefix of a drop block that tests only its own square ([`DropPrefix`]).
     #[inline]
-    pub(super) fn drop_prefix(&self, block: &Block) -> Option<&DropPrefix> {
+    pub(in crate::engine) fn drop_prefix(&self, block: &Block) -> Option<&DropPrefix> {
         self.drop_prefixes.get(block.id as usize)?.as_ref()
     }
 
     /// A block's size: its instructions and conditions, nested ones included (1 for a block
     /// the engine did not number).
     #[inline]
-    pub(super) fn weight(&self, block: &Block) -> u32 {
+    pub(in crate::engine) fn weight(&self, block: &Block) -> u32 {
         self.weights.get(block.id as usize).copied().unwrap_or(1)
     }
 
     /// The specialised tree of a block, when `on` (`EngineConfig::tree`).
     #[inline]
-    pub(super) fn tree(&self, block: &Block, on: bool) -> Option<&Seq> {
+    pub(in crate::engine) fn tree(&self, block: &Block, on: bool) -> Option<&Seq> {
         if on {
             self.blocks.get(block.id as usize)
         } else {
@@ -110,7 +110,7 @@ impl Special {
 }
 
 /// The instructions and conditions of a program, nested ones included (saturating).
-fn weight(body: &[Instr]) -> u32 {
+pub(in crate::engine) fn weight(body: &[Instr]) -> u32 {
     fn cond(c: &Cond) -> u32 {
         1u32.saturating_add(match c {
             Cond::Not(x) => cond(x),
@@ -135,7 +135,7 @@ fn weight(body: &[Instr]) -> u32 {
 /// owner, an attribute, a created piece or a counter (no capture, no move, no flag, no step,
 /// no check that could end the block). An attack test asks only whether the target is
 /// captured, and none of these reads or writes anything that decides it.
-fn attack_inert(i: &Instr) -> bool {
+pub(in crate::engine) fn attack_inert(i: &Instr) -> bool {
     match i {
         Instr::ChangeType(..)
         | Instr::ChangeOwner(_)
@@ -151,30 +151,30 @@ fn attack_inert(i: &Instr) -> bool {
 /// A sequence of nodes, with the number of plain instructions it stands for.
 #[derive(Clone, Debug)]
 pub struct Seq {
-    nodes: Vec<Node>,
-    cost: u32,
+    pub(in crate::engine) nodes: Vec<Node>,
+    pub(in crate::engine) cost: u32,
     /// How many leading nodes only move and test (`Step`, `StepTest`, `Verify` of a test):
     /// they run before the block's run is set up.
-    prefix: usize,
+    pub(in crate::engine) prefix: usize,
     /// The first node when it is a step or a leap (with its test, `on-board?` for a bare
     /// step): the gate every run passes first.
-    gate: Option<(Gate, Test)>,
+    pub(in crate::engine) gate: Option<(Gate, Test)>,
     /// The sequence is straight: steps, tests of squares, captures, adds (no copy), and
     /// `if`s and loops of the same, at most [`MAX_STRAIGHT_CAPTURES`] captures and none in a
     /// loop. Such a block reads nothing but the board and the current square and writes
     /// nothing but captures, so generation runs it without setting up a run
     /// ([`Exec::run_straight`]).
-    straight: bool,
+    pub(in crate::engine) straight: bool,
 }
 
 /// The most captures a straight block may hold ([`Seq::straight`]).
-const MAX_STRAIGHT_CAPTURES: usize = 8;
+pub(in crate::engine) const MAX_STRAIGHT_CAPTURES: usize = 8;
 
 /// One block as the generation loop sees it: where it stands in its piece's `moves`, and its
 /// gate and straightness copied out of its tree as plain fields, so that a block that fails at
 /// its gate costs one read of this entry, one table read and one cell test.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct GateEntry {
+pub(in crate::engine) struct GateEntry {
     /// The gate's offset: into the mover's part of `Board::next` (a step) or of
     /// `Special::leaps` (a leap).
     pub off: u32,
@@ -182,58 +182,53 @@ pub(super) struct GateEntry {
     pub block: u32,
     /// The block's id (`Block::id`).
     pub id: u32,
-    /// [`GATE_NONE`], [`GATE_STEP`] or [`GATE_LEAP`].
-    pub table: u8,
+    /// Where the gate's square is read.
+    pub table: GateTable,
     /// The tree is straight ([`Seq::straight`]).
     pub straight: bool,
     /// The gate's test.
-    test: Test,
+    pub(in crate::engine) test: Test,
     /// The block's move type (`u16::MAX`: none), for a straight run.
     pub move_type: u16,
     /// The block's size ([`Special::weight`]), for a straight run.
     pub weight: u32,
     /// A straight block's second gate: the step or leap after its gate, past captures of the
     /// gate's square, with its test (see [`GateEntry::second_gate`]).
-    gate2: Option<(Gate, Test)>,
+    pub(in crate::engine) gate2: Option<(Gate, Test)>,
 }
 
-/// [`GateEntry::table`]: the block has no gate.
-pub(super) const GATE_NONE: u8 = 0;
-/// [`GateEntry::table`]: the gate is one step.
-pub(super) const GATE_STEP: u8 = 1;
-/// [`GateEntry::table`]: the gate is a fused leap.
-pub(super) const GATE_LEAP: u8 = 2;
-
-impl GateEntry {
-    /// Whether the gate's test holds on a cell that exists, for the mover `side` (see
-    /// [`Seq::gate_passes`]); the two tests of most gates first.
-    #[inline(always)]
-    pub(super) fn passes(&self, c: Cell, side: u8, exec: &Exec) -> bool {
-        let t = self.test;
-        match t.kind {
-            Kind::Empty => c.is_empty() != t.neg,
-            Kind::Enemy => (!c.is_empty() && c.owner != side && c.marks & DEAD == 0) != t.neg,
-            _ => test_cell(t, c, side, exec),
-        }
-    }
+/// Where a [`GateEntry`]'s gate square is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::engine) enum GateTable {
+    /// The block has no gate.
+    None,
+    /// The gate is one step.
+    Step,
+    /// The gate is a fused leap.
+    Leap,
 }
 
 impl GateEntry {
-    /// The gate's test on square `q` (on the board) for player `pl`, as a code of
+    /// The gate's test on square `q` (on the board) for player `pl`, as a gate test,
     /// `gates.rs`: `None` when it can never hold there (a zone the square is not in).
-    pub(super) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
+    pub(in crate::engine) fn gate_code(
+        &self,
+        def: &GameDef,
+        pl: usize,
+        q: u16,
+    ) -> Option<GateTest> {
         test_code(self.test, def, pl, q)
     }
 
     /// The second gate (see [`GateEntry::gate2`]) from square `q` for player `pl`: `None`
     /// when there is none; inside, its square and code (`None`: the block ends there).
-    pub(super) fn second_gate(
+    pub(in crate::engine) fn second_gate(
         &self,
         def: &GameDef,
         leaps: &[u16],
         pl: usize,
         q: u16,
-    ) -> Option<Option<(u16, u8)>> {
+    ) -> Option<Option<(u16, GateTest)>> {
         let (g, t) = self.gate2?;
         let board = &def.board;
         let n_pos = board.n_pos();
@@ -252,7 +247,7 @@ impl GateEntry {
         };
         match test_code(t, def, pl, q2) {
             None => Some(None),
-            Some(super::gates::G_TEST) => None,
+            Some(GateTest::Other) => None,
             Some(code) => Some(Some((q2, code))),
         }
     }
@@ -260,18 +255,17 @@ impl GateEntry {
 
 /// A test of square `q` (on the board) for player `pl`, as a code of `gates.rs`: `None`
 /// when it can never hold there (a zone the square is not in).
-fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
+pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
     {
-        use super::gates::*;
         let code = match (t.kind, t.neg) {
-            (Kind::OnBoard, false) => G_PASS,
+            (Kind::OnBoard, false) => GateTest::Pass,
             (Kind::OnBoard, true) => return None,
-            (Kind::Empty, false) => G_EMPTY,
-            (Kind::Empty, true) => G_OCCUPIED,
-            (Kind::Enemy, false) => G_ENEMY,
-            (Kind::Enemy, true) => G_NOT_ENEMY,
-            (Kind::Friend, false) => G_FRIEND,
-            (Kind::Friend, true) => G_NOT_FRIEND,
+            (Kind::Empty, false) => GateTest::Empty,
+            (Kind::Empty, true) => GateTest::Occupied,
+            (Kind::Enemy, false) => GateTest::Enemy,
+            (Kind::Enemy, true) => GateTest::NotEnemy,
+            (Kind::Friend, false) => GateTest::Friend,
+            (Kind::Friend, true) => GateTest::NotFriend,
             (Kind::Zone(z), neg) => {
                 let board = &def.board;
                 let words = board.n_pos().div_ceil(64);
@@ -283,38 +277,23 @@ fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<u8> {
                 if inside == neg {
                     return None;
                 }
-                G_PASS
+                GateTest::Pass
             }
-            _ => G_TEST,
+            _ => GateTest::Other,
         };
         Some(code)
     }
 }
 
-/// A gate's test of a cell that exists, for the mover `side`.
-#[inline(always)]
-fn test_cell(t: Test, c: Cell, side: u8, exec: &Exec) -> bool {
-    let holds = match t.kind {
-        Kind::Empty => c.is_empty(),
-        Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,
-        Kind::Enemy => !c.is_empty() && c.owner != side && c.marks & DEAD == 0,
-        Kind::Piece(k) => c.piece == k,
-        Kind::Attr(a) => !c.is_empty() && c.attrs >> a & 1 == 1,
-        Kind::OnBoard => true,
-        Kind::Zone(_) => return exec.test(t, exec.cp),
-    };
-    holds != t.neg
-}
-
 impl Special {
     /// The generation entry of block `index` of a piece (see [`GateEntry`]).
-    pub(super) fn entry(&self, index: usize, block: &Block) -> GateEntry {
+    pub(in crate::engine) fn entry(&self, index: usize, block: &Block) -> GateEntry {
         let seq = self.blocks.get(block.id as usize);
         let (table, off, test) = match seq.and_then(|s| s.gate) {
-            Some((Gate::Step(off), t)) => (GATE_STEP, off, t),
-            Some((Gate::Leap(at), t)) => (GATE_LEAP, at, t),
+            Some((Gate::Step(off), t)) => (GateTable::Step, off, t),
+            Some((Gate::Leap(at), t)) => (GateTable::Leap, at, t),
             None => (
-                GATE_NONE,
+                GateTable::None,
                 0,
                 Test {
                     kind: Kind::OnBoard,
@@ -353,7 +332,7 @@ impl Special {
 
 /// How a gate finds its square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Gate {
+pub(in crate::engine) enum Gate {
     /// One step: an offset into the mover's part of `Board::next`.
     Step(u32),
     /// A fused leap: an offset into `Special::leaps`.
@@ -361,11 +340,11 @@ pub(super) enum Gate {
 }
 
 /// The most entries the fused leap tables of a game may hold (past it, steps stay apart).
-const MAX_LEAP_ENTRIES: usize = 1 << 21;
+pub(in crate::engine) const MAX_LEAP_ENTRIES: usize = 1 << 21;
 
 /// A square relative to the current one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tgt {
+pub(in crate::engine) enum Tgt {
     /// The current square.
     Here,
     /// One step: the offset `dir * n_pos` into the mover's part of `Board::next`.
@@ -378,7 +357,7 @@ enum Tgt {
 
 /// What a [`Test`] asks of a square that exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(in crate::engine) enum Kind {
     Empty,
     Friend,
     Enemy,
@@ -393,14 +372,14 @@ enum Kind {
 /// A test of one square: `kind` holds on a square that exists, inverted when `neg`
 /// (`not-empty?` is true off the board, as `(not empty?)` is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Test {
-    kind: Kind,
-    neg: bool,
+pub(in crate::engine) struct Test {
+    pub(in crate::engine) kind: Kind,
+    pub(in crate::engine) neg: bool,
 }
 
 /// A specialised condition.
 #[derive(Clone, Debug)]
-enum SCond {
+pub(in crate::engine) enum SCond {
     Const(bool),
     Test(Test, Tgt),
     And(Vec<SCond>),
@@ -410,7 +389,7 @@ enum SCond {
 
 /// A specialised instruction.
 #[derive(Clone, Debug)]
-enum Node {
+pub(in crate::engine) enum Node {
     /// Step by an offset; off the board ends the block.
     Step(u32),
     /// Step, then end the block unless the test holds on the new square.
@@ -442,22 +421,22 @@ enum Node {
 }
 
 /// The captures of a straight block so far.
-struct Caps {
-    sq: [u16; MAX_STRAIGHT_CAPTURES],
-    n: usize,
+pub(in crate::engine) struct Caps {
+    pub(in crate::engine) sq: [u16; MAX_STRAIGHT_CAPTURES],
+    pub(in crate::engine) n: usize,
 }
 
-struct Build {
-    n_pos: usize,
-    n_players: usize,
-    n_dirs: usize,
-    opposite: Vec<Option<DirId>>,
-    next: Vec<u16>,
-    leaps: RefCell<Vec<u16>>,
+pub(in crate::engine) struct Build {
+    pub(in crate::engine) n_pos: usize,
+    pub(in crate::engine) n_players: usize,
+    pub(in crate::engine) n_dirs: usize,
+    pub(in crate::engine) opposite: Vec<Option<DirId>>,
+    pub(in crate::engine) next: Vec<u16>,
+    pub(in crate::engine) leaps: RefCell<Vec<u16>>,
     /// A `set-attribute` of the current square before an add may be fused into the add
     /// ([`Adder::with_attr`]): captures are neither recycled nor deferred, so the simple
     /// moves that carry it are all that a straight walk writes.
-    fuse_attr: bool,
+    pub(in crate::engine) fuse_attr: bool,
 }
 
 impl Build {
@@ -723,7 +702,7 @@ impl Special {
     /// The specialised tree of the block with this id, whether `EngineConfig::tree` is on or
     /// not (its callers are the paths built on it).
     #[inline(always)]
-    pub(super) fn seq_of(&self, id: u32) -> &Seq {
+    pub(in crate::engine) fn seq_of(&self, id: u32) -> &Seq {
         &self.blocks[id as usize]
     }
 
@@ -732,18 +711,18 @@ impl Special {
     /// whose gate is followed by one add of a simple move, or by an `if` on a zone of the
     /// landing square (decided here) with such an add in the branch taken. Generation then
     /// writes the move from the gate row (`Exec::push_simple`), as the block would.
-    pub(super) fn gate_simple(
+    pub(in crate::engine) fn gate_simple(
         &self,
         def: &GameDef,
         id: u32,
         pl: usize,
         q: u16,
-    ) -> Option<&super::Move> {
+    ) -> Option<&crate::engine::Move> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight || seq.gate.is_none() {
             return None;
         }
-        fn only_add(s: &Seq) -> Option<&super::Move> {
+        fn only_add(s: &Seq) -> Option<&crate::engine::Move> {
             match s.nodes.as_slice() {
                 [Node::Add(a)] => a.simple(),
                 _ => None,
@@ -779,7 +758,13 @@ impl Special {
     /// the landing square, decided here, with one add in the branch taken). Generation then
     /// writes the add's move from the gate row (`Exec::add_straight` with that one capture),
     /// as the block's run would, without walking its tree.
-    pub(super) fn gate_jump(&self, def: &GameDef, id: u32, pl: usize, q2: u16) -> Option<&Adder> {
+    pub(in crate::engine) fn gate_jump(
+        &self,
+        def: &GameDef,
+        id: u32,
+        pl: usize,
+        q2: u16,
+    ) -> Option<&Adder> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight || seq.gate.is_none() {
             return None;
@@ -821,7 +806,7 @@ impl Special {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Cut, EngineConfig, FastPath, MoveList, Rules};
+    use crate::engine::{Cut, EngineConfig, FastPath, MoveList, Rules};
 
     /// A game of one piece type on a 6x6 board with the given blocks; A moves first, from c3.
     fn rules(moves: &str) -> Rules {

@@ -6,22 +6,20 @@
 //! clock idiom is recognised whole and costs one counter op. `count-pieces` without a zone is
 //! answered from one tally of the board per move.
 
-use super::moves::{apply_counter, Move, SimpleUndo, UndoLog};
-use super::position::{Cell, Position, DEAD};
-use super::{arith, Rules};
 use crate::def::*;
+use crate::engine::arith::arith;
+use crate::engine::moves::Move;
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::undo::{apply_counter, SimpleUndo, UndoLog};
+use crate::engine::undo::{
+    MemoKey, Tally, MAX_CACHED, MAX_CACHED_PLAYERS, MAX_MEMO_READS, MAX_TALLY, MEMO_SIZE,
+};
 
 mod clock;
 pub(in crate::engine) use clock::*;
 
-/// The most counter settings a plain program collects (more: the interpreter runs it).
-const MAX_SETS: usize = 16;
-
-/// The largest players × piece types whose counts the tally keeps (more: board scans).
-pub(super) const MAX_TALLY: usize = 64;
-
 /// Whether an `after-move` program is plain (see the module comment).
-pub(super) fn plain_program(body: &[Instr]) -> bool {
+pub(in crate::engine) fn plain_program(body: &[Instr]) -> bool {
     fn cond(c: &Cond) -> bool {
         match c {
             Cond::Const(_) | Cond::CaptureMade | Cond::MovedPiece(_) | Cond::Compare(..) => true,
@@ -41,65 +39,32 @@ pub(super) fn plain_program(body: &[Instr]) -> bool {
 /// board turned into one mask per mover over the tally's slots, and each condition that reads
 /// only the tally (`PCond::Cached`) answered from bits kept with the tally.
 #[derive(Clone, Debug)]
-pub(super) struct Prog {
-    body: Vec<PInstr>,
+pub(in crate::engine) struct Prog {
+    pub(in crate::engine) body: Vec<PInstr>,
     /// Whether some `count-pieces` reads the tally.
-    counts: bool,
+    pub(in crate::engine) counts: bool,
     /// The conditions that read only the tally (counts, constants, arithmetic): their value
     /// is the same for every position with the same tally, so they are evaluated when the
     /// tally changes, for every player, and kept as bits ([`Tally::bits`]).
-    pure: Vec<PCond>,
-    n_players: usize,
-    n_pieces: usize,
+    pub(in crate::engine) pure: Vec<PCond>,
+    pub(in crate::engine) n_players: usize,
+    pub(in crate::engine) n_pieces: usize,
     /// The counters the program reads, when its settings depend on nothing else than them,
     /// the mover, the move's capture and piece type and the cached conditions: then its
     /// settings are remembered by those inputs ([`Memo`]).
-    reads: Option<Vec<Slot>>,
+    pub(in crate::engine) reads: Option<Vec<Slot>>,
     /// Distinct for every compiled program (copies share it): what an [`UndoLog`] keeps for
     /// one program (tallies with cached conditions, the memo) is not used for another.
-    id: u64,
+    pub(in crate::engine) id: u64,
 }
 
 /// The next [`Prog::id`].
 static NEXT_PROG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-/// The most counters a remembered program may read.
-const MAX_MEMO_READS: usize = 8;
-/// Entries of the memo of settings (a power of two).
-const MEMO_SIZE: usize = 64;
-
-/// The inputs of one run of a program with [`Prog::reads`]: mover, capture and piece type;
-/// the cached conditions; the counters read, two to a word.
-type MemoKey = [u64; 2 + MAX_MEMO_READS / 2];
-
-/// A remembered run: its inputs and the counter settings it made (slot, value), in order.
-#[derive(Clone, Debug)]
-pub(super) struct Memo {
-    key: MemoKey,
-    valid: bool,
-    n: u8,
-    sets: [(u32, i32); MAX_SETS],
-}
-
-impl Default for Memo {
-    fn default() -> Memo {
-        Memo {
-            key: [0; 2 + MAX_MEMO_READS / 2],
-            valid: false,
-            n: 0,
-            sets: [(0, 0); MAX_SETS],
-        }
-    }
-}
-
-/// The most players, and conditions, whose cached bits a tally keeps (more: no caching).
-const MAX_CACHED_PLAYERS: usize = 4;
-const MAX_CACHED: usize = 64;
-
 /// A counter's place in `Position::counters`, resolved at load: `base`, plus the mover for a
 /// per-player counter.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub(in crate::engine) struct Slot {
     base: u32,
     per_player: bool,
 }
@@ -120,19 +85,19 @@ impl Slot {
     }
 
     #[inline]
-    fn of(self, mover: PlayerId) -> u32 {
+    pub(in crate::engine) fn of(self, mover: PlayerId) -> u32 {
         self.base + if self.per_player { mover.0 as u32 } else { 0 }
     }
 }
 
 #[derive(Clone, Debug)]
-enum PInstr {
+pub(in crate::engine) enum PInstr {
     Set(Slot, PExpr),
     If(PCond, Vec<PInstr>, Vec<PInstr>),
 }
 
 #[derive(Clone, Debug)]
-enum PCond {
+pub(in crate::engine) enum PCond {
     Const(bool),
     Not(Box<PCond>),
     And(Vec<PCond>),
@@ -146,13 +111,13 @@ enum PCond {
 }
 
 #[derive(Clone, Debug)]
-enum PExpr {
+pub(in crate::engine) enum PExpr {
     Int(i64),
     Counter(Slot),
     Arith(char, Box<PExpr>, Box<PExpr>),
     /// `count-pieces` over the whole board: by mover, the tally slots it sums.
     Count(Vec<u64>),
-    /// Anything else, evaluated by [`Rules::eval`].
+    /// Anything else, evaluated by `Rules::eval`.
     Other(Expr),
 }
 
@@ -297,7 +262,7 @@ impl PExpr {
 
 /// The pieces a `count-pieces` mask set counts for `mover`.
 #[inline]
-fn count(masks: &[u64], tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
+pub(in crate::engine) fn count(masks: &[u64], tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
     let mut m = masks.get(mover).copied().unwrap_or(0);
     let mut n = 0i64;
     while m != 0 {
@@ -312,27 +277,6 @@ fn count(masks: &[u64], tally: &[u32; MAX_TALLY], mover: usize) -> i64 {
 fn tally_slot(c: Cell, n_pieces: usize) -> Option<usize> {
     let slot = (c.owner as usize * n_pieces + c.piece as usize).wrapping_sub(1);
     (!c.is_empty() && c.marks & DEAD == 0 && slot < MAX_TALLY).then_some(slot)
-}
-
-/// A position's pieces by `owner * n_pieces + type`, kept in the [`UndoLog`] by depth under
-/// the position's hash, with the values of the program's tally-only conditions.
-#[derive(Clone, Debug)]
-pub(super) struct Tally {
-    /// The hash of the position counted.
-    hash: u64,
-    counts: [u32; MAX_TALLY],
-    /// By player: bit `k` is condition `k` of [`Prog::pure`] for that mover.
-    bits: [u64; MAX_CACHED_PLAYERS],
-}
-
-impl Default for Tally {
-    fn default() -> Tally {
-        Tally {
-            hash: 0,
-            counts: [0; MAX_TALLY],
-            bits: [0; MAX_CACHED_PLAYERS],
-        }
-    }
 }
 
 /// The tally of a position, by one scan of its board.
@@ -350,7 +294,7 @@ fn scan(pos: &Position, n_pieces: usize) -> [u32; MAX_TALLY] {
 
 impl Prog {
     /// Compiles a plain program (`plain_program` holds) for `def`.
-    pub(super) fn compile(def: &GameDef) -> Prog {
+    pub(in crate::engine) fn compile(def: &GameDef) -> Prog {
         let mut body = Self::body(def, &def.after_move);
         let counts = body.iter().any(PInstr::counts);
         let mut pure = Vec::new();
@@ -372,7 +316,7 @@ impl Prog {
 
     /// The memo key of a run, when the program is remembered.
     #[inline]
-    fn memo_key(
+    pub(in crate::engine) fn memo_key(
         &self,
         pos: &Position,
         mover: PlayerId,
@@ -513,7 +457,7 @@ impl Prog {
     /// equal positions here as it does for repetitions. Inlined into its one caller, which
     /// runs after every move of a game that counts pieces.
     #[inline(always)]
-    fn tally_after(&self, pos: &Position, log: &mut UndoLog) -> usize {
+    pub(in crate::engine) fn tally_after(&self, pos: &Position, log: &mut UndoLog) -> usize {
         let n_pieces = self.n_pieces;
         let (before, d) = match log.last_cells() {
             Some((before, _)) => (before, log.depth() - 1),
@@ -587,175 +531,5 @@ impl Prog {
         }
         log.after_tallies = tallies;
         d + 1
-    }
-}
-
-/// One run of a plain program.
-struct Plain<'a> {
-    rules: &'a Rules,
-    pos: &'a Position,
-    mover: PlayerId,
-    /// Whether the move captured, and the type + 1 of the piece that moved.
-    after: (bool, u16),
-    /// `here`, `move-from`, `move-to`.
-    at: [u16; 3],
-    /// Settings so far: (counter slot, value).
-    sets: [(u32, i64); MAX_SETS],
-    n: usize,
-    /// Live pieces by `owner * n_pieces + type` (read only when some `count-pieces` does).
-    tally: &'a [u32; MAX_TALLY],
-    /// The tally-only conditions for the mover (`PCond::Cached`).
-    bits: u64,
-}
-
-impl Plain<'_> {
-    /// Runs a body; false when it sets more counters than `sets` holds.
-    fn run(&mut self, body: &[PInstr]) -> bool {
-        for i in body {
-            match i {
-                PInstr::Set(c, e) => {
-                    // Applied in order once the program ends, each to the counter as the
-                    // ones before left it, so a later setting replaces an earlier one.
-                    let value = self.eval(e);
-                    if self.n == MAX_SETS {
-                        return false;
-                    }
-                    self.sets[self.n] = (c.of(self.mover), value);
-                    self.n += 1;
-                }
-                PInstr::If(c, a, b) => {
-                    let branch = if self.cond(c) { a } else { b };
-                    if !self.run(branch) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    fn cond(&mut self, c: &PCond) -> bool {
-        match c {
-            PCond::Const(b) => *b,
-            PCond::Not(x) => !self.cond(x),
-            PCond::And(xs) => xs.iter().all(|x| self.cond(x)),
-            PCond::Or(xs) => xs.iter().any(|x| self.cond(x)),
-            PCond::CaptureMade => self.after.0,
-            PCond::MovedPiece(by_type) => by_type.get(self.after.1 as usize) == Some(&true),
-            PCond::Compare(op, a, b) => {
-                let a = self.eval(a);
-                op.test(a, self.eval(b))
-            }
-            PCond::Cached(k) => self.bits >> k & 1 != 0,
-        }
-    }
-
-    /// [`Rules::eval`], with `count-pieces` over the whole board read from the tally.
-    fn eval(&mut self, e: &PExpr) -> i64 {
-        match e {
-            PExpr::Int(n) => *n,
-            PExpr::Counter(c) => self.pos.counters[c.of(self.mover) as usize] as i64,
-            PExpr::Arith(op, a, b) => {
-                let a = self.eval(a);
-                arith(*op, a, self.eval(b))
-            }
-            PExpr::Count(masks) => count(masks, self.tally, self.mover.idx()),
-            PExpr::Other(e) => self.rules.eval(self.pos, self.mover, &[], self.at, e),
-        }
-    }
-}
-
-impl Rules {
-    /// Runs a plain `after-move` program for the move just applied and applies its counter
-    /// changes; false (nothing done) when it needs the interpreter after all.
-    pub(super) fn after_move_plain_run(
-        &self,
-        pos: &mut Position,
-        mover: PlayerId,
-        after: (bool, u16),
-        ends: (u16, u16),
-        log: &mut UndoLog,
-    ) -> bool {
-        let limit = |v: i64, old: i64| (v.clamp(i32::MIN as i64, i32::MAX as i64) - old) as i32;
-        let Some(prog) = &self.after_prog else {
-            return false;
-        };
-        const NO_TALLY: [u32; MAX_TALLY] = [0; MAX_TALLY];
-        if log.after_prog != prog.id {
-            // Kept for another program: forgotten.
-            log.after_prog = prog.id;
-            log.after_tallies.clear();
-            log.after_memo.clear();
-            log.after_bits.clear();
-        }
-        let at = prog.counts.then(|| prog.tally_after(pos, log));
-        let (tally, bits) = match at {
-            Some(i) => {
-                let t = &log.after_tallies[i];
-                (&t.counts, t.bits.get(mover.idx()).copied().unwrap_or(0))
-            }
-            None => (&NO_TALLY, 0),
-        };
-        let key = prog.memo_key(pos, mover, after, bits);
-        let memo_at = key.map(|k| {
-            let h = k
-                .iter()
-                .fold(0u64, |h, &x| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            (h >> 58) as usize & (MEMO_SIZE - 1)
-        });
-        if let (Some(k), Some(i)) = (key, memo_at) {
-            if let Some(e) = log.after_memo.get(i).filter(|e| e.valid && e.key == k) {
-                let (sets, n) = (e.sets, e.n as usize);
-                for &(slot, value) in &sets[..n] {
-                    let delta = (value as i64 - pos.counters[slot as usize] as i64) as i32;
-                    if delta != 0 {
-                        apply_counter(pos, slot, delta, log);
-                    }
-                }
-                if let Some(i) = at {
-                    log.after_tallies[i].hash = pos.hash;
-                }
-                return true;
-            }
-        }
-        let mut run = Plain {
-            rules: self,
-            pos,
-            mover,
-            after,
-            at: [NONE, ends.0, ends.1],
-            sets: [(0, 0); MAX_SETS],
-            n: 0,
-            tally,
-            bits,
-        };
-        if !run.run(&prog.body) {
-            return false;
-        }
-        let (sets, n) = (run.sets, run.n);
-        if let (Some(k), Some(i)) = (key, memo_at) {
-            if log.after_memo.is_empty() {
-                log.after_memo.resize(MEMO_SIZE, Memo::default());
-            }
-            let e = &mut log.after_memo[i];
-            e.key = k;
-            e.valid = true;
-            e.n = n as u8;
-            for (m, &(slot, value)) in e.sets.iter_mut().zip(&sets[..n]) {
-                *m = (slot, value.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
-            }
-        }
-        for &(slot, value) in &sets[..n] {
-            // A setting that leaves the counter as it is writes nothing.
-            let delta = limit(value, pos.counters[slot as usize] as i64);
-            if delta != 0 {
-                apply_counter(pos, slot, delta, log);
-            }
-        }
-        if let Some(i) = at {
-            // The position's tally, for the moves made from it.
-            log.after_tallies[i].hash = pos.hash;
-        }
-        true
     }
 }

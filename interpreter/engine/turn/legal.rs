@@ -23,11 +23,11 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
-use super::attack::AttackBits;
-use super::moves::{MoveList, Op};
-use super::position::{Position, DEAD};
-use super::{Cell, Exec, Rules, Scratch};
-use crate::def::{MoveTypeId, PlayerId, NONE};
+use crate::def::{PlayerId, NONE};
+use crate::engine::attack::AttackBits;
+use crate::engine::moves::{MoveList, Op};
+use crate::engine::position::{Position, DEAD};
+use crate::engine::{Cell, Rules};
 
 /// What one position's royal pieces face, found once before the moves are filtered.
 #[derive(Clone, Debug, Default)]
@@ -115,7 +115,7 @@ impl Rules {
     }
 
     /// Examines a position for `side` before its moves are judged.
-    pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
+    pub(in crate::engine) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
         for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
             if let Some(m) = s.marks.get_mut(q as usize) {
                 *m = 0;
@@ -153,8 +153,9 @@ impl Rules {
                 if pl == side.idx() {
                     continue;
                 }
-                let enemy =
-                    |c: super::Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+                let enemy = |c: crate::engine::Cell| {
+                    !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0
+                };
                 for &(src, piece) in &a.leap_to[pl * n_pos + k] {
                     let c = pos.cells[src as usize];
                     if enemy(c) && c.piece == piece + 1 {
@@ -300,7 +301,7 @@ impl Rules {
     /// live one of `side`, leaves a square that is neither royal nor pinned for one that is
     /// not royal. False means only that the general test must decide.
     #[inline(always)]
-    fn simple_proven(&self, s: &Safety, m: &super::Move, side: PlayerId) -> bool {
+    fn simple_proven(&self, s: &Safety, m: &crate::engine::Move, side: PlayerId) -> bool {
         let c = m.cell;
         s.proven
             && m.simple
@@ -341,11 +342,11 @@ impl Rules {
     }
 
     /// Keeps the moves of `out` that leave no royal piece of the side to move attacked.
-    pub(super) fn royal_filter(
+    pub(in crate::engine) fn royal_filter(
         &self,
         s: &mut Safety,
         keep: &mut Vec<bool>,
-        log: &mut super::UndoLog,
+        log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
     ) {
@@ -368,11 +369,11 @@ impl Rules {
     /// [`Rules::royal_filter`] keeping only the moves that capture or promote (and, with
     /// `drops`, the drops: only the checking ones were generated); the others are judged only
     /// until one is safe. Returns whether one of them is.
-    pub(super) fn royal_filter_captures(
+    pub(in crate::engine) fn royal_filter_captures(
         &self,
         s: &mut Safety,
         keep: &mut Vec<bool>,
-        log: &mut super::UndoLog,
+        log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
         drops: bool,
@@ -397,11 +398,11 @@ impl Rules {
     /// Marks in `scratch.check_mask` the drops of `side` (type and square) whose piece would
     /// attack a royal piece of another side by a leap or a slide of the attack tables.
     /// Returns whether any is marked (false without usable tables).
-    pub(super) fn mark_checking_drops(
+    pub(in crate::engine) fn mark_checking_drops(
         &self,
         pos: &Position,
         side: PlayerId,
-        scratch: &mut super::exec::Scratch,
+        scratch: &mut crate::engine::exec::Scratch,
     ) -> bool {
         let a = &self.attacks;
         let n_pos = pos.cells.len();
@@ -452,10 +453,10 @@ impl Rules {
     fn move_safe(
         &self,
         s: &mut Safety,
-        log: &mut super::UndoLog,
+        log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &MoveList,
-        m: &super::Move,
+        m: &crate::engine::Move,
         side: PlayerId,
     ) -> bool {
         let ops = out.ops(m);
@@ -474,7 +475,7 @@ impl Rules {
             // The reference: play the move and look for royal pieces over the whole board.
             self.make_ops(pos, out, m, log);
             let safe = !self.royal_attacked(pos, side);
-            super::revert(pos, log);
+            crate::engine::revert(pos, log);
             return safe;
         }
         // The royal squares the move leaves.
@@ -505,59 +506,12 @@ impl Rules {
             .after
             .iter()
             .any(|&k| self.attacked(pos, k, side, None, true));
-        super::revert(pos, log);
+        crate::engine::revert(pos, log);
         safe
     }
 }
 
 impl Rules {
-    /// Whether a piece of a player other than `side` (or of `side` itself, when `by_enemy` is
-    /// false) could capture on `sq` with moves of the given type.
-    pub fn attacked(
-        &self,
-        pos: &Position,
-        sq: u16,
-        side: PlayerId,
-        move_type: Option<MoveTypeId>,
-        by_enemy: bool,
-    ) -> bool {
-        if by_enemy && move_type.is_none() && self.attacks.usable {
-            return self.attacked_fast(pos, sq, side);
-        }
-        self.attacked_general(pos, sq, side, move_type, by_enemy)
-    }
-
-    /// Whether a piece of player `pl` attacks `sq` by a leap or a slide of the tables, on the
-    /// board whose cells `cell` reads.
-    #[inline(always)]
-    fn leap_or_slide_hits(&self, pl: usize, sq: usize, cell: impl Fn(usize) -> Cell) -> bool {
-        let a = &self.attacks;
-        let n_pos = self.def.board.n_pos();
-        let n_dirs = self.def.board.directions.len();
-        let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
-        for &(src, piece) in &a.leap_to[pl * n_pos + sq] {
-            let c = cell(src as usize);
-            if mine(c) && c.piece == piece + 1 {
-                return true;
-            }
-        }
-        for (d, pieces) in &a.slides[pl] {
-            let base = (pl * n_dirs + d.idx()) * n_pos;
-            let mut q = a.rev[base + sq];
-            while q != NONE {
-                let c = cell(q as usize);
-                if !c.is_empty() {
-                    if mine(c) && pieces[c.piece as usize - 1] {
-                        return true;
-                    }
-                    break;
-                }
-                q = a.rev[base + q as usize];
-            }
-        }
-        false
-    }
-
     /// After a simple move of `m` (its from-square emptied, its destination written) and
     /// without playing it: whether a piece of another side than `side` attacks one of the
     /// squares `royal` by a leap or a slide of the tables. `None` when none does but an enemy
@@ -568,7 +522,7 @@ impl Rules {
         s: &Safety,
         pos: &Position,
         side: PlayerId,
-        m: &super::Move,
+        m: &crate::engine::Move,
     ) -> Option<bool> {
         let royal = &s.after[..];
         let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
@@ -660,7 +614,7 @@ impl Rules {
         s: &Safety,
         pl: usize,
         k: usize,
-        m: &super::Move,
+        m: &crate::engine::Move,
     ) -> (bool, bool) {
         let (nt, ns) = (bits.n_types, bits.n_slides);
         let n_pos = self.def.board.n_pos();
@@ -702,105 +656,5 @@ impl Rules {
             }
         }
         (false, live)
-    }
-
-    /// `attacked?` through the derived patterns, running only irregular blocks.
-    pub(super) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
-        let a = &self.attacks;
-        let n_pos = pos.cells.len();
-        let sq = sq as usize;
-        for pl in 0..self.def.players.len() {
-            if pl == side.idx() {
-                continue;
-            }
-            let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
-            if self.leap_or_slide_hits(pl, sq, |q| pos.cells[q]) {
-                return true;
-            }
-            // Irregular blocks (castling, en passant, jumps over a piece) that could capture
-            // here run as programs.
-            let candidates = &a.irregular_to[pl * n_pos + sq];
-            // Buffers only once a candidate stands where it could attack from.
-            let mut run: Option<(Scratch, MoveList, Exec)> = None;
-            for &(start, piece, bi) in candidates {
-                let c = pos.cells[start as usize];
-                if !mine(c) || c.piece != piece + 1 {
-                    continue;
-                }
-                let (scratch, out, ex) = run.get_or_insert_with(|| {
-                    let mut ex = Exec::new(self, pos, PlayerId(pl as u8));
-                    ex.target = sq as u16;
-                    ex.defender = side.0;
-                    (Scratch::default(), MoveList::new(), ex)
-                });
-                ex.run(
-                    &self.def.pieces[piece as usize].moves[bi as usize],
-                    start,
-                    None,
-                    scratch,
-                    out,
-                );
-                if ex.hit {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// `attacked?` by running every block of the other side in attack mode.
-    pub fn attacked_general(
-        &self,
-        pos: &Position,
-        sq: u16,
-        side: PlayerId,
-        move_type: Option<MoveTypeId>,
-        by_enemy: bool,
-    ) -> bool {
-        let mut scratch = Scratch::default();
-        let mut out = MoveList::new();
-        for p in 0..self.def.players.len() {
-            let other = PlayerId(p as u8);
-            if (other == side) == by_enemy {
-                continue;
-            }
-            let mut ex = Exec::new(self, pos, other);
-            ex.target = sq;
-            // The imagined piece on an empty target belongs to the side being attacked.
-            ex.defender = if by_enemy {
-                side.0
-            } else {
-                (side.0 + 1) % self.def.players.len().max(1) as u8
-            };
-            for from in 0..pos.cells.len() {
-                let cell = pos.cells[from];
-                if cell.is_empty() || cell.owner != other.0 || cell.marks & DEAD != 0 {
-                    continue;
-                }
-                for block in &self.def.pieces[cell.piece as usize - 1].moves {
-                    if move_type.is_some() && block.move_type != move_type {
-                        continue;
-                    }
-                    ex.run(block, from as u16, None, &mut scratch, &mut out);
-                    if ex.hit {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    /// Whether the cell holds a royal piece of `side`.
-    #[inline]
-    pub fn royal_of(&self, c: Cell, side: PlayerId) -> bool {
-        !c.is_empty() && c.owner == side.0 && self.royal[c.piece as usize - 1]
-    }
-
-    /// Whether any royal piece of `side` stands attacked.
-    pub fn royal_attacked(&self, pos: &Position, side: PlayerId) -> bool {
-        (0..pos.cells.len()).any(|sq| {
-            self.royal_of(pos.cells[sq], side) && self.attacked(pos, sq as u16, side, None, true)
-        })
     }
 }

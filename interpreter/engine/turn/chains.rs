@@ -1,9 +1,10 @@
 //! Chain expansion: partial steps joined into whole turns for one `legal_moves` call.
 
-use super::*;
+use crate::def::*;
+use crate::engine::*;
 
 /// The last write to a square among some ops.
-pub(super) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
+pub(in crate::engine) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
     ops.iter().rev().find_map(|op| match op {
         Op::Set(q, c) if *q == sq => Some(*c),
         _ => None,
@@ -11,27 +12,27 @@ pub(super) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
 }
 
 /// Chain expansion state for one `legal_moves` call.
-pub(super) struct Gen<'r, 'w> {
-    pub(super) rules: &'r Rules,
-    pub(super) ws: &'w mut Workspace,
-    pub(super) side: PlayerId,
+pub(in crate::engine) struct Gen<'r, 'w> {
+    pub(in crate::engine) rules: &'r Rules,
+    pub(in crate::engine) ws: &'w mut Workspace,
+    pub(in crate::engine) side: PlayerId,
     /// Partial steps played so far (see [`CHAIN_WORK_LIMIT`]).
-    pub(super) work: usize,
+    pub(in crate::engine) work: usize,
     /// Every first step expanded so far ended its chain as it stands, and none has been
     /// written: if all do, the list of first steps is the output, and nothing is copied. The
     /// first step that writes anything else writes those before it first ([`Gen::unlazy`]).
-    pub(super) lazy: bool,
+    pub(in crate::engine) lazy: bool,
     /// Some list of steps generated so far may hold two equal moves (`Scratch::may_repeat`).
-    pub(super) may_repeat: bool,
+    pub(in crate::engine) may_repeat: bool,
     /// The gate rows' base (`GateRows::base`) of the continuations of the last move type
     /// [`Gen::ends_unplayed`] looked at.
-    pub(super) cont_base: Option<(u16, Option<usize>)>,
+    pub(in crate::engine) cont_base: Option<(u16, Option<usize>)>,
 }
 
 impl Gen<'_, '_> {
     /// Emits step `i` of `steps` (after the chain `prefix`) as whole turns into `out`.
     /// Returns whether the step was continued.
-    pub(super) fn expand(
+    pub(in crate::engine) fn expand(
         &mut self,
         pos: &mut Position,
         steps: &MoveList,
@@ -136,7 +137,7 @@ impl Gen<'_, '_> {
     /// when no continuation can follow (the moved piece's gate rows of the continuation's type,
     /// `GateRows::may_move`, pass nowhere). `None`: play it (a gate passes or cannot be
     /// decided by its masks, a store or counter op, many writes, the work limit, no rows).
-    pub(super) fn ends_unplayed(
+    pub(in crate::engine) fn ends_unplayed(
         &mut self,
         pos: &Position,
         steps: &MoveList,
@@ -198,7 +199,7 @@ impl Gen<'_, '_> {
 
     /// Expands every step of a list. With `"complete captures"`, a step that ends the chain is
     /// dropped when another step of the same jump (same start, same captured pieces) goes on.
-    pub(super) fn expand_all(
+    pub(in crate::engine) fn expand_all(
         &mut self,
         pos: &mut Position,
         steps: &MoveList,
@@ -242,13 +243,19 @@ impl Gen<'_, '_> {
     /// Whether a first step that ends its chain is written as it stands (see [`Gen::emit`]):
     /// no `finally` promotion, and no deferred capture to remove.
     #[inline]
-    pub(super) fn plain(&self, m: &Move) -> bool {
+    pub(in crate::engine) fn plain(&self, m: &Move) -> bool {
         m.finally == 0 && (!self.rules.deferred || m.cap_hi == m.path_hi)
     }
 
     /// Ends [`Gen::lazy`] before first step `i` writes anything: the first steps before it,
     /// which ended plain, are written as `emit` writes them.
-    pub(super) fn unlazy(&mut self, steps: &MoveList, i: usize, depth: usize, out: &mut MoveList) {
+    pub(in crate::engine) fn unlazy(
+        &mut self,
+        steps: &MoveList,
+        i: usize,
+        depth: usize,
+        out: &mut MoveList,
+    ) {
         if depth != 0 || !self.lazy {
             return;
         }
@@ -265,7 +272,7 @@ impl Gen<'_, '_> {
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
     /// Returns false when the move was left out because `out` is full ([`GEN_MOVE_LIMIT`]).
-    pub(super) fn emit(
+    pub(in crate::engine) fn emit(
         &mut self,
         prefix: &MoveList,
         steps: &MoveList,
@@ -313,7 +320,7 @@ impl Gen<'_, '_> {
     }
 
     /// Concatenates the chain `prefix` (one move per link) + step `i` into one move.
-    pub(super) fn join(
+    pub(in crate::engine) fn join(
         &mut self,
         prefix: &MoveList,
         steps: &MoveList,

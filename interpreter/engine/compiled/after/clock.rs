@@ -36,7 +36,7 @@ pub(in crate::engine) struct ClockLeaves<'a> {
 }
 
 impl ClockLeaves<'_> {
-    /// [`Clock::run`] after [`super::moves::make_simple`] of `m`: the change is noted in its
+    /// [`Clock::run`] after [`super::undo::make_simple`] of `m`: the change is noted in its
     /// record instead of the log.
     #[inline(always)]
     pub(in crate::engine) fn run_simple(
@@ -122,10 +122,15 @@ impl Clock {
         }
     }
 
-    /// Resolves the counter's slot for every mover, once the slots are laid out.
-    pub(in crate::engine) fn resolve(&mut self, rules: &Rules) {
-        self.slots = (0..rules.def.players.len().max(1))
-            .map(|p| rules.counter_slot(self.counter, PlayerId(p as u8)))
+    /// Resolves the counter's slot for every mover (`slot`: `Rules::counter_slot`), once the
+    /// slots are laid out.
+    pub(in crate::engine) fn resolve(
+        &mut self,
+        n_players: usize,
+        slot: impl Fn(u16, PlayerId) -> u32,
+    ) {
+        self.slots = (0..n_players.max(1))
+            .map(|p| slot(self.counter, PlayerId(p as u8)))
             .collect();
     }
 

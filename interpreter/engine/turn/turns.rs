@@ -1,7 +1,9 @@
 //! The turn layer: single steps expanded into whole turns, then move priorities, maximal
 //! captures, royal safety and passing; the entry points `legal_moves` and `legal_captures_in`.
 
-use super::*;
+use crate::def::*;
+use crate::engine::scratch::{Captures, Drops, Mode};
+use crate::engine::*;
 
 impl Rules {
     /// The legal moves of the side to move: whole turns, filtered by priorities, maximal
@@ -76,20 +78,30 @@ impl Rules {
             out.retain(wanted);
             return other;
         }
-        ws.captures_only = true;
         ws.other_legal = false;
         // Drops that can neither capture nor promote are not generated; when no other quiet
         // move is legal, one of them might be, so then the drops are generated after all.
-        ws.scratch.skip_quiet_drops = self.quiet_drops;
         ws.scratch.drops_skipped = false;
-        ws.scratch.check_drops = self.quiet_drops
-            && ws.checking_drops
-            && self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch);
-        ws.scratch.skip_quiet = true;
+        let drops = if !self.quiet_drops {
+            Drops::All
+        } else if ws.checking_drops
+            && self.mark_checking_drops(pos, self.entry(pos.turn).owner, &mut ws.scratch)
+        {
+            Drops::Checking
+        } else {
+            Drops::None
+        };
+        ws.scratch.mode = Mode::Captures(Captures {
+            few_quiet: true,
+            drops,
+        });
         ws.scratch.quiet_skipped = 0;
         ws.scratch.quiet_overflow = false;
         self.legal_moves_in(ws, pos, out);
-        ws.scratch.skip_quiet = false;
+        ws.scratch.mode = Mode::Captures(Captures {
+            few_quiet: false,
+            drops,
+        });
         if ws.scratch.quiet_skipped > 0 && (!ws.other_legal || ws.scratch.quiet_overflow) {
             // None of the quiet moves written is legal (or so many were left out that a
             // block's limit might have cut otherwise): every move, as before.
@@ -97,26 +109,21 @@ impl Rules {
             ws.scratch.drops_skipped = false;
             self.legal_moves_in(ws, pos, out);
         }
-        ws.scratch.skip_quiet_drops = false;
         if ws.scratch.drops_skipped && !ws.other_legal {
             ws.other_legal = false;
-            ws.scratch.check_drops = false;
+            ws.scratch.mode = Mode::Captures(Captures {
+                few_quiet: false,
+                drops: Drops::All,
+            });
             self.legal_moves_in(ws, pos, out);
         }
-        ws.scratch.check_drops = false;
-        ws.captures_only = false;
+        ws.scratch.mode = Mode::Generate;
         ws.other_legal
-    }
-
-    /// The rank of a block's move type in `move-priorities` (untyped: last).
-    #[inline]
-    pub(super) fn block_rank(&self, b: &Block) -> u16 {
-        rank_of(&self.rank, b.move_type.map_or(u16::MAX, |t| t.0))
     }
 
     /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
     /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty).
-    pub(super) fn whole_turns(
+    pub(in crate::engine) fn whole_turns(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -182,7 +189,12 @@ impl Rules {
     }
 
     /// The filters of whole turns (or huffing's variations on them).
-    pub(super) fn finish(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+    pub(in crate::engine) fn finish(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) {
         if self.def.options.huffing {
             self.huffing(ws, pos, out);
         } else {
@@ -194,7 +206,12 @@ impl Rules {
     /// filter out too; a move they would reject marks the pieces that could have obeyed them
     /// (at their new square, for the piece that moved). Every move clears the marks the
     /// opponent's last move left, and may be preceded by removing one marked piece (a huff).
-    pub(super) fn huffing(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+    pub(in crate::engine) fn huffing(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) {
         let side = self.entry(pos.turn).owner;
         let marked: Vec<u16> = (0..pos.cells.len() as u16)
             .filter(|&sq| {
@@ -240,7 +257,7 @@ impl Rules {
 
     /// Filters `all` (the generated moves of one position), marks the neglecting pieces of
     /// every move the compelling rules reject, and writes each move after the ops `pre`.
-    pub(super) fn huffing_moves(
+    pub(in crate::engine) fn huffing_moves(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -303,7 +320,13 @@ impl Rules {
     }
 
     /// Appends the moves of `list`, each after the ops `pre` and with `huff` set.
-    pub(super) fn prefix_moves(&self, list: &MoveList, pre: &[Op], huff: u16, out: &mut MoveList) {
+    pub(in crate::engine) fn prefix_moves(
+        &self,
+        list: &MoveList,
+        pre: &[Op],
+        huff: u16,
+        out: &mut MoveList,
+    ) {
         for m in &list.moves {
             let op_lo = out.ops.len() as u32;
             out.ops.extend_from_slice(pre);
@@ -314,7 +337,7 @@ impl Rules {
 
     /// The filters of a move list; without `compel`, only those that are not obligations a
     /// player may neglect under `"huffing"` (duplicates, royal safety, passing).
-    pub(super) fn filter(
+    pub(in crate::engine) fn filter(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -323,7 +346,7 @@ impl Rules {
     ) {
         if out.is_empty() {
             if self.def.options.pass_turn == PassTurn::Forced {
-                if ws.captures_only {
+                if ws.scratch.mode.captures() {
                     ws.other_legal = true;
                     return;
                 }
@@ -345,8 +368,8 @@ impl Rules {
             "a list shown distinct"
         );
         let royal = self.royal.iter().any(|&r| r);
-        if ws.captures_only {
-            let drops = ws.scratch.check_drops;
+        if ws.scratch.mode.captures() {
+            let drops = ws.scratch.mode.drops() == Drops::Checking;
             let wanted = |m: &Move| m.n_captures() > 0 || m.promote != 0 || drops && m.drop != 0;
             ws.other_legal = if royal {
                 let (s, keep, log) = (&mut ws.safety, &mut ws.keep, &mut ws.log);
@@ -375,7 +398,7 @@ impl Rules {
 
     /// The filters that compel a choice: move priorities (unless the moves are known to be of
     /// `one_rank`), maximal captures, capture precedence. `keys` is a buffer.
-    pub(super) fn compel(
+    pub(in crate::engine) fn compel(
         &self,
         keys: &mut Vec<u64>,
         one_rank: bool,
@@ -413,7 +436,12 @@ impl Rules {
     }
 
     /// Keeps the moves that are best by one capture-precedence criterion.
-    pub(super) fn precedence(&self, crit: &Precedence, pos: &Position, out: &mut MoveList) {
+    pub(in crate::engine) fn precedence(
+        &self,
+        crit: &Precedence,
+        pos: &Position,
+        out: &mut MoveList,
+    ) {
         // Capture precedence says nothing about positions without a capture.
         if out.moves.iter().all(|m| m.cap_hi == m.path_hi) {
             return;
@@ -445,17 +473,8 @@ impl Rules {
     }
 }
 
-/// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
-/// type whose last entry is the rank of blocks outside any `move-type`.
-#[inline]
-pub(super) fn rank_of(rank: &[u16], t: u16) -> u16 {
-    rank.get(t as usize)
-        .copied()
-        .unwrap_or(rank[rank.len() - 1])
-}
-
 /// Keeps the moves whose key is the largest (no pass over the moves when all keys are equal).
-pub(super) fn keep_best(out: &mut MoveList, keys: &[u64]) {
+pub(in crate::engine) fn keep_best(out: &mut MoveList, keys: &[u64]) {
     let best = keys.iter().copied().max().unwrap_or(0);
     if keys.iter().all(|&k| k == best) {
         return;
@@ -469,7 +488,7 @@ pub(super) fn keep_best(out: &mut MoveList, keys: &[u64]) {
 /// another owner (`change-type` or `change-owner` on a jumped piece). Zillions counts both:
 /// in its Northern Kings, where a jumped king becomes a marked checker, its saved games take
 /// such a jump while a capture of a single checker is on offer (`docs/semantics.md`).
-pub(super) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
+pub(in crate::engine) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
     let caps = out.captured(m);
     // A simple move writes only its path's two squares.
     if m.simple {
@@ -495,7 +514,7 @@ pub(super) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
 
 /// Whether two moves of a list are equal as [`dedup_moves`] compares them (a check of the
 /// generator's proofs that a list is distinct, in debug builds).
-pub(super) fn has_equal_moves(out: &MoveList) -> bool {
+pub(in crate::engine) fn has_equal_moves(out: &MoveList) -> bool {
     // Grouped by path first: a pairwise scan is quadratic, and chain games write tens of
     // thousands of moves in one list (debug builds run this on every list).
     let m = &out.moves;
@@ -514,7 +533,7 @@ pub(super) fn has_equal_moves(out: &MoveList) -> bool {
 
 /// Keeps the first of moves that do exactly the same thing by the same path (two blocks of a
 /// piece can describe one move, as a step and a slide of one square do).
-pub(super) fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
+pub(in crate::engine) fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
     ws.fingerprints.clear();
     for m in &out.moves {
         // Cheap: path ends, sizes and promotion; equal fingerprints are compared in full.
@@ -598,7 +617,7 @@ pub(super) fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
     }
 }
 
-pub(super) fn push_pass(out: &mut MoveList) {
+pub(in crate::engine) fn push_pass(out: &mut MoveList) {
     let lo = out.squares.len() as u32;
     out.squares.push(NONE);
     out.squares.push(NONE);

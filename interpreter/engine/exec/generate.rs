@@ -1,7 +1,9 @@
 //! Move generation: running the blocks of the side to move (gate rows, drops, the plain
 //! walk) into single steps, before chains, priorities and legality.
 
-use super::*;
+use crate::def::*;
+use crate::engine::scratch::{Drops, Mode};
+use crate::engine::*;
 
 impl Rules {
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
@@ -29,7 +31,7 @@ impl Rules {
     }
 
     /// The selector of `Rules::gen_lists` for the blocks of a move type (all blocks: `None`).
-    pub(super) fn type_selector(&self, move_type: Option<MoveTypeId>) -> usize {
+    pub(in crate::engine) fn type_selector(&self, move_type: Option<MoveTypeId>) -> usize {
         let p = self.rank_passes.len();
         match move_type {
             Some(t) if t.idx() < self.def.move_types.len() => p + 1 + t.idx(),
@@ -40,7 +42,7 @@ impl Rules {
     }
 
     /// Whether the selector `sel` of `Rules::gen_lists` takes a block (for drops).
-    pub(super) fn selects(&self, sel: usize, b: &Block) -> bool {
+    pub(in crate::engine) fn selects(&self, sel: usize, b: &Block) -> bool {
         let p = self.rank_passes.len();
         match sel {
             k if k < p => self.block_rank(b) == self.rank_passes[k],
@@ -51,7 +53,7 @@ impl Rules {
 
     /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes.
     #[inline]
-    pub(super) fn gen_steps_where(
+    pub(in crate::engine) fn gen_steps_where(
         &self,
         pos: &Position,
         side: PlayerId,
@@ -60,11 +62,11 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        let mut ex = Exec::new(self, pos, side);
+        let mut ex = Exec::new(self, pos, side, Mode::Generate);
         scratch.may_repeat = false;
         // No rows without `EngineConfig::gate_rows` (`Rules::configure`).
         let rows = self.gate_rows.base(sel, side.idx());
-        if scratch.skip_quiet && only == NONE && self.skip_quiet {
+        if scratch.mode.few_quiet() && only == NONE && self.skip_quiet {
             ex.quiet_left = QUIET_KEPT;
         }
         let go = match rows {
@@ -82,13 +84,14 @@ impl Rules {
             return;
         }
         if self.has_drops {
-            if scratch.skip_quiet_drops && self.quiet_drops {
+            let drops = scratch.mode.drops();
+            if drops != Drops::All && self.quiet_drops {
                 // A search for captures: the drops are noted as left out when the side has
                 // something to drop.
                 let n_pieces = self.def.pieces.len();
                 scratch.drops_skipped |= (self.def.pieces.iter().enumerate())
                     .any(|(t, p)| !p.drops.is_empty() && pos.store[side.idx() * n_pieces + t] > 0);
-                if scratch.check_drops {
+                if drops == Drops::Checking {
                     let mask = std::mem::take(&mut scratch.check_mask);
                     self.gen_drops(&mut ex, sel, Some(&mask), scratch, out);
                     scratch.check_mask = mask;
@@ -102,7 +105,7 @@ impl Rules {
     /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`); with
     /// `only`, those of the types and squares it marks (`only[type * n_pos + square]`).
     #[inline(never)]
-    pub(super) fn gen_drops(
+    pub(in crate::engine) fn gen_drops(
         &self,
         ex: &mut Exec,
         sel: usize,
@@ -164,7 +167,7 @@ impl Rules {
     /// The moves of the mover's pieces from `Rules::gen_lists` (specialisation off, or no
     /// rows); false once generation is cut.
     #[inline(never)]
-    pub(super) fn gen_lists_of(
+    pub(in crate::engine) fn gen_lists_of(
         &self,
         ex: &mut Exec,
         sel: usize,
@@ -214,8 +217,8 @@ impl Rules {
                 // Most blocks end at their gate (off the board, or a square that fails its
                 // test): tested here, from the mover's direction table.
                 let q = match e.table {
-                    special::GATE_STEP if special => next.get(e.off as usize + sq),
-                    special::GATE_LEAP if special => leaps.get(e.off as usize + sq),
+                    special::GateTable::Step if special => next.get(e.off as usize + sq),
+                    special::GateTable::Leap if special => leaps.get(e.off as usize + sq),
                     _ => {
                         ex.run(&moves()[e.block as usize], sq as u16, None, scratch, out);
                         continue;
@@ -229,7 +232,7 @@ impl Rules {
                     continue;
                 };
                 ex.cp = q;
-                if !e.passes(c, side.0, ex) {
+                if !ex.gate_passes(e, c, side.0) {
                     continue;
                 }
                 let block = &moves()[e.block as usize];
@@ -249,7 +252,7 @@ impl Rules {
     /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
     /// gates' squares read at load. False once generation is cut.
     #[inline]
-    pub(super) fn gen_rows(
+    pub(in crate::engine) fn gen_rows(
         &self,
         ex: &mut Exec,
         base: usize,
@@ -257,7 +260,8 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) -> bool {
-        use gates::*;
+        use crate::engine::gate_test::{passes, Classes};
+        use gates::RowFlags;
         let pos = ex.pos;
         let cells = &pos.cells[..];
         let side = ex.side.0;
@@ -298,7 +302,7 @@ impl Rules {
                 if !passes(g.mask, c, side) {
                     continue;
                 }
-                if g.mask2 != 0xFF {
+                if g.mask2 != Classes::ANY {
                     let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
                     if !passes(g.mask2, c2, side) {
                         continue;
@@ -310,8 +314,8 @@ impl Rules {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                let flags = g.flags & !F_SIMPLE;
-                if g.flags & F_SIMPLE != 0
+                let flags = g.flags.difference(RowFlags::SIMPLE);
+                if g.flags.contains(RowFlags::SIMPLE)
                     && rows.simples.get(g.simple as usize).is_some_and(|head| {
                         ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
                     })
@@ -319,12 +323,12 @@ impl Rules {
                     // The block's one move, written from the row (its run would count
                     // no step).
                     scratch.work = scratch.work.saturating_add(e.weight as u64);
-                } else if flags == F_STRAIGHT {
+                } else if flags == RowFlags::STRAIGHT {
                     ex.cp = g.q;
                     ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
-                } else if flags & F_JUMP != 0 {
+                } else if flags.contains(RowFlags::JUMP) {
                     self.run_jump_row(ex, g, e, sq, scratch, out);
-                } else if flags == 0 {
+                } else if flags.is_empty() {
                     // A gated block that is not straight (recycled captures, marks, flags).
                     ex.cp = g.q;
                     self.run_gated_row(ex, e, pi, sq, scratch, out);
@@ -348,7 +352,7 @@ impl Rules {
     /// block of gate `g` on `sq` (squares below `hi`): it checks the move limit before each
     /// block, so that is where it notes a cut once `out` is full.
     #[cold]
-    pub(super) fn more_blocks(
+    pub(in crate::engine) fn more_blocks(
         &self,
         ex: &Exec,
         base: usize,
@@ -372,7 +376,7 @@ impl Rules {
     /// Runs the gated block of entry `e` of piece type `pi` on `sq` (not straight), whose
     /// gate has passed, landing on `ex.cp` (`Rules::gen_rows`).
     #[inline(never)]
-    pub(super) fn run_gated_row(
+    pub(in crate::engine) fn run_gated_row(
         &self,
         ex: &mut Exec,
         e: &special::GateEntry,
@@ -386,10 +390,10 @@ impl Rules {
         }
     }
 
-    /// Runs the draughts jump of gate `g` (entry `e`, `F_JUMP`) on `sq`, whose gates have
+    /// Runs the draughts jump of gate `g` (entry `e`, `RowFlags::JUMP`) on `sq`, whose gates have
     /// passed: the gate's square is its one capture (`Rules::gen_rows`).
     #[inline(never)]
-    pub(super) fn run_jump_row(
+    pub(in crate::engine) fn run_jump_row(
         &self,
         ex: &mut Exec,
         g: &gates::SqGate,
@@ -407,7 +411,7 @@ impl Rules {
     /// gates have passed (`Rules::gen_rows`), when it is not simply straight.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn run_row_gate(
+    pub(in crate::engine) fn run_row_gate(
         &self,
         ex: &mut Exec,
         g: gates::SqGate,
@@ -417,12 +421,12 @@ impl Rules {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        use gates::*;
+        use gates::RowFlags;
         let seq = self.special.seq_of(e.id);
         let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) else {
             return;
         };
-        if g.flags & F_RUN != 0 {
+        if g.flags.contains(RowFlags::RUN) {
             ex.run(block, sq as u16, None, scratch, out);
             return;
         }
@@ -433,10 +437,10 @@ impl Rules {
             .get(g.q as usize)
             .copied()
             .unwrap_or(Cell::EMPTY);
-        if g.flags & F_TEST != 0 && !e.passes(c, ex.side.0, ex) {
+        if g.flags.contains(RowFlags::TEST) && !ex.gate_passes(e, c, ex.side.0) {
             return;
         }
-        if g.flags & F_STRAIGHT != 0 {
+        if g.flags.contains(RowFlags::STRAIGHT) {
             ex.run_straight(e, seq, sq as u16, scratch, out);
         } else {
             ex.run_gated(block, seq, sq as u16, scratch, out);
@@ -445,6 +449,6 @@ impl Rules {
 }
 
 /// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
-pub(super) fn rows_per_sel(rules: &Rules) -> usize {
+pub(in crate::engine) fn rows_per_sel(rules: &Rules) -> usize {
     rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
 }

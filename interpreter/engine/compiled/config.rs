@@ -22,10 +22,10 @@ pub enum FastPath {
     /// directly (`Exec::run_straight`).
     Straight,
     /// A gate row whose block only adds one simple move writes it from the row
-    /// (`gates::F_SIMPLE`).
+    /// (`gates::RowFlags::SIMPLE`).
     Simple,
     /// A gate row of the draughts jump's shape writes its capture from the row
-    /// (`gates::F_JUMP`).
+    /// (`gates::RowFlags::JUMP`).
     Jump,
     /// Drop blocks whose prefix tests only the square dropped on are answered from masks, and
     /// a drop that then only adds is written directly (`special/drops.rs`, `Exec::emit_drop`).

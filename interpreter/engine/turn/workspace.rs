@@ -1,0 +1,56 @@
+//! The buffers reused by move generation and the turn layer, one per thread of play.
+
+use crate::engine::legal::Safety;
+use crate::engine::{MoveList, Scratch, UndoLog};
+
+/// Buffers reused by move generation.
+#[derive(Default)]
+pub struct Workspace {
+    pub(in crate::engine) scratch: Scratch,
+    pub(in crate::engine) bufs: Vec<MoveList>,
+    pub(in crate::engine) log: UndoLog,
+    pub(in crate::engine) keep: Vec<bool>,
+    pub(in crate::engine) dead: Vec<bool>,
+    pub(in crate::engine) fingerprints: Vec<u64>,
+    pub(in crate::engine) sorted: Vec<u64>,
+    /// The list being filtered holds no two equal moves (`Scratch::note_group`).
+    pub(in crate::engine) distinct: bool,
+    /// The list being filtered was generated from the blocks of one rank (one rank pass).
+    pub(in crate::engine) one_rank: bool,
+    /// The keys of `"maximal captures"`.
+    pub(in crate::engine) keys: Vec<u64>,
+    /// In [`Mode::Captures`](crate::engine::scratch::Mode::Captures): a legal move was left
+    /// out.
+    pub(in crate::engine) other_legal: bool,
+    /// `Rules::legal_captures_in` keeps the drops that attack another side's royal piece
+    /// ([`Workspace::set_checking_drops`]).
+    pub(in crate::engine) checking_drops: bool,
+    pub(in crate::engine) safety: Safety,
+    /// Repetition keys of the positions the chain being expanded has passed through, its
+    /// start first.
+    pub(in crate::engine) chain_keys: Vec<u64>,
+}
+
+impl Workspace {
+    /// Whether `Rules::legal_captures_in` also keeps the drops that would attack a royal
+    /// piece of another side (found from the attack tables: leaps and slides).
+    pub fn set_checking_drops(&mut self, on: bool) {
+        self.checking_drops = on;
+    }
+
+    /// Whether a piece of type `piece` (index) standing on the empty square `sq` would
+    /// attack a royal piece of another side, as last marked by `Rules::mark_checks`.
+    #[inline]
+    pub fn gives_check_from(&self, piece: usize, sq: u16, n_pos: usize) -> bool {
+        (self.scratch.check_mask)
+            .get(piece * n_pos + sq as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    pub(in crate::engine) fn take_buf(&mut self) -> MoveList {
+        let mut b = self.bufs.pop().unwrap_or_default();
+        b.clear();
+        b
+    }
+}

@@ -76,7 +76,7 @@ pub(super) fn passes(mask: u8, c: Cell, side: u8) -> bool {
 pub(super) const EMPTY_MASK: u8 = 0x55;
 
 /// The mask of the classes ([`class`]) on which a test code holds.
-fn mask(code: u8) -> u8 {
+pub(super) fn mask(code: u8) -> u8 {
     match code {
         G_EMPTY => EMPTY_MASK,
         G_OCCUPIED => 0xAA,
@@ -115,7 +115,7 @@ pub(super) struct SqGate {
 pub(super) struct GateRows {
     /// Per (selector, player, piece type, square), in that order: where its row begins and
     /// ends in `gates`.
-    span: Vec<(u32, u32)>,
+    pub(super) span: Vec<(u32, u32)>,
     pub gates: Vec<SqGate>,
     /// The generation entries the rows point to.
     pub entries: Vec<GateEntry>,

@@ -275,6 +275,7 @@ impl Rules {
         let rows = &self.gate_rows;
         let spans = rows.spans(base);
         let squares = cells.get(lo..hi).unwrap_or(&[]);
+        let mut occ = rays::Occupied::default();
         for (i, cell) in squares.iter().enumerate() {
             if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
                 continue;
@@ -311,7 +312,9 @@ impl Rules {
                     continue;
                 };
                 let flags = g.flags & !F_SIMPLE;
-                if g.flags & F_SIMPLE != 0
+                if g.flags & rays::F_RAY != 0 {
+                    self.run_ray(ex, (g, e, sq as u16), &mut occ, scratch, out);
+                } else if g.flags & F_SIMPLE != 0
                     && rows.simples.get(g.simple as usize).is_some_and(|head| {
                         ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
                     })

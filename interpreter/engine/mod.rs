@@ -14,6 +14,7 @@ mod legal;
 mod make;
 mod moves;
 mod position;
+mod rays;
 mod special;
 mod turns;
 
@@ -95,6 +96,8 @@ pub struct Rules {
     gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
     /// The same lists by player and start square, gates read at load (`gates.rs`).
     gate_rows: gates::GateRows,
+    /// The plain slides of the gate rows over square sets (`rays.rs`).
+    rays: rays::Rays,
     /// The `after-move` program as a clock, when it is one.
     clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after/`), when it is plain.
@@ -193,6 +196,7 @@ impl Rules {
             rank_passes,
             gen_lists,
             gate_rows: gates::GateRows::default(),
+            rays: rays::Rays::default(),
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -255,6 +259,10 @@ impl Rules {
         } else {
             gates::GateRows::default()
         };
+        self.rays = rays::Rays::default();
+        if config.rays {
+            self.rays = rays::Rays::build(self);
+        }
         let plain = after::plain_program(&self.def.after_move);
         self.after_move_plain = config.after_move && plain;
         self.after_prog = self

@@ -27,6 +27,7 @@ use std::cell::RefCell;
 mod count;
 mod drops;
 mod run;
+mod slide;
 mod straight;
 
 use straight::{attrs_straight, straight_nodes};

@@ -239,3 +239,27 @@ impl Rules {
             .count()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ray;
+    use crate::def::NONE;
+
+    #[test]
+    fn rays_must_keep_one_order_of_indexes() {
+        let mut line = Vec::new();
+        // 0 -> 1 -> 2 -> off: ascending.
+        assert!(ray(&[1, 2, NONE], 0, &mut line));
+        assert_eq!(line, [1, 2]);
+        // 3 -> 1 -> 0 -> off: descending.
+        assert!(ray(&[NONE, 0, NONE, 1], 3, &mut line));
+        assert_eq!(line, [1, 0]);
+        // 0 -> 2 -> 1: turns back; 0 -> 1 -> 0: comes back to the start; 1 -> 1: stays.
+        assert!(!ray(&[2, NONE, 1], 0, &mut line));
+        assert!(!ray(&[1, 0], 0, &mut line));
+        assert!(!ray(&[NONE, 1], 1, &mut line));
+        // A square past the table's end, or no square at all.
+        assert!(!ray(&[5, NONE], 0, &mut line));
+        assert!(!ray(&[NONE, NONE], 0, &mut line));
+    }
+}

@@ -170,7 +170,7 @@ fn ray(next: &[u16], sq: u16, line: &mut Vec<u16>) -> bool {
 impl Rules {
     /// Runs the slide of gate `g` (entry `e`, [`F_RAY`]) from `sq` (`Rules::gen_rows`): the
     /// moves the straight runner writes, found over the occupied squares `occ`.
-    #[inline]
+    #[inline(never)]
     pub(super) fn run_ray(
         &self,
         ex: &mut Exec,

@@ -143,6 +143,14 @@ fn coverage_of_the_shipped_games() {
         (1, 1)
     );
     assert_eq!(get(FastPath::Jump).taken, 0);
+    // Every slide of the bishops, rooks and queen from every square where its first step
+    // stays on the board: per side 4 x 49 diagonal, 4 x 56 straight and both for the queen.
+    assert_eq!(get(FastPath::Rays).taken, 2 * (4 * 49 + 4 * 56) * 2);
+    // Capablanca chess has 80 squares: no square set of one word, no rays.
+    let capablanca = &counts[&("capablanca.zrf".to_string(), 0)];
+    assert!(capablanca
+        .iter()
+        .any(|c| c.path == FastPath::Rays && c.taken == 0 && c.of > 0));
     // Checkers: the jumps are written from the rows.
     let checkers = &counts[&("checkers.zrf".to_string(), 0)];
     let jump = checkers

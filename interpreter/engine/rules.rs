@@ -68,6 +68,8 @@ pub struct Rules {
     pub(in crate::engine) gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
     /// The same lists by player and start square, gates read at load (`gates.rs`).
     pub(in crate::engine) gate_rows: gates::GateRows,
+    /// The plain slides of the gate rows over square sets (`compiled/rays.rs`).
+    pub(in crate::engine) rays: rays::Rays,
     /// The `after-move` program as a clock, when it is one.
     pub(in crate::engine) clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after/`), when it is plain.
@@ -166,6 +168,7 @@ impl Rules {
             rank_passes,
             gen_lists,
             gate_rows: gates::GateRows::default(),
+            rays: rays::Rays::default(),
             attr_defaults,
             in_turn_order,
             goal_squares,
@@ -233,6 +236,11 @@ impl Rules {
             gates::GateRows::build(&self.def, &self.special, &self.gen_lists, config)
         } else {
             gates::GateRows::default()
+        };
+        self.rays = if config.rays {
+            rays::Rays::build(&self.def, &self.special, &mut self.gate_rows)
+        } else {
+            rays::Rays::default()
         };
         let plain = after::plain_program(&self.def.after_move);
         self.after_move_plain = config.after_move && plain;

@@ -48,11 +48,15 @@ pub enum FastPath {
     Clock,
     /// Royal safety proven from the attack tables without playing the move (`legal.rs`).
     Legality,
+    /// A gate row whose block is a plain slide, on a board of at most 64 squares, answered
+    /// over square sets: the nearest piece on its ray found from a mask of the occupied
+    /// squares (`rays.rs`).
+    Rays,
 }
 
 impl FastPath {
     /// Every fast path, in the order of [`EngineConfig`]'s fields.
-    pub const ALL: [FastPath; 12] = [
+    pub const ALL: [FastPath; 13] = [
         FastPath::Tree,
         FastPath::GateRows,
         FastPath::Straight,
@@ -65,6 +69,7 @@ impl FastPath {
         FastPath::AfterMove,
         FastPath::Clock,
         FastPath::Legality,
+        FastPath::Rays,
     ];
 
     /// The path's name, as in tables and test messages.
@@ -82,6 +87,7 @@ impl FastPath {
             FastPath::AfterMove => "after-move",
             FastPath::Clock => "clock",
             FastPath::Legality => "legality",
+            FastPath::Rays => "rays",
         }
     }
 
@@ -91,7 +97,7 @@ impl FastPath {
         match self {
             // The straight runner and the rows walk the specialised tree past the gate.
             FastPath::GateRows | FastPath::Straight => &[FastPath::Tree],
-            FastPath::Simple | FastPath::Jump | FastPath::ChainEnds => {
+            FastPath::Simple | FastPath::Jump | FastPath::ChainEnds | FastPath::Rays => {
                 &[FastPath::Tree, FastPath::GateRows]
             }
             _ => &[],
@@ -127,6 +133,8 @@ pub struct EngineConfig {
     pub clock: bool,
     /// [`FastPath::Legality`].
     pub legality: bool,
+    /// [`FastPath::Rays`].
+    pub rays: bool,
 }
 
 impl Default for EngineConfig {
@@ -151,6 +159,7 @@ impl EngineConfig {
             after_move: true,
             clock: true,
             legality: true,
+            rays: true,
         }
     }
 
@@ -169,6 +178,7 @@ impl EngineConfig {
             after_move: false,
             clock: false,
             legality: false,
+            rays: false,
         }
     }
 
@@ -196,6 +206,7 @@ impl EngineConfig {
             FastPath::AfterMove => self.after_move,
             FastPath::Clock => self.clock,
             FastPath::Legality => self.legality,
+            FastPath::Rays => self.rays,
         }
     }
 
@@ -214,6 +225,7 @@ impl EngineConfig {
             FastPath::AfterMove => &mut self.after_move,
             FastPath::Clock => &mut self.clock,
             FastPath::Legality => &mut self.legality,
+            FastPath::Rays => &mut self.rays,
         };
         *flag = on;
     }

@@ -39,6 +39,9 @@ bitflags::bitflags! {
         /// the second gate's square, with the add [`GateRows::jumps`]`[SqGate::simple]`
         /// (`Special::gate_jump`).
         const JUMP = 16;
+        /// A plain slide answered over square sets (`compiled/rays.rs`), whose ray is
+        /// `Rays::rays[SqGate::simple]`.
+        const RAY = 32;
     }
 }
 
@@ -59,7 +62,7 @@ pub(in crate::engine) struct SqGate {
     /// The block's entry in [`GateRows::entries`].
     pub entry: u32,
     /// With `SIMPLE`: the move's header in [`GateRows::simples`]; with `JUMP`: the
-    /// add in [`GateRows::jumps`].
+    /// add in [`GateRows::jumps`]; with `RAY`: the ray in `Rays::rays`.
     pub simple: u32,
 }
 
@@ -68,7 +71,7 @@ pub(in crate::engine) struct SqGate {
 pub(in crate::engine) struct GateRows {
     /// Per (selector, player, piece type, square), in that order: where its row begins and
     /// ends in `gates`.
-    span: Vec<(u32, u32)>,
+    pub(in crate::engine) span: Vec<(u32, u32)>,
     pub gates: Vec<SqGate>,
     /// The generation entries the rows point to.
     pub entries: Vec<GateEntry>,

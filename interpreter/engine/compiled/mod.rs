@@ -6,4 +6,5 @@ pub mod attack;
 pub(super) mod config;
 pub(super) mod gate_test;
 pub(super) mod gates;
+pub(super) mod rays;
 pub(super) mod special;

@@ -279,6 +279,7 @@ impl Rules {
         let rows = &self.gate_rows;
         let spans = rows.spans(base);
         let squares = cells.get(lo..hi).unwrap_or(&[]);
+        let mut occ = rays::Occupied::default();
         for (i, cell) in squares.iter().enumerate() {
             if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
                 continue;
@@ -315,7 +316,9 @@ impl Rules {
                     continue;
                 };
                 let flags = g.flags.difference(RowFlags::SIMPLE);
-                if g.flags.contains(RowFlags::SIMPLE)
+                if g.flags.contains(RowFlags::RAY) {
+                    self.run_ray(ex, (g, e, sq as u16), &mut occ, scratch, out);
+                } else if g.flags.contains(RowFlags::SIMPLE)
                     && rows.simples.get(g.simple as usize).is_some_and(|head| {
                         ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
                     })

@@ -15,6 +15,7 @@ mod after_move;
 mod attacked;
 mod emit;
 pub(super) mod generate;
+mod rays;
 mod run;
 
 /// The most instructions one block may execute before it is stopped (a `while` that never

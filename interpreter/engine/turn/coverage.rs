@@ -89,6 +89,7 @@ impl Rules {
                 royal * one(self.attacks.usable),
                 royal,
             ),
+            count(FastPath::Rays, "row gates", self.ray_gates(), gates),
         ]
     }
 }

@@ -27,6 +27,7 @@ use std::cell::RefCell;
 mod adder;
 mod count;
 mod drops;
+mod slide;
 mod straight;
 
 use straight::{attrs_straight, straight_nodes};

@@ -3,13 +3,12 @@
 //! once, never a dead end. Checked at every ply of seeded random games of every shipped game
 //! (all variants) and of every fourth corpus file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use zrf::actions::{self, Next, Space, Turns};
 use zrf::engine::{MoveList, Rules, UndoLog};
 mod common;
 
-use common::FsLoader;
 use common::Rng;
 
 /// Walks every action sequence offered in one position; returns the positions' turn count.
@@ -84,25 +83,12 @@ fn play(name: &str, rules: &Rules, games: usize, plies: usize) -> usize {
 }
 
 fn play_file(path: &Path, games: usize, plies: usize, all_variants: bool) -> usize {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let name = path.to_string_lossy();
-    let loaded = zrf::load(&name, &bytes, &FsLoader);
-    let n = if all_variants {
-        loaded.games.len()
-    } else {
-        loaded.games.len().min(1)
-    };
-    let mut checked = 0;
-    for (i, game) in loaded.games.iter().take(n).enumerate() {
-        let (def, _) = zrf::resolve_game(game);
-        let Some(def) = def else { continue };
-        checked += play(&format!("{name} #{i}"), &Rules::new(def), games, plies);
-    }
-    checked
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+    // Named (and so seeded) by the file's name, not its path, so that every checkout plays
+    // the same games.
+    let name = common::file_name(path);
+    (common::resolved_games(path, all_variants).into_iter())
+        .map(|(i, def)| play(&format!("{name} #{i}"), &Rules::new(def), games, plies))
+        .sum()
 }
 
 #[test]
@@ -114,17 +100,9 @@ fn shipped_games_name_every_turn_by_one_action_sequence() {
 
 #[test]
 fn corpus_sample_names_every_turn_by_one_action_sequence() {
-    let list = std::fs::read_to_string(root().join("tests/corpus/loads.txt")).expect("loads.txt");
-    let dir = root().join("tests/corpus/dagaz");
-    let files: Vec<&str> = list
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
-    assert!(files.len() > 300);
-    let checked: usize = files
-        .iter()
+    let checked: usize = (common::corpus_loads().iter())
         .step_by(4)
-        .map(|f| play_file(&dir.join(f), 1, 40, false))
+        .map(|f| play_file(f, 1, 40, false))
         .sum();
     assert!(checked > 2000, "{checked} positions checked");
 }

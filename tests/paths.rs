@@ -4,14 +4,12 @@
 //! every ply the legal moves must be the same, op for op (headers, ops, paths, captured
 //! squares, cuts), and the position after the move played, and after taking it back, too.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use zrf::engine::FastPath;
 use zrf::testing::paths::PathRules;
 mod common;
-
-use common::FsLoader;
 
 /// Each shipped variant: (games, plies per game, moves compared at most).
 const SHIPPED: (usize, usize, usize) = (4, 80, 2500);
@@ -22,24 +20,16 @@ const CORPUS: (usize, usize, usize) = (2, 50, 700);
 /// Compares the variants of a rules file (all, or the first); returns the positions and
 /// moves compared.
 fn compare_file(path: &Path, limits: (usize, usize, usize), all_variants: bool) -> (usize, usize) {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let name = path.to_string_lossy();
-    let loaded = zrf::load(&name, &bytes, &FsLoader);
-    let n = if all_variants { loaded.games.len() } else { 1 };
+    // Seeded by the file's name, not its path, so that every checkout plays the same games.
+    let name = common::file_name(path);
     let mut compared = (0, 0);
-    for (i, game) in loaded.games.iter().take(n).enumerate() {
-        let (def, _) = zrf::resolve_game(game);
-        let Some(def) = def else { continue };
+    for (i, def) in common::resolved_games(path, all_variants) {
         let seed = 0x9e37_79b9_7f4a_7c15 ^ (name.len() as u64) << 8 ^ i as u64;
         let (p, m) =
             (PathRules::new(def).play(limits, seed)).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
         compared = (compared.0 + p, compared.1 + m);
     }
     compared
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
 #[test]
@@ -63,17 +53,11 @@ fn shipped_games_move_alike_on_every_path() {
 #[test]
 fn corpus_sample_moves_alike_on_every_path() {
     let start = Instant::now();
-    let list = std::fs::read_to_string(root().join("tests/corpus/loads.txt")).expect("loads.txt");
-    let dir = root().join("tests/corpus/dagaz");
-    let files: Vec<&str> = list
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
-    assert!(files.len() > 300);
+    let files = common::corpus_loads();
     let (mut positions, mut moves, mut n) = (0, 0, 0);
     // Every fourth file: about a hundred games of every family (checkers, chess, shogi, go...).
     for f in files.iter().step_by(CORPUS_STEP) {
-        let (p, m) = compare_file(&dir.join(f), CORPUS, false);
+        let (p, m) = compare_file(f, CORPUS, false);
         (positions, moves, n) = (positions + p, moves + m, n + 1);
     }
     eprintln!(
@@ -99,25 +83,16 @@ fn coverage_of_the_shipped_games() {
     let mut totals = vec![(0, 0); FastPath::ALL.len()];
     let mut counts = std::collections::BTreeMap::new();
     for f in &files {
-        let bytes = std::fs::read(f).expect("readable");
-        let name = f
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let loaded = zrf::load(&name, &bytes, &FsLoader);
-        for (i, game) in loaded.games.iter().enumerate() {
-            let (Some(def), _) = zrf::resolve_game(game) else {
-                continue;
-            };
+        let name = common::file_name(f);
+        for (i, def) in common::resolved_games(f, true) {
             let title = format!("{name} {}", def.title);
-            let rules = zrf::engine::Rules::new(def);
+            let path_counts = zrf::engine::Rules::new(def).path_counts();
             let mut row = format!("| {} |", title.trim());
-            for (k, c) in rules.path_counts().iter().enumerate() {
+            for (k, c) in path_counts.iter().enumerate() {
                 row += &format!(" {}/{} |", c.taken, c.of);
                 totals[k] = (totals[k].0 + c.taken, totals[k].1 + c.of);
             }
-            counts.insert((name.clone(), i), rules.path_counts());
+            counts.insert((name.clone(), i), path_counts);
             table.push(row);
         }
     }
@@ -221,17 +196,8 @@ fn perft_counts_alike_on_every_path() {
     }
     let (mut checked, mut leaves) = (0, 0);
     for f in common::shipped_files() {
-        let name = f
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let bytes = std::fs::read(&f).expect("readable");
-        let loaded = zrf::load(&name, &bytes, &FsLoader);
-        for (i, game) in loaded.games.iter().enumerate() {
-            let (Some(def), _) = zrf::resolve_game(game) else {
-                continue;
-            };
+        let name = common::file_name(&f);
+        for (i, def) in common::resolved_games(&f, true) {
             let plain = Rules::with_config(def, EngineConfig::plain());
             let configured: Vec<(&str, Rules)> = (configs.iter())
                 .map(|(path, config)| {

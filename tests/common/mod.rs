@@ -111,6 +111,38 @@ impl zrf::expand::Loader for FsLoader {
     }
 }
 
+/// The games of a rules file that resolve, each with its index in the file: every variant,
+/// or only the first. Includes are read from disk.
+pub fn resolved_games(path: &Path, all_variants: bool) -> Vec<(usize, zrf::def::GameDef)> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let loaded = zrf::load(&path.to_string_lossy(), &bytes, &FsLoader);
+    let n = if all_variants { loaded.games.len() } else { 1 };
+    (loaded.games.iter().take(n).enumerate())
+        .filter_map(|(i, game)| zrf::resolve_game(game).0.map(|def| (i, def)))
+        .collect()
+}
+
+/// The vendored corpus files that load (`tests/corpus/loads.txt`), in the list's order.
+pub fn corpus_loads() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let list = std::fs::read_to_string(root.join("tests/corpus/loads.txt")).expect("loads.txt");
+    let dir = root.join("tests/corpus/dagaz");
+    let files: Vec<PathBuf> = (list.lines())
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| dir.join(l))
+        .collect();
+    assert!(files.len() > 300, "{} corpus files", files.len());
+    files
+}
+
+/// A path's file name, as the tests name a rules file in their messages.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// A small seeded generator (xorshift), so that random games are the same on every run.
 pub struct Rng(pub u64);
 

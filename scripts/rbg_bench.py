@@ -39,9 +39,18 @@ TITLES = {
 }
 
 
-def run(cmd):
-    """Runs cmd; returns (CPU seconds, stdout, exit code)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def run(cmd, stdin=None):
+    """Runs cmd with stdin as its input; returns (CPU seconds, stdout, exit code)."""
+    proc = subprocess.Popen(
+        cmd,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    if stdin is not None:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
     out = proc.stdout.read()
     proc.stdout.close()
     _, status, usage = os.wait4(proc.pid, 0)

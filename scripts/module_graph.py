@@ -13,7 +13,10 @@ told apart by text), and so are names a module defines itself.
 
 Prints each module's dependencies, then the strongly connected components with more than
 one module (each a set of modules that import each other in a cycle), then the two-module
-cycles among them.
+cycles among them, then the `impl` blocks that sit outside their type's module: an inherent
+`impl T` (or `impl Trait for T`, unless the trait is defined where the impl is) belongs in
+the file that defines `T` or in the folder of that module's children (`t.rs` or `t/mod.rs`:
+`t/`). Types defined in two files are skipped.
 """
 
 import os
@@ -73,12 +76,14 @@ def strip(text):
 
 
 files = defaultdict(str)
+by_file = {}
 for d, _, names in os.walk(root_dir):
     for f in sorted(names):
         if f.endswith(".rs"):
             p = os.path.join(d, f)
             with open(p, encoding="utf-8") as fh:
-                files[module_of(p)] += strip(fh.read()) + "\n"
+                by_file[p] = strip(fh.read())
+            files[module_of(p)] += by_file[p] + "\n"
 
 item = re.compile(
     r"^(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|const|static|type|union)\s+(?!fn\b)([A-Za-z_]\w*)",
@@ -166,5 +171,50 @@ print("\n# Two-module cycles\n")
 for a, b in pairs:
     print(f"{a} <-> {b}")
 if not pairs:
+    print("none")
+
+# Impl blocks outside their type's module.
+type_item = re.compile(
+    r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|union)\s+([A-Za-z_]\w*)", re.M
+)
+impl_item = re.compile(
+    r"^\s*impl\b(?:\s*<[^{]*?>)?\s+(?:([\w:]+)(?:<[^{]*?>)?\s+for\s+)?&?(?:'\w+\s+)?([\w:]+)",
+    re.M,
+)
+defined = defaultdict(set)
+for p, code in by_file.items():
+    for name in type_item.findall(code):
+        defined[name].add(p)
+
+
+def home(p):
+    """The folder of the children of the module defined in file `p`."""
+    return os.path.dirname(p) if os.path.basename(p) == "mod.rs" else p[:-3]
+
+
+def inside(p, q):
+    """Whether file `p` is the module of file `q` or one of its descendants."""
+    return p == q or p.startswith(home(q) + os.sep)
+
+
+outside = defaultdict(list)
+placed = defaultdict(set)
+for p, code in sorted(by_file.items()):
+    for trait, ty in impl_item.findall(code):
+        ty, trait = ty.split("::")[-1], trait.split("::")[-1]
+        if len(defined.get(ty, ())) != 1:
+            continue
+        (q,) = defined[ty]
+        placed[ty].add(os.path.relpath(p, root_dir))
+        if trait and len(defined.get(trait, ())) == 1 and inside(p, next(iter(defined[trait]))):
+            continue
+        if not inside(p, q):
+            outside[ty].append(os.path.relpath(p, root_dir))
+print("\n# Impl blocks outside their type's module\n")
+for ty in sorted(outside):
+    (q,) = defined[ty]
+    where = ", ".join(sorted(set(outside[ty])))
+    print(f"{ty} ({os.path.relpath(q, root_dir)}): {where}")
+if not outside:
     print("none")
 sys.exit(0)

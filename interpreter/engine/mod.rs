@@ -8,10 +8,16 @@
 //! - `compiled/`: the compiled form of the move programs (specialised trees, gate entries and
 //!   rows, adders, attack tables, the compiled `after-move`, the engine configuration), each
 //!   built from the resolved game at load;
-//! - `rules.rs`: `Rules`, the game with those tables, and the build step (`Rules::configure`);
+//! - `rules.rs`: [`Tables`], the game with those tables, and the build step
+//!   (`Tables::configure`);
 //! - `exec/`: the executor, running one block from one square in one mode (generation,
-//!   attack test, `after-move`, captures only), and the generation of single steps;
-//! - `turn/`: whole turns (chains of partial steps), legality, goals, make and perft.
+//!   attack test, `after-move`, captures only), and [`Generator`], the tables with the
+//!   generation of single steps, attack tests and the `after-move` run;
+//! - `turn/`: [`Rules`], the generator with whole turns (chains of partial steps), legality,
+//!   goals, make and perft.
+//!
+//! Each of the three types holds the one below and reaches its methods and fields through
+//! `Deref`, so every `impl` block sits in its type's own layer.
 
 mod compiled;
 mod exec;
@@ -28,12 +34,13 @@ use turn::{chains, coverage, goals, legal, make};
 
 pub use config::{EngineConfig, FastPath};
 pub use coverage::PathCount;
-pub use exec::{Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
+pub use exec::{Generator, Scratch, BLOCK_MOVE_LIMIT, STEP_LIMIT};
 pub use goals::{GoalContext, Outcome};
 pub use make::{unique_captures, PerftOptions};
 pub use moves::{Cut, Move, MoveList, Op};
 pub use position::{Cell, Position, DEAD, HUFFABLE};
 pub use rules::*;
+pub use turn::Rules;
 pub use undo::{apply, apply_more, revert, UndoLog};
 
 use attack::Attacks;

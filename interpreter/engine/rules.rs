@@ -1,4 +1,4 @@
-//! `Rules`: a game ready to play, the tables derived from its definition once, and the one
+//! `Tables`: a game's definition with the tables derived from it once, and the one
 //! build step that applies an engine configuration.
 
 use super::*;
@@ -23,9 +23,14 @@ pub const GEN_MOVE_LIMIT: usize = 200_000;
 /// comes near it.
 pub const GEN_WORK_LIMIT: u64 = 10_000_000;
 
-/// A game ready to play: the definition plus tables derived from it.
+/// The definition plus the tables derived from it at load: the bottom of the three types a
+/// game is played through ([`Rules`] on [`Generator`] on `Tables`, each adding its layer's
+/// methods and reaching the one below through `Deref`).
+///
+/// [`Rules`]: crate::engine::Rules
+/// [`Generator`]: crate::engine::Generator
 #[derive(Clone, Debug)]
-pub struct Rules {
+pub struct Tables {
     /// The resolved definition.
     pub def: GameDef,
     /// The turn sequence: `once` entries, then `cycle` entries.
@@ -92,14 +97,9 @@ pub struct Rules {
 /// of them being legal is all it needs to know about them ([`Rules::legal_captures_in`]).
 pub(super) const QUIET_KEPT: u32 = 2;
 
-impl Rules {
-    /// Derives the engine tables from a definition, with every fast path.
-    pub fn new(def: GameDef) -> Rules {
-        Rules::with_config(def, EngineConfig::all())
-    }
-
+impl Tables {
     /// Derives the engine tables from a definition, with the fast paths of `config`.
-    pub fn with_config(mut def: GameDef, config: EngineConfig) -> Rules {
+    pub fn with_config(mut def: GameDef, config: EngineConfig) -> Tables {
         let special = special::Special::build(&mut def);
         let mut turns = def.turn_order.once.clone();
         let once = turns.len();
@@ -140,7 +140,7 @@ impl Rules {
             rank_passes.sort_unstable();
             rank_passes.dedup();
         }
-        // The generation lists of each selector (see `Rules::gen_lists`).
+        // The generation lists of each selector (see `Tables::gen_lists`).
         let selectors = (rank_passes.iter().map(|&r| (Some(r), None)))
             .chain(std::iter::once((None, None)))
             .chain((0..def.move_types.len()).map(|t| (None, Some(MoveTypeId(t as u16)))));
@@ -160,7 +160,7 @@ impl Rules {
             })
             .collect();
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
-        let mut rules = Rules {
+        let mut rules = Tables {
             turns,
             once,
             royal,

@@ -1,16 +1,17 @@
 //! Running the compiled `after-move` program (`compiled/after/`) for the move just applied,
 //! without the interpreter: its settings applied as counter ops, remembered in the undo log.
 
+use super::Generator;
 use crate::def::*;
 use crate::engine::after::{count, PCond, PExpr, PInstr};
 use crate::engine::arith::arith;
 use crate::engine::position::Position;
+use crate::engine::rules::Tables;
 use crate::engine::undo::{apply_counter, Memo, UndoLog, MAX_SETS, MAX_TALLY, MEMO_SIZE};
-use crate::engine::Rules;
 
 /// One run of a plain program.
 struct Plain<'a> {
-    rules: &'a Rules,
+    rules: &'a Tables,
     pos: &'a Position,
     mover: PlayerId,
     /// Whether the move captured, and the type + 1 of the piece that moved.
@@ -83,7 +84,7 @@ impl Plain<'_> {
     }
 }
 
-impl Rules {
+impl Generator {
     /// Runs a plain `after-move` program for the move just applied and applies its counter
     /// changes; false (nothing done) when it needs the interpreter after all.
     pub(in crate::engine) fn after_move_plain_run(

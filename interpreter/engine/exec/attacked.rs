@@ -2,11 +2,12 @@
 //! tables (leaps and slides) or by running the blocks in attack mode. The executor's
 //! `attacked?` and `defended?` ask them, and so do royal safety and the goals.
 
+use super::Generator;
 use crate::def::{MoveTypeId, PlayerId, NONE};
 use crate::engine::exec::Mode;
-use crate::engine::{Cell, Exec, MoveList, Position, Rules, Scratch, DEAD};
+use crate::engine::{Cell, Exec, MoveList, Position, Scratch, DEAD};
 
-impl Rules {
+impl Generator {
     /// Whether a piece of a player other than `side` (or of `side` itself, when `by_enemy` is
     /// false) could capture on `sq` with moves of the given type.
     pub fn attacked(

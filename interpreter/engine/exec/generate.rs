@@ -5,7 +5,7 @@ use crate::def::*;
 use crate::engine::scratch::{Drops, Mode};
 use crate::engine::*;
 
-impl Rules {
+impl Generator {
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
     ///
     /// `only` restricts to the piece on one square; `move_type` to blocks of that type.
@@ -452,6 +452,6 @@ impl Rules {
 }
 
 /// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
-pub(in crate::engine) fn rows_per_sel(rules: &Rules) -> usize {
+pub(in crate::engine) fn rows_per_sel(rules: &Tables) -> usize {
     rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
 }

@@ -5,10 +5,10 @@
 
 use super::moves::{Cut, Move, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
+use super::rules::Tables;
 pub use super::scratch::Scratch;
 pub(super) use super::scratch::{Mode, Pending, WorkStop};
 use super::special::{head_of, Adder, Seq};
-use super::Rules;
 use crate::def::*;
 
 mod after_move;
@@ -26,9 +26,40 @@ pub const STEP_LIMIT: u32 = 1_000_000;
 /// block stops, keeping them.
 pub const BLOCK_MOVE_LIMIT: usize = 10_000;
 
+/// The game's tables with the executor's entry points: single steps of the side to move
+/// (`generate.rs`), attack tests (`attacked.rs`), the compiled `after-move` run
+/// (`after_move.rs`). [`Rules`](crate::engine::Rules) holds one and adds whole turns; the
+/// tables' own methods are reached through `Deref`.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    tables: Tables,
+}
+
+impl Generator {
+    /// The executor's entry points over `tables`.
+    pub(in crate::engine) fn new(tables: Tables) -> Generator {
+        Generator { tables }
+    }
+}
+
+impl std::ops::Deref for Generator {
+    type Target = Tables;
+    #[inline(always)]
+    fn deref(&self) -> &Tables {
+        &self.tables
+    }
+}
+
+impl std::ops::DerefMut for Generator {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Tables {
+        &mut self.tables
+    }
+}
+
 /// One block run.
 pub struct Exec<'a> {
-    pub rules: &'a Rules,
+    pub rules: &'a Generator,
     pub pos: &'a Position,
     /// Whose pieces move (zones, symmetry, friend and enemy follow this player). Fixed by
     /// [`Exec::new`], which also picks the player's direction table (`base`).
@@ -76,7 +107,7 @@ pub(super) enum Flow {
 impl<'a> Exec<'a> {
     /// A runner for `side` on `pos`, in `mode`.
     pub(in crate::engine) fn new(
-        rules: &'a Rules,
+        rules: &'a Generator,
         pos: &'a Position,
         side: PlayerId,
         mode: Mode,

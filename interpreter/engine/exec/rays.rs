@@ -1,16 +1,15 @@
 //! Generation of the `rays` fast path's slides (`compiled/rays.rs`): the moves the straight
 //! runner writes, found over the occupied squares with one mask and one bit scan.
 
-use super::{Exec, Scratch, STEP_LIMIT};
+use super::{Exec, Generator, Scratch, STEP_LIMIT};
 use crate::def::NONE;
 use crate::engine::gate_test::passes;
 use crate::engine::gates::{RowFlags, SqGate};
 use crate::engine::moves::{Cut, MoveList};
 use crate::engine::rays::Occupied;
 use crate::engine::special::GateEntry;
-use crate::engine::Rules;
 
-impl Rules {
+impl Generator {
     /// Runs the slide of gate `g` (entry `e`, `RowFlags::RAY`) from `sq` (`Rules::gen_rows`): the
     /// moves the straight runner writes, found over the occupied squares `occ`.
     #[inline(never)]

@@ -178,7 +178,8 @@ def run_tasks(fn, tasks, *, results=None, key=None, desc="tasks", progress=True,
 
     tasks = list(tasks)
     done = load_results(results, key) if results else {}
-    done = {t: r for t, r in done.items() if t in {task for task, _ in tasks}}
+    names = {task for task, _ in tasks}
+    done = {t: r for t, r in done.items() if t in names}
     if on_result:
         for t, r in done.items():
             on_result(t, r)

@@ -9,8 +9,9 @@
 #    `Game.perft` in the driver process alone (DEPTH 0 skips it);
 # 2. GAMES random chess games (`zrf selfplay --engine random --vs random`, seed 1) through
 #    `zrf.cluster.selfplay`, against the same games played one after another in the driver,
-#    REPEAT times in turn with CPUS plain processes sharing the games (what the machine allows
-#    at that moment), after a run of CPUS games, one a task (the fixed cost of a run).
+#    REPEAT times in turn with CPUS plain processes playing the cluster's tasks (what the
+#    machine allows at that moment), after runs of CPUS games, one a task (the fixed cost of a
+#    run: the first, whose workers may still import zrf, then the median of 20).
 # The counts and the tables must be equal; it prints the seconds and the speed-ups (each run's
 # and the median), and the CPU time the perft tasks take together against one process (a bound
 # on the speed-up that the machine's load does not change).
@@ -66,9 +67,9 @@ if depth > 0:
 
 
 # Selfplay: first CPUS games (one a task, a task per CPU: what a run costs beyond its games),
-# then GAMES games REPEAT times, one process, cluster and CPUS plain processes (a fork pool,
-# each playing a share: what the machine allows at that moment) in turn, each time printed
-# (the machine's load varies between runs), then the medians of the speed-ups.
+# then GAMES games REPEAT times, one process, cluster and CPUS plain processes (a fork pool
+# playing the cluster's tasks: what the machine allows at that moment) in turn, each time
+# printed (the machine's load varies between runs), then the medians of the speed-ups.
 import multiprocessing
 
 
@@ -90,9 +91,11 @@ def cluster(n):
 
 
 def plain(n):
+    # The games cut as the cluster cuts them (runs of consecutive games), handed out in turn.
     t = time.monotonic()
-    parts = [list(range(i, n, cpus)) for i in range(cpus)]
-    played = sum(len(got) for got in pool.map(share, parts))
+    per = zc.random_games_per_task(n, cpus)
+    parts = [list(range(i, min(i + per, n))) for i in range(0, n, per)]
+    played = sum(len(got) for got in pool.map(share, parts, chunksize=1))
     return time.monotonic() - t, played
 
 
@@ -102,8 +105,9 @@ t_cluster, _ = cluster(cpus)
 t_single, _ = single(cpus)
 print(f"{cpus} random chess games, one a CPU, the first run (a worker may still import zrf): "
       f"one process {t_single * 1000:.0f} ms, cluster {t_cluster * 1000:.0f} ms", flush=True)
-t_cluster, _ = cluster(cpus)
-print(f"the same again: cluster {t_cluster * 1000:.0f} ms (the fixed cost of a run)", flush=True)
+fixed = sorted(cluster(cpus)[0] for _ in range(20))
+print(f"the same again, 20 times: cluster median {statistics.median(fixed) * 1000:.1f} ms, from "
+      f"{fixed[0] * 1000:.1f} to {fixed[-1] * 1000:.1f} ms (the fixed cost of a run)", flush=True)
 ups, plains = [], []
 for _ in range(repeat):
     t_single, table_single = single(games)

@@ -486,3 +486,31 @@ def test_strength_tables_through_the_cluster_equal_the_binary(tmp_path):
     assert len(one) == 3  # the three variants of tic-tac-toe, depth 4 against depth 2
     assert rows("many", ray.get_runtime_context().gcs_address) == one
     assert len(open(env["RESULTS"]).read().splitlines()) == 3 * 4
+
+
+def test_rules_are_put_once_per_ray_session_and_tasks_made_once():
+    # A run's fixed cost: the rules go into Ray's object store once per Ray session (the next
+    # run on them takes the same reference), and a job's function becomes a Ray task once.
+    from zrf.cluster import jobs, runner
+
+    first = jobs.shared(jobs.Rules(CHESS))
+    assert zc.perft(CHESS, 3, only=True, cpus=2, progress=False) == (["3 8902"], 8902)
+    assert jobs.shared(jobs.Rules(CHESS)) is first
+    assert jobs.shared(jobs.Rules(CHESS, "Chess")) is not first
+    assert runner._remote(jobs._perft_task, 1) is runner._remote(jobs._perft_task, 1)
+    assert runner._remote(jobs._perft_task, 1) is not runner._remote(jobs._perft_task, 2)
+
+    def local(x):
+        return x
+
+    # A function made inside another is not kept (a new one each run would pile up).
+    assert runner._remote(local, 1) is not runner._remote(local, 1)
+    # Ray started again: the old store is gone, so the rules are put again, and the tasks
+    # (on new workers, which must fetch the rules) still count right.
+    ray.shutdown()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    again = jobs.shared(jobs.Rules(CHESS))
+    assert again is not first
+    assert zc.perft(CHESS, 3, only=True, cpus=2, progress=False) == (["3 8902"], 8902)
+    assert zc.selfplay(CHESS, games=20, engine="random", vs="random", cpus=2,
+                       progress=False) == SELFPLAY_TABLE

@@ -10,6 +10,7 @@ interrupted run loses at most the tasks that were in flight.
 """
 
 import hashlib
+import inspect
 import json
 import os
 import sys
@@ -123,10 +124,36 @@ def _maybe_fail(task, fault):
     os._exit(17)
 
 
-@ray.remote(max_retries=MAX_RETRIES)
-def _call(fn, task, args, fault):
-    _maybe_fail(task, fault)
-    return fn(*args)
+def _remote(fn, num_cpus):
+    """`fn` as a Ray task (retried when its worker dies, with the test-only fault hook): a task
+    then carries its arguments alone, not the function (sending the function with every task,
+    and `.options()` at every run, cost about a millisecond a task). Made once for a function
+    defined at a module's top level (it lives as long as the process); once per run for
+    another callable (a closure, a lambda, a bound method), which is not kept."""
+    key = (fn, num_cpus)
+    if key in _remotes:
+        return _remotes[key]
+
+    def call(task, args, fault):
+        _maybe_fail(task, fault)
+        return fn(*args)
+
+    remote = ray.remote(num_cpus=num_cpus, max_retries=MAX_RETRIES)(call)
+    if inspect.isfunction(fn) and "<" not in fn.__qualname__:
+        _remotes[key] = remote
+    return remote
+
+
+# {(function, CPUs a task takes): its Ray task}, for functions at a module's top level.
+_remotes = {}
+
+
+def session():
+    """What names the Ray session this process is connected to: the job and the node of the
+    driver, both new when Ray is started or joined again (an object put in the store of an
+    earlier session is gone)."""
+    ctx = ray.get_runtime_context()
+    return (ctx.get_job_id(), ctx.get_node_id())
 
 
 def fault_from_env():
@@ -151,7 +178,8 @@ def run_tasks(fn, tasks, *, results=None, key=None, desc="tasks", progress=True,
 
     tasks = list(tasks)
     done = load_results(results, key) if results else {}
-    done = {t: r for t, r in done.items() if t in {task for task, _ in tasks}}
+    names = {task for task, _ in tasks}
+    done = {t: r for t, r in done.items() if t in names}
     if on_result:
         for t, r in done.items():
             on_result(t, r)
@@ -162,16 +190,20 @@ def run_tasks(fn, tasks, *, results=None, key=None, desc="tasks", progress=True,
                file=sys.stderr, unit="task", dynamic_ncols=True)
     sink = _Results(results, key)
     try:
-        remote = _call.options(num_cpus=num_cpus)
-        # Twice as many tasks in flight as the cluster has CPUs, so every worker has the next
-        # one queued, and the driver never waits on hundreds of thousands of references.
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        in_flight = 2 * max(1, cpus // max(1, num_cpus)) + 8
+        remote = _remote(fn, num_cpus)
+        # Twice as many tasks in flight as the cluster has CPUs (and 8 more), so every worker
+        # has the next one queued, and the driver never waits on hundreds of thousands of
+        # references. A run of at most 10 tasks sends them all without asking Ray for its CPUs
+        # (a millisecond, which is a tenth of a short run).
+        in_flight = len(todo)
+        if in_flight > 10:
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            in_flight = 2 * max(1, cpus // max(1, num_cpus)) + 8
         queue = iter(todo)
         pending = {}
         while True:
             for t, a in queue:
-                pending[remote.remote(fn, t, a, fault)] = t
+                pending[remote.remote(t, a, fault)] = t
                 if len(pending) >= in_flight:
                     break
             if not pending:

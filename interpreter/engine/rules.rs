@@ -1,8 +1,12 @@
 //! `Tables`: a game's definition with the tables derived from it once, and the one
 //! build step that applies an engine configuration.
 
-use super::*;
+use super::{after, gates, rays, special};
 use crate::def::*;
+use crate::engine::arith::arith;
+use crate::engine::attack::Attacks;
+use crate::engine::config::EngineConfig;
+use crate::engine::position::{Cell, Position, DEAD};
 
 /// The longest chain of partial steps one turn may take.
 pub const MAX_CHAIN: usize = 64;

@@ -1,7 +1,12 @@
 //! Emitting moves: what an `add` writes (one move per promotion choice, the pending effects
 //! turned into board writes, simple moves whole in their header) into the move list.
 
-use super::*;
+use super::{Exec, BLOCK_MOVE_LIMIT};
+use crate::def::{AddSpec, PieceId, PlayerId, NONE};
+use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::scratch::{Pending, Scratch};
+use crate::engine::special::{head_of, Adder};
 
 impl Exec<'_> {
     /// Emits the move (one per promotion choice) that the block describes at this point.

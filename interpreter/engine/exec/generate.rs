@@ -1,9 +1,14 @@
 //! Move generation: running the blocks of the side to move (gate rows, drops, the plain
 //! walk) into single steps, before chains, priorities and legality.
 
+use super::{Exec, Generator, BLOCK_MOVE_LIMIT};
 use crate::def::*;
+use crate::engine::moves::{Cut, MoveList};
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::rules::{Tables, GEN_MOVE_LIMIT, GEN_WORK_LIMIT, QUIET_KEPT};
 use crate::engine::scratch::{Drops, Mode};
-use crate::engine::*;
+use crate::engine::scratch::{Scratch, WorkStop};
+use crate::engine::{gates, rays, special};
 
 impl Generator {
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.

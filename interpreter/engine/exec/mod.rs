@@ -3,12 +3,12 @@
 //! Reads see the position as it was when the step began (the generator never writes to it);
 //! effects are collected as pending and turned into board writes when a move is added.
 
-use super::moves::{Cut, Move, MoveList, Op};
+use super::moves::{Cut, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
 use super::rules::Tables;
 pub use super::scratch::Scratch;
-pub(super) use super::scratch::{Mode, Pending, WorkStop};
-use super::special::{head_of, Adder, Seq};
+pub(super) use super::scratch::{Mode, Pending};
+use super::special::Seq;
 use crate::def::*;
 
 mod after_move;

@@ -1,8 +1,14 @@
 //! Walking the specialised tree: `Exec`'s entry points into a block's fused nodes (gated,
 //! straight-line and looping runs) and the node, test and condition evaluators.
 
-use super::*;
-use crate::engine::special::*;
+use super::{Exec, Flow, STEP_LIMIT};
+use crate::def::{Block, ZoneId, NONE};
+use crate::engine::moves::MoveList;
+use crate::engine::position::{Cell, DEAD};
+use crate::engine::scratch::{Pending, Scratch};
+use crate::engine::special::{
+    Adder, Caps, Gate, GateEntry, Kind, Node, SCond, Seq, Test, Tgt, MAX_STRAIGHT_CAPTURES,
+};
 
 impl Exec<'_> {
     /// Runs a block whose gate the caller has passed, landing on `self.cp` (generation only:

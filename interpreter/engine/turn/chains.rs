@@ -1,7 +1,13 @@
 //! Chain expansion: partial steps joined into whole turns for one `legal_moves` call.
 
+use super::workspace::Workspace;
+use super::Rules;
 use crate::def::*;
-use crate::engine::*;
+use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::position;
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::rules::{CHAIN_WORK_LIMIT, GEN_MOVE_LIMIT, MAX_CHAIN};
+use crate::engine::undo::{apply, revert};
 
 /// The last write to a square among some ops.
 pub(in crate::engine) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {

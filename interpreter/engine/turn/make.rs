@@ -1,8 +1,14 @@
 //! Playing moves on a position (make, with the turn advanced and `after-move` run) and perft.
 
+use super::workspace::Workspace;
+use super::Rules;
 use crate::def::*;
+use crate::engine::exec::Exec;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::position::Position;
 use crate::engine::scratch::Mode;
-use crate::engine::*;
+use crate::engine::undo::{apply_more, UndoLog};
+use crate::engine::{after, undo};
 
 impl Rules {
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`

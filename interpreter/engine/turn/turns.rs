@@ -1,9 +1,17 @@
 //! The turn layer: single steps expanded into whole turns, then move priorities, maximal
 //! captures, royal safety and passing; the entry points `legal_moves` and `legal_captures_in`.
 
+use super::chains::{last_write, Gen};
+use super::workspace::Workspace;
+use super::Rules;
 use crate::def::*;
+use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::position;
+use crate::engine::position::{Cell, Position, HUFFABLE};
+use crate::engine::rules::{rank_of, GEN_MOVE_LIMIT, GEN_WORK_LIMIT};
+use crate::engine::scratch::WorkStop;
 use crate::engine::scratch::{Captures, Drops, Mode};
-use crate::engine::*;
+use crate::engine::undo::{apply, revert};
 
 impl Rules {
     /// The legal moves of the side to move: whole turns, filtered by priorities, maximal

@@ -8,15 +8,14 @@
 
 use crate::def::*;
 use crate::engine::arith::arith;
-use crate::engine::moves::Move;
 use crate::engine::position::{Cell, Position, DEAD};
-use crate::engine::undo::{apply_counter, SimpleUndo, UndoLog};
+use crate::engine::undo::UndoLog;
 use crate::engine::undo::{
     MemoKey, Tally, MAX_CACHED, MAX_CACHED_PLAYERS, MAX_MEMO_READS, MAX_TALLY, MEMO_SIZE,
 };
 
 mod clock;
-pub(in crate::engine) use clock::*;
+pub(in crate::engine) use clock::{Clock, ClockLeaves};
 
 /// Whether an `after-move` program is plain (see the module comment).
 pub(in crate::engine) fn plain_program(body: &[Instr]) -> bool {

@@ -20,7 +20,6 @@
 
 use crate::def::*;
 use crate::engine::gate_test::GateTest;
-use crate::engine::position::Cell;
 pub(in crate::engine) use adder::{head_of, Adder};
 use std::cell::RefCell;
 

@@ -2,8 +2,10 @@
 //! (`compiled/rays.rs`, `exec/rays.rs`): a step, then a move on each empty square in that direction, then at
 //! most one move onto the piece that blocks the way.
 
-use super::*;
+use super::{test_code, Kind, Node, SCond, Special, Test, Tgt};
+use crate::def::GameDef;
 use crate::engine::gate_test::Classes;
+use crate::engine::gate_test::GateTest;
 
 /// A block that is a plain slide, as [`Special::slide`] reads it.
 #[derive(Clone, Copy, Debug)]

@@ -22,9 +22,9 @@ pub const GEN_MOVE_LIMIT: usize = 200_000;
 
 /// The most work one `legal_moves` call may do, in the units of `Scratch::work` (a block
 /// run counts its loop rounds and its size): past it no more blocks run, in generation,
-/// chains or royal safety, so that a position whose blocks each run up to [`STEP_LIMIT`]
-/// instructions from every square still takes a bounded time. No shipped or corpus game
-/// comes near it.
+/// chains or royal safety, so that a position whose blocks each run up to
+/// [`STEP_LIMIT`](crate::engine::STEP_LIMIT) instructions from every square still takes a
+/// bounded time. No shipped or corpus game comes near it.
 pub const GEN_WORK_LIMIT: u64 = 10_000_000;
 
 /// The definition plus the tables derived from it at load: the bottom of the three types a
@@ -59,42 +59,42 @@ pub struct Tables {
     pub counter_base: Vec<u32>,
     /// The fast paths taken beside the plain tree (`config.rs`), as
     /// [`EngineConfig::effective`] leaves them.
-    pub(in crate::engine) config: EngineConfig,
+    pub(super) config: EngineConfig,
     /// The `after-move` program is plain enough to run without the interpreter, and
     /// [`EngineConfig::after_move`] is on.
-    pub(in crate::engine) after_move_plain: bool,
+    pub(super) after_move_plain: bool,
     /// With `move-priorities`, the distinct ranks of the blocks, best first: legal moves are
     /// generated rank by rank until one gives a move. Empty (all blocks at once) without
     /// priorities, and with the options that compare moves across types (`"huffing"`,
     /// `"complete captures"`).
-    pub(in crate::engine) rank_passes: Vec<u16>,
+    pub(super) rank_passes: Vec<u16>,
     /// Per goal: its condition reads no player (`goals::shared_goals`), so it is tested once
     /// rather than once per listed player.
-    pub(in crate::engine) goal_shared: Vec<bool>,
+    pub(super) goal_shared: Vec<bool>,
     /// By selector and piece type: the piece's move blocks that the selector takes, as the
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
-    pub(in crate::engine) gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
+    pub(super) gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
     /// The same lists by player and start square, gates read at load (`gates.rs`).
-    pub(in crate::engine) gate_rows: gates::GateRows,
+    pub(super) gate_rows: gates::GateRows,
     /// The plain slides of the gate rows over square sets (`compiled/rays.rs`).
-    pub(in crate::engine) rays: rays::Rays,
+    pub(super) rays: rays::Rays,
     /// The `after-move` program as a clock, when it is one.
-    pub(in crate::engine) clock: Option<after::Clock>,
+    pub(super) clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after/`), when it is plain.
-    pub(in crate::engine) after_prog: Option<after::Prog>,
+    pub(super) after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special/`).
     pub special: special::Special,
     /// Some piece type has drop blocks.
-    pub(in crate::engine) has_drops: bool,
+    pub(super) has_drops: bool,
     /// Every drop block lands on an empty square and neither captures nor promotes
     /// ([`quiet_drop`]) and no move priorities rank drops against other moves: a search for
     /// captures may leave the drops out ([`Rules::legal_captures_in`]).
-    pub(in crate::engine) quiet_drops: bool,
+    pub(super) quiet_drops: bool,
     /// No filter compares a quiet move with the others (no move priorities, maximal captures
     /// or capture precedence, no huffing): a search for captures may write only the first
     /// [`QUIET_KEPT`] quiet simple moves ([`Rules::legal_captures_in`]).
-    pub(in crate::engine) skip_quiet: bool,
+    pub(super) skip_quiet: bool,
 }
 
 /// The quiet simple moves a search for captures writes before it leaves the others out: one
@@ -220,7 +220,7 @@ impl Tables {
 
     /// The rank of a block's move type in `move-priorities` (untyped: last).
     #[inline]
-    pub(in crate::engine) fn block_rank(&self, b: &Block) -> u16 {
+    pub(super) fn block_rank(&self, b: &Block) -> u16 {
         rank_of(&self.rank, b.move_type.map_or(u16::MAX, |t| t.0))
     }
 
@@ -451,7 +451,7 @@ fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameD
 /// begins by verifying that its square is empty, and then only tests conditions, sets
 /// attributes of the dropped piece, flags, variables and counters, and adds the piece (no
 /// steps, captures, creations or promotions).
-pub(in crate::engine) fn quiet_drop(body: &[Instr]) -> bool {
+fn quiet_drop(body: &[Instr]) -> bool {
     fn quiet(i: &Instr) -> bool {
         match i {
             Instr::Verify(_) | Instr::SetFlag(..) | Instr::SetVar(..) | Instr::SetCounter(..) => {
@@ -472,7 +472,7 @@ pub(in crate::engine) fn quiet_drop(body: &[Instr]) -> bool {
 /// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
 /// type whose last entry is the rank of blocks outside any `move-type`.
 #[inline]
-pub(in crate::engine) fn rank_of(rank: &[u16], t: u16) -> u16 {
+pub(super) fn rank_of(rank: &[u16], t: u16) -> u16 {
     rank.get(t as usize)
         .copied()
         .unwrap_or(rank[rank.len() - 1])
@@ -480,7 +480,7 @@ pub(in crate::engine) fn rank_of(rank: &[u16], t: u16) -> u16 {
 
 /// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
 /// owned by or zone of the player, no move list), so that it holds for all its players or none.
-pub(in crate::engine) fn shared_goals(def: &GameDef) -> Vec<bool> {
+fn shared_goals(def: &GameDef) -> Vec<bool> {
     fn expr(def: &GameDef, e: &Expr) -> bool {
         match e {
             Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,

@@ -21,7 +21,7 @@ impl Rules {
     /// [`Rules::make`] given the mover and the next turn index (the same for every
     /// move of a position, so perft's loops find them once).
     #[inline(always)]
-    pub(in crate::engine) fn make_from(
+    fn make_from(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -36,7 +36,7 @@ impl Rules {
     /// [`Rules::make_from`] into the undo frame last opened, which must be empty
     /// (`undo::apply_in_frame`).
     #[inline(always)]
-    pub(in crate::engine) fn make_in_frame(
+    fn make_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -54,7 +54,7 @@ impl Rules {
 
     /// The `after-move` program of [`Rules::make`] when it is not a clock.
     #[inline(never)]
-    pub(in crate::engine) fn after_move(
+    fn after_move(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -85,7 +85,7 @@ impl Rules {
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
     #[inline(always)]
-    pub(in crate::engine) fn make_ops(
+    pub(super) fn make_ops(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -98,7 +98,7 @@ impl Rules {
 
     /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
     #[inline(always)]
-    pub(in crate::engine) fn ops_in_frame(
+    fn ops_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -145,7 +145,7 @@ impl Rules {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::engine) fn perft_rec(
+    fn perft_rec(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,

@@ -59,47 +59,47 @@ pub struct Tables {
     pub counter_base: Vec<u32>,
     /// The fast paths taken beside the plain tree (`config.rs`), as
     /// [`EngineConfig::effective`] leaves them.
-    pub(super) config: EngineConfig,
+    pub(in crate::engine) config: EngineConfig,
     /// The `after-move` program is plain enough to run without the interpreter, and
     /// [`EngineConfig::after_move`] is on.
-    pub(super) after_move_plain: bool,
+    pub(in crate::engine) after_move_plain: bool,
     /// With `move-priorities`, the distinct ranks of the blocks, best first: legal moves are
     /// generated rank by rank until one gives a move. Empty (all blocks at once) without
     /// priorities, and with the options that compare moves across types (`"huffing"`,
     /// `"complete captures"`).
-    pub(super) rank_passes: Vec<u16>,
+    pub(in crate::engine) rank_passes: Vec<u16>,
     /// Per goal: its condition reads no player (`goals::shared_goals`), so it is tested once
     /// rather than once per listed player.
-    pub(super) goal_shared: Vec<bool>,
+    pub(in crate::engine) goal_shared: Vec<bool>,
     /// By selector and piece type: the piece's move blocks that the selector takes, as the
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
-    pub(super) gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
+    pub(in crate::engine) gen_lists: Vec<Vec<Vec<special::GateEntry>>>,
     /// The same lists by player and start square, gates read at load (`gates.rs`).
-    pub(super) gate_rows: gates::GateRows,
+    pub(in crate::engine) gate_rows: gates::GateRows,
     /// The plain slides of the gate rows over square sets (`compiled/rays.rs`).
-    pub(super) rays: rays::Rays,
+    pub(in crate::engine) rays: rays::Rays,
     /// The `after-move` program as a clock, when it is one.
-    pub(super) clock: Option<after::Clock>,
+    pub(in crate::engine) clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after/`), when it is plain.
-    pub(super) after_prog: Option<after::Prog>,
+    pub(in crate::engine) after_prog: Option<after::Prog>,
     /// The specialised trees of the blocks (`special/`).
     pub special: special::Special,
     /// Some piece type has drop blocks.
-    pub(super) has_drops: bool,
+    pub(in crate::engine) has_drops: bool,
     /// Every drop block lands on an empty square and neither captures nor promotes
     /// ([`quiet_drop`]) and no move priorities rank drops against other moves: a search for
     /// captures may leave the drops out ([`Rules::legal_captures_in`]).
-    pub(super) quiet_drops: bool,
+    pub(in crate::engine) quiet_drops: bool,
     /// No filter compares a quiet move with the others (no move priorities, maximal captures
     /// or capture precedence, no huffing): a search for captures may write only the first
     /// [`QUIET_KEPT`] quiet simple moves ([`Rules::legal_captures_in`]).
-    pub(super) skip_quiet: bool,
+    pub(in crate::engine) skip_quiet: bool,
 }
 
 /// The quiet simple moves a search for captures writes before it leaves the others out: one
 /// of them being legal is all it needs to know about them ([`Rules::legal_captures_in`]).
-pub(super) const QUIET_KEPT: u32 = 2;
+pub(in crate::engine) const QUIET_KEPT: u32 = 2;
 
 impl Tables {
     /// Derives the engine tables from a definition, with the fast paths of `config`.
@@ -220,7 +220,7 @@ impl Tables {
 
     /// The rank of a block's move type in `move-priorities` (untyped: last).
     #[inline]
-    pub(super) fn block_rank(&self, b: &Block) -> u16 {
+    pub(in crate::engine) fn block_rank(&self, b: &Block) -> u16 {
         rank_of(&self.rank, b.move_type.map_or(u16::MAX, |t| t.0))
     }
 
@@ -472,7 +472,7 @@ fn quiet_drop(body: &[Instr]) -> bool {
 /// The priority rank of move type `t` (`u16::MAX`: no move type), from the table of ranks by
 /// type whose last entry is the rank of blocks outside any `move-type`.
 #[inline]
-pub(super) fn rank_of(rank: &[u16], t: u16) -> u16 {
+pub(in crate::engine) fn rank_of(rank: &[u16], t: u16) -> u16 {
     rank.get(t as usize)
         .copied()
         .unwrap_or(rank[rank.len() - 1])

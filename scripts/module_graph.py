@@ -7,9 +7,10 @@ A module is a file or folder under FOLDER, cut at DEPTH path components (depth 1
 child of FOLDER, a folder's files counted as one module; FOLDER's own mod.rs is `(root)`).
 Module A depends on module B when A's code, outside comments, strings and `#[cfg(test)]`
 modules, names an item B defines at its top level (a type, trait, constant, static, or a
-free function called by name) or names B's path (`b::`). An `impl` of another module's
-type counts as a use of it. Names that two modules define are left out (they cannot be
-told apart by text), and so are names a module defines itself.
+free function called by name) or names B's path (`b::`, when no other module has B's
+name). An `impl` of another module's type counts as a use of it. Names that two modules
+define are left out (they cannot be told apart by text), and so are names a module defines
+itself.
 
 Prints each module's dependencies, then the strongly connected components with more than
 one module (each a set of modules that import each other in a cycle), then the two-module
@@ -109,6 +110,8 @@ for m in files:
         owners[name].add(m)
 mods = sorted(files)
 short = {m: m.split("/")[-1] for m in mods if m != "(root)"}
+# A path `b::` is told apart only when one module has that name (`compiled/rays`, `exec/rays`).
+short = {m: b for m, b in short.items() if list(short.values()).count(b) == 1}
 
 deps = {m: set() for m in mods}
 for m, code in files.items():

@@ -30,7 +30,7 @@ pub use compiled::attack;
 use compiled::{after, arith, config, gate_test, gates, rays, special};
 use state::{moves, position, scratch, undo};
 pub use turn::workspace::Workspace;
-use turn::{chains, coverage, goals, legal, make};
+use turn::{coverage, goals, legal, make};
 
 pub use config::{EngineConfig, FastPath};
 pub use coverage::PathCount;
@@ -39,10 +39,8 @@ pub use goals::{GoalContext, Outcome};
 pub use make::{unique_captures, PerftOptions};
 pub use moves::{Cut, Move, MoveList, Op};
 pub use position::{Cell, Position, DEAD, HUFFABLE};
-pub use rules::*;
+pub use rules::{Tables, CHAIN_WORK_LIMIT, GEN_MOVE_LIMIT, GEN_WORK_LIMIT, MAX_CHAIN};
 pub use turn::Rules;
 pub use undo::{apply, apply_more, revert, UndoLog};
 
-use attack::Attacks;
-use chains::*;
-use exec::{Exec, WorkStop};
+use exec::Exec;

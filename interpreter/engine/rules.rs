@@ -1,8 +1,12 @@
 //! `Tables`: a game's definition with the tables derived from it once, and the one
 //! build step that applies an engine configuration.
 
-use super::*;
+use super::{after, gates, rays, special};
 use crate::def::*;
+use crate::engine::arith::arith;
+use crate::engine::attack::Attacks;
+use crate::engine::config::EngineConfig;
+use crate::engine::position::{Cell, Position, DEAD};
 
 /// The longest chain of partial steps one turn may take.
 pub const MAX_CHAIN: usize = 64;
@@ -18,9 +22,9 @@ pub const GEN_MOVE_LIMIT: usize = 200_000;
 
 /// The most work one `legal_moves` call may do, in the units of `Scratch::work` (a block
 /// run counts its loop rounds and its size): past it no more blocks run, in generation,
-/// chains or royal safety, so that a position whose blocks each run up to [`STEP_LIMIT`]
-/// instructions from every square still takes a bounded time. No shipped or corpus game
-/// comes near it.
+/// chains or royal safety, so that a position whose blocks each run up to
+/// [`STEP_LIMIT`](crate::engine::STEP_LIMIT) instructions from every square still takes a
+/// bounded time. No shipped or corpus game comes near it.
 pub const GEN_WORK_LIMIT: u64 = 10_000_000;
 
 /// The definition plus the tables derived from it at load: the bottom of the three types a
@@ -95,7 +99,7 @@ pub struct Tables {
 
 /// The quiet simple moves a search for captures writes before it leaves the others out: one
 /// of them being legal is all it needs to know about them ([`Rules::legal_captures_in`]).
-pub(super) const QUIET_KEPT: u32 = 2;
+pub(in crate::engine) const QUIET_KEPT: u32 = 2;
 
 impl Tables {
     /// Derives the engine tables from a definition, with the fast paths of `config`.
@@ -447,7 +451,7 @@ fn mark_goal(c: &GoalCond, royal: &mut [bool], squares: &mut [bool], def: &GameD
 /// begins by verifying that its square is empty, and then only tests conditions, sets
 /// attributes of the dropped piece, flags, variables and counters, and adds the piece (no
 /// steps, captures, creations or promotions).
-pub(in crate::engine) fn quiet_drop(body: &[Instr]) -> bool {
+fn quiet_drop(body: &[Instr]) -> bool {
     fn quiet(i: &Instr) -> bool {
         match i {
             Instr::Verify(_) | Instr::SetFlag(..) | Instr::SetVar(..) | Instr::SetCounter(..) => {
@@ -476,7 +480,7 @@ pub(in crate::engine) fn rank_of(rank: &[u16], t: u16) -> u16 {
 
 /// Per goal of `def`: whether its condition reads no player (no per-player counter, no piece
 /// owned by or zone of the player, no move list), so that it holds for all its players or none.
-pub(in crate::engine) fn shared_goals(def: &GameDef) -> Vec<bool> {
+fn shared_goals(def: &GameDef) -> Vec<bool> {
     fn expr(def: &GameDef, e: &Expr) -> bool {
         match e {
             Expr::Int(_) | Expr::Var(_) | Expr::Here | Expr::MoveFrom | Expr::MoveTo => true,

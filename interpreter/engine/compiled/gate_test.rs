@@ -8,7 +8,7 @@ use crate::engine::position::{Cell, DEAD};
 /// A gate's test of a square on the board, as the specialised tree reduces it
 /// (`GateEntry::gate_code`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::engine) enum GateTest {
+pub(super) enum GateTest {
     /// The gate passes on any cell (a bare step that stays on the board).
     Pass,
     /// The gate's square must be empty.
@@ -49,7 +49,7 @@ bitflags::bitflags! {
 impl GateTest {
     /// The classes of cells on which the test holds (every class for [`GateTest::Other`],
     /// which the loop asks of the entry instead).
-    pub(in crate::engine) fn classes(self) -> Classes {
+    pub(super) fn classes(self) -> Classes {
         match self {
             GateTest::Empty => Classes::EMPTY,
             GateTest::Occupied => Classes::OCCUPIED,
@@ -65,7 +65,7 @@ impl GateTest {
 /// The class of a cell for the mover `side`, an index into [`Classes`]: bit 0 occupied,
 /// bit 1 owned by the mover, bit 2 captured (deferred).
 #[inline(always)]
-pub(in crate::engine) fn class(c: Cell, side: u8) -> u32 {
+fn class(c: Cell, side: u8) -> u32 {
     u32::from(c.piece != 0) | u32::from(c.owner == side) << 1 | u32::from(c.marks & DEAD) << 2
 }
 

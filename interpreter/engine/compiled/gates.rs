@@ -71,7 +71,7 @@ pub(in crate::engine) struct SqGate {
 pub(in crate::engine) struct GateRows {
     /// Per (selector, player, piece type, square), in that order: where its row begins and
     /// ends in `gates`.
-    pub(in crate::engine) span: Vec<(u32, u32)>,
+    pub(super) span: Vec<(u32, u32)>,
     pub gates: Vec<SqGate>,
     /// The generation entries the rows point to.
     pub entries: Vec<GateEntry>,

@@ -143,7 +143,7 @@ impl Rays {
 /// The squares one direction's table `next` leads through from `sq` (not included) until it
 /// leaves the board, into `line`: false unless their indexes, with `sq`'s, strictly ascend
 /// or strictly descend (which also rules out a ray that comes back on itself).
-pub(in crate::engine) fn ray(next: &[u16], sq: u16, line: &mut Vec<u16>) -> bool {
+fn ray(next: &[u16], sq: u16, line: &mut Vec<u16>) -> bool {
     line.clear();
     let mut prev = sq;
     let mut up = None;

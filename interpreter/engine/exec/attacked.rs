@@ -61,7 +61,7 @@ impl Generator {
     }
 
     /// `attacked?` through the derived patterns, running only irregular blocks.
-    pub(in crate::engine) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
+    fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
         let a = &self.attacks;
         let n_pos = pos.cells.len();
         let sq = sq as usize;

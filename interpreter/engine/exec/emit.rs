@@ -1,11 +1,16 @@
 //! Emitting moves: what an `add` writes (one move per promotion choice, the pending effects
 //! turned into board writes, simple moves whole in their header) into the move list.
 
-use super::*;
+use super::{Exec, BLOCK_MOVE_LIMIT};
+use crate::def::{AddSpec, PieceId, PlayerId, NONE};
+use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::scratch::{Pending, Scratch};
+use crate::engine::special::{head_of, Adder};
 
 impl Exec<'_> {
     /// Emits the move (one per promotion choice) that the block describes at this point.
-    pub(in crate::engine) fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
+    pub(super) fn add(&mut self, spec: &AddSpec, s: &mut Scratch, out: &mut MoveList) {
         if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
             out.note_cut(Cut::BlockMoves);
             self.stop = true;
@@ -347,7 +352,7 @@ impl Exec<'_> {
     /// (`a`, [`super::super::special::Seq::lone_add`]) a piece of type `p` on the empty
     /// current square (the run began at `start`): the run's state as `Exec::run_set_up` leaves it, the ops, path and
     /// header that [`Exec::emit`] writes for that drop, and the run's work.
-    pub(in crate::engine) fn emit_drop(
+    pub(super) fn emit_drop(
         &mut self,
         block: &crate::def::Block,
         (a, start, p): (&Adder, u16, PieceId),
@@ -505,7 +510,7 @@ impl Exec<'_> {
     /// writes it (the caller has checked what `emit` checks before choosing it). False when
     /// the block has reached [`BLOCK_MOVE_LIMIT`] and stops, as `add` stops it.
     #[inline]
-    pub(in crate::engine) fn add_straight<const RECYCLE: bool>(
+    pub(super) fn add_straight<const RECYCLE: bool>(
         &mut self,
         add: &Adder,
         caps: &[u16],
@@ -552,7 +557,7 @@ impl Exec<'_> {
     /// writes it (`Exec::run_jump`): the same move as `emit_simple` writes, assembled
     /// without its loop over captures.
     #[inline(never)]
-    pub(in crate::engine) fn add_jump(&mut self, add: &Adder, cap: u16, out: &mut MoveList) {
+    pub(super) fn add_jump(&mut self, add: &Adder, cap: u16, out: &mut MoveList) {
         if out.moves.len().saturating_sub(self.first_move) >= BLOCK_MOVE_LIMIT {
             out.note_cut(Cut::BlockMoves);
             return;
@@ -699,7 +704,7 @@ impl Exec<'_> {
     /// [`Exec::push_simple`] out of line (the generation loop's rows: its registers stay
     /// on the loop).
     #[inline(never)]
-    pub(in crate::engine) fn push_simple_call(
+    pub(super) fn push_simple_call(
         &mut self,
         head: &Move,
         move_type: u16,
@@ -715,7 +720,7 @@ impl Exec<'_> {
     /// pending captures; false (nothing written) when it captures on `dest` and captures are
     /// deferred, which `emit_simple` writes in full.
     #[inline(always)]
-    pub(in crate::engine) fn push_simple(
+    pub(super) fn push_simple(
         &mut self,
         head: &Move,
         move_type: u16,

@@ -1,9 +1,14 @@
 //! Move generation: running the blocks of the side to move (gate rows, drops, the plain
 //! walk) into single steps, before chains, priorities and legality.
 
+use super::{Exec, Generator, BLOCK_MOVE_LIMIT};
 use crate::def::*;
+use crate::engine::moves::{Cut, MoveList};
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::rules::{Tables, GEN_MOVE_LIMIT, GEN_WORK_LIMIT, QUIET_KEPT};
 use crate::engine::scratch::{Drops, Mode};
-use crate::engine::*;
+use crate::engine::scratch::{Scratch, WorkStop};
+use crate::engine::{gates, rays, special};
 
 impl Generator {
     /// Runs every block of `side`'s pieces (and drops) into `out`: single steps, no filtering.
@@ -42,7 +47,7 @@ impl Generator {
     }
 
     /// Whether the selector `sel` of `Rules::gen_lists` takes a block (for drops).
-    pub(in crate::engine) fn selects(&self, sel: usize, b: &Block) -> bool {
+    fn selects(&self, sel: usize, b: &Block) -> bool {
         let p = self.rank_passes.len();
         match sel {
             k if k < p => self.block_rank(b) == self.rank_passes[k],
@@ -105,7 +110,7 @@ impl Generator {
     /// The drops of the mover (after its pieces' moves, `Rules::gen_steps_where`); with
     /// `only`, those of the types and squares it marks (`only[type * n_pos + square]`).
     #[inline(never)]
-    pub(in crate::engine) fn gen_drops(
+    fn gen_drops(
         &self,
         ex: &mut Exec,
         sel: usize,
@@ -167,7 +172,7 @@ impl Generator {
     /// The moves of the mover's pieces from `Rules::gen_lists` (specialisation off, or no
     /// rows); false once generation is cut.
     #[inline(never)]
-    pub(in crate::engine) fn gen_lists_of(
+    fn gen_lists_of(
         &self,
         ex: &mut Exec,
         sel: usize,
@@ -252,7 +257,7 @@ impl Generator {
     /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
     /// gates' squares read at load. False once generation is cut.
     #[inline]
-    pub(in crate::engine) fn gen_rows(
+    fn gen_rows(
         &self,
         ex: &mut Exec,
         base: usize,
@@ -355,14 +360,7 @@ impl Generator {
     /// block of gate `g` on `sq` (squares below `hi`): it checks the move limit before each
     /// block, so that is where it notes a cut once `out` is full.
     #[cold]
-    pub(in crate::engine) fn more_blocks(
-        &self,
-        ex: &Exec,
-        base: usize,
-        g: &gates::SqGate,
-        sq: usize,
-        hi: usize,
-    ) -> bool {
+    fn more_blocks(&self, ex: &Exec, base: usize, g: &gates::SqGate, sq: usize, hi: usize) -> bool {
         if !g.last {
             return true;
         }
@@ -379,7 +377,7 @@ impl Generator {
     /// Runs the gated block of entry `e` of piece type `pi` on `sq` (not straight), whose
     /// gate has passed, landing on `ex.cp` (`Rules::gen_rows`).
     #[inline(never)]
-    pub(in crate::engine) fn run_gated_row(
+    fn run_gated_row(
         &self,
         ex: &mut Exec,
         e: &special::GateEntry,
@@ -396,7 +394,7 @@ impl Generator {
     /// Runs the draughts jump of gate `g` (entry `e`, `RowFlags::JUMP`) on `sq`, whose gates have
     /// passed: the gate's square is its one capture (`Rules::gen_rows`).
     #[inline(never)]
-    pub(in crate::engine) fn run_jump_row(
+    fn run_jump_row(
         &self,
         ex: &mut Exec,
         g: &gates::SqGate,
@@ -414,7 +412,7 @@ impl Generator {
     /// gates have passed (`Rules::gen_rows`), when it is not simply straight.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::engine) fn run_row_gate(
+    fn run_row_gate(
         &self,
         ex: &mut Exec,
         g: gates::SqGate,
@@ -452,6 +450,6 @@ impl Generator {
 }
 
 /// The rows of one selector in `Rules::gate_rows` (all players, piece types and squares).
-pub(in crate::engine) fn rows_per_sel(rules: &Tables) -> usize {
+fn rows_per_sel(rules: &Tables) -> usize {
     rules.def.players.len() * rules.def.pieces.len() * rules.def.board.n_pos()
 }

@@ -3,12 +3,12 @@
 //! Reads see the position as it was when the step began (the generator never writes to it);
 //! effects are collected as pending and turned into board writes when a move is added.
 
-use super::moves::{Cut, Move, MoveList, Op};
+use super::moves::{Cut, MoveList, Op};
 use super::position::{Cell, Position, DEAD};
 use super::rules::Tables;
 pub use super::scratch::Scratch;
-pub(super) use super::scratch::{Mode, Pending, WorkStop};
-use super::special::{head_of, Adder, Seq};
+pub(super) use super::scratch::{Mode, Pending};
+use super::special::Seq;
 use crate::def::*;
 
 mod after_move;
@@ -37,7 +37,7 @@ pub struct Generator {
 
 impl Generator {
     /// The executor's entry points over `tables`.
-    pub(in crate::engine) fn new(tables: Tables) -> Generator {
+    pub(super) fn new(tables: Tables) -> Generator {
         Generator { tables }
     }
 }
@@ -65,10 +65,10 @@ pub struct Exec<'a> {
     /// [`Exec::new`], which also picks the player's direction table (`base`).
     pub side: PlayerId,
     /// What the run is for.
-    pub(in crate::engine) mode: Mode,
+    mode: Mode,
     /// With [`Mode::Attack`], its target (only moves capturing it count); else `NONE`.
     /// Copied out of the mode, as the cell reads compare with it.
-    pub(in crate::engine) target: u16,
+    target: u16,
     /// Set when an attack on `target` was found.
     pub hit: bool,
     /// With [`Mode::Attack`], the player whose piece it imagines on an empty target.
@@ -106,7 +106,7 @@ pub(super) enum Flow {
 
 impl<'a> Exec<'a> {
     /// A runner for `side` on `pos`, in `mode`.
-    pub(in crate::engine) fn new(
+    pub(super) fn new(
         rules: &'a Generator,
         pos: &'a Position,
         side: PlayerId,
@@ -225,7 +225,7 @@ impl<'a> Exec<'a> {
 
     /// Runs the `after-move` program for a move ([`Mode::AfterMove`]) and appends its counter
     /// changes to `ops`.
-    pub(in crate::engine) fn run_after_move(
+    pub(super) fn run_after_move(
         &mut self,
         ends: (u16, u16),
         scratch: &mut Scratch,

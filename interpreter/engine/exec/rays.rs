@@ -13,7 +13,7 @@ impl Generator {
     /// Runs the slide of gate `g` (entry `e`, `RowFlags::RAY`) from `sq` (`Rules::gen_rows`): the
     /// moves the straight runner writes, found over the occupied squares `occ`.
     #[inline(never)]
-    pub(in crate::engine) fn run_ray(
+    pub(super) fn run_ray(
         &self,
         ex: &mut Exec,
         (g, e, sq): (&SqGate, &GateEntry, u16),

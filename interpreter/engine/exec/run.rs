@@ -1,14 +1,20 @@
 //! Walking the specialised tree: `Exec`'s entry points into a block's fused nodes (gated,
 //! straight-line and looping runs) and the node, test and condition evaluators.
 
-use super::*;
-use crate::engine::special::*;
+use super::{Exec, Flow, STEP_LIMIT};
+use crate::def::{Block, ZoneId, NONE};
+use crate::engine::moves::MoveList;
+use crate::engine::position::{Cell, DEAD};
+use crate::engine::scratch::{Pending, Scratch};
+use crate::engine::special::{
+    Adder, Caps, Gate, GateEntry, Kind, Node, SCond, Seq, Test, Tgt, MAX_STRAIGHT_CAPTURES,
+};
 
 impl Exec<'_> {
     /// Runs a block whose gate the caller has passed, landing on `self.cp` (generation only:
     /// no attack test). The rest of the prefix runs before the run is set up, as in `run`.
     #[inline(always)]
-    pub(in crate::engine) fn run_gated(
+    pub(super) fn run_gated(
         &mut self,
         block: &Block,
         seq: &Seq,
@@ -26,7 +32,7 @@ impl Exec<'_> {
     /// It reads only the board, the mover and the current square, none of which the set-up of
     /// a run changes, so a block that fails here has added nothing and ends as the plain one.
     #[inline(always)]
-    pub(in crate::engine) fn enter(&mut self, seq: &Seq) -> bool {
+    pub(super) fn enter(&mut self, seq: &Seq) -> bool {
         if self.hit {
             return false;
         }
@@ -77,7 +83,7 @@ impl Exec<'_> {
     /// The same moves as `run_gated`, and the same limits: loop rounds count against
     /// [`STEP_LIMIT`] and adds against `BLOCK_MOVE_LIMIT` as in [`Exec::seq_from`].
     #[inline]
-    pub(in crate::engine) fn run_straight(
+    pub(super) fn run_straight(
         &mut self,
         e: &GateEntry,
         seq: &Seq,
@@ -113,7 +119,7 @@ impl Exec<'_> {
     /// Runs a straight block of the draughts jump's shape (`Special::gate_jump`) whose gates
     /// have passed, from `start` over `cap` to `dest`: its one add, as [`Exec::run_straight`]
     /// reaches it (the gate's square captured, the landing square current).
-    pub(in crate::engine) fn run_jump(
+    pub(super) fn run_jump(
         &mut self,
         e: &GateEntry,
         add: &Adder,
@@ -238,12 +244,7 @@ impl Exec<'_> {
     }
 
     /// Runs a block's specialised tree after its prefix (the caller has set up the run).
-    pub(in crate::engine) fn run_special(
-        &mut self,
-        seq: &Seq,
-        s: &mut Scratch,
-        out: &mut MoveList,
-    ) {
+    pub(super) fn run_special(&mut self, seq: &Seq, s: &mut Scratch, out: &mut MoveList) {
         self.seq_from(seq, seq.prefix, s, out);
     }
 
@@ -264,7 +265,7 @@ impl Exec<'_> {
 
     /// The landing square of the fused leap at `at` from `p`, or `NONE`.
     #[inline(always)]
-    pub(in crate::engine) fn leap(&self, at: u32, p: u16) -> u16 {
+    fn leap(&self, at: u32, p: u16) -> u16 {
         let n_pos = self.pos.cells.len();
         match self
             .rules
@@ -327,7 +328,7 @@ impl Exec<'_> {
     }
 
     #[inline(always)]
-    pub(in crate::engine) fn test(&self, t: Test, p: u16) -> bool {
+    fn test(&self, t: Test, p: u16) -> bool {
         let holds = p != NONE && {
             let c = self.cell(p);
             match t.kind {
@@ -515,7 +516,7 @@ impl Exec<'_> {
     /// Whether the gate's test holds on a cell that exists, for the mover `side` (see
     /// [`Seq::gate_passes`]); the two tests of most gates first.
     #[inline(always)]
-    pub(in crate::engine) fn gate_passes(&self, e: &GateEntry, c: Cell, side: u8) -> bool {
+    pub(super) fn gate_passes(&self, e: &GateEntry, c: Cell, side: u8) -> bool {
         let t = e.test;
         match t.kind {
             Kind::Empty => c.is_empty() != t.neg,
@@ -527,7 +528,7 @@ impl Exec<'_> {
 
 /// A gate's test of a cell that exists, for the mover `side`.
 #[inline(always)]
-pub(in crate::engine) fn test_cell(t: Test, c: Cell, side: u8, exec: &Exec) -> bool {
+fn test_cell(t: Test, c: Cell, side: u8, exec: &Exec) -> bool {
     let holds = match t.kind {
         Kind::Empty => c.is_empty(),
         Kind::Friend => !c.is_empty() && c.owner == side && c.marks & DEAD == 0,

@@ -89,7 +89,7 @@ pub struct Position {
     /// The part of `hash` that comes from counters.
     pub counters_hash: u64,
     /// The part of `hash` that comes from the turn and the last move.
-    pub(in crate::engine) turn_key: u64,
+    pub(super) turn_key: u64,
 }
 
 /// Mixes a 64-bit value (splitmix64 finaliser); the keys of cells past [`KEYS`].

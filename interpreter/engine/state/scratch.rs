@@ -115,8 +115,8 @@ pub struct Scratch {
     /// Set by `Rules::gen_steps` when two of the moves it wrote may be equal (see there).
     pub(in crate::engine) may_repeat: bool,
     /// By square: `stamp` when a move of the current group ends there.
-    pub(in crate::engine) dest_stamp: Vec<u32>,
-    pub(in crate::engine) stamp: u32,
+    dest_stamp: Vec<u32>,
+    stamp: u32,
     /// What the generations run with this scratch are for ([`Mode::Generate`] or
     /// [`Mode::Captures`]; `Rules::legal_captures_in` sets the latter for its passes).
     pub(in crate::engine) mode: Mode,
@@ -149,13 +149,7 @@ impl Scratch {
     /// [`Scratch::note_group`] of a group of one move, `out.moves[at]`: it reaches one
     /// destination, so only its path's start and its destination's square are checked.
     #[inline]
-    pub(in crate::engine) fn note_single(
-        &mut self,
-        out: &MoveList,
-        at: usize,
-        start: u16,
-        n_pos: usize,
-    ) {
+    fn note_single(&mut self, out: &MoveList, at: usize, start: u16, n_pos: usize) {
         let m = &out.moves[at];
         let (from, to) = out.ends(m);
         if from != start || to as usize >= n_pos {

@@ -38,7 +38,7 @@ struct Frame {
 /// The position's turn, last move and hash parts as a move found them: what both an undo
 /// frame and a [`SimpleUndo`] put back.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::engine) struct Saved {
+struct Saved {
     turn: u32,
     last_from: u16,
     last_to: u16,

@@ -1,10 +1,16 @@
 //! Chain expansion: partial steps joined into whole turns for one `legal_moves` call.
 
+use super::workspace::Workspace;
+use super::Rules;
 use crate::def::*;
-use crate::engine::*;
+use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::position;
+use crate::engine::position::{Cell, Position, DEAD};
+use crate::engine::rules::{CHAIN_WORK_LIMIT, GEN_MOVE_LIMIT, MAX_CHAIN};
+use crate::engine::undo::{apply, revert};
 
 /// The last write to a square among some ops.
-pub(in crate::engine) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
+pub(super) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
     ops.iter().rev().find_map(|op| match op {
         Op::Set(q, c) if *q == sq => Some(*c),
         _ => None,
@@ -12,27 +18,27 @@ pub(in crate::engine) fn last_write(ops: &[Op], sq: u16) -> Option<Cell> {
 }
 
 /// Chain expansion state for one `legal_moves` call.
-pub(in crate::engine) struct Gen<'r, 'w> {
-    pub(in crate::engine) rules: &'r Rules,
-    pub(in crate::engine) ws: &'w mut Workspace,
-    pub(in crate::engine) side: PlayerId,
+pub(super) struct Gen<'r, 'w> {
+    pub(super) rules: &'r Rules,
+    pub(super) ws: &'w mut Workspace,
+    pub(super) side: PlayerId,
     /// Partial steps played so far (see [`CHAIN_WORK_LIMIT`]).
-    pub(in crate::engine) work: usize,
+    pub(super) work: usize,
     /// Every first step expanded so far ended its chain as it stands, and none has been
     /// written: if all do, the list of first steps is the output, and nothing is copied. The
     /// first step that writes anything else writes those before it first ([`Gen::unlazy`]).
-    pub(in crate::engine) lazy: bool,
+    pub(super) lazy: bool,
     /// Some list of steps generated so far may hold two equal moves (`Scratch::may_repeat`).
-    pub(in crate::engine) may_repeat: bool,
+    pub(super) may_repeat: bool,
     /// The gate rows' base (`GateRows::base`) of the continuations of the last move type
     /// [`Gen::ends_unplayed`] looked at.
-    pub(in crate::engine) cont_base: Option<(u16, Option<usize>)>,
+    pub(super) cont_base: Option<(u16, Option<usize>)>,
 }
 
 impl Gen<'_, '_> {
     /// Emits step `i` of `steps` (after the chain `prefix`) as whole turns into `out`.
     /// Returns whether the step was continued.
-    pub(in crate::engine) fn expand(
+    fn expand(
         &mut self,
         pos: &mut Position,
         steps: &MoveList,
@@ -137,12 +143,7 @@ impl Gen<'_, '_> {
     /// when no continuation can follow (the moved piece's gate rows of the continuation's type,
     /// `GateRows::may_move`, pass nowhere). `None`: play it (a gate passes or cannot be
     /// decided by its masks, a store or counter op, many writes, the work limit, no rows).
-    pub(in crate::engine) fn ends_unplayed(
-        &mut self,
-        pos: &Position,
-        steps: &MoveList,
-        m: &Move,
-    ) -> Option<bool> {
+    fn ends_unplayed(&mut self, pos: &Position, steps: &MoveList, m: &Move) -> Option<bool> {
         const MAX_WRITES: usize = 4;
         let rules = self.rules;
         if !rules.config.chain_ends || self.work >= CHAIN_WORK_LIMIT {
@@ -199,7 +200,7 @@ impl Gen<'_, '_> {
 
     /// Expands every step of a list. With `"complete captures"`, a step that ends the chain is
     /// dropped when another step of the same jump (same start, same captured pieces) goes on.
-    pub(in crate::engine) fn expand_all(
+    pub(super) fn expand_all(
         &mut self,
         pos: &mut Position,
         steps: &MoveList,
@@ -243,19 +244,13 @@ impl Gen<'_, '_> {
     /// Whether a first step that ends its chain is written as it stands (see [`Gen::emit`]):
     /// no `finally` promotion, and no deferred capture to remove.
     #[inline]
-    pub(in crate::engine) fn plain(&self, m: &Move) -> bool {
+    fn plain(&self, m: &Move) -> bool {
         m.finally == 0 && (!self.rules.deferred || m.cap_hi == m.path_hi)
     }
 
     /// Ends [`Gen::lazy`] before first step `i` writes anything: the first steps before it,
     /// which ended plain, are written as `emit` writes them.
-    pub(in crate::engine) fn unlazy(
-        &mut self,
-        steps: &MoveList,
-        i: usize,
-        depth: usize,
-        out: &mut MoveList,
-    ) {
+    fn unlazy(&mut self, steps: &MoveList, i: usize, depth: usize, out: &mut MoveList) {
         if depth != 0 || !self.lazy {
             return;
         }
@@ -272,13 +267,7 @@ impl Gen<'_, '_> {
     /// Writes the chain `prefix` + step `i` as one move, then finishes it: a `finally`
     /// promotion of the last step, and removal of pieces whose capture was deferred.
     /// Returns false when the move was left out because `out` is full ([`GEN_MOVE_LIMIT`]).
-    pub(in crate::engine) fn emit(
-        &mut self,
-        prefix: &MoveList,
-        steps: &MoveList,
-        i: usize,
-        out: &mut MoveList,
-    ) -> bool {
+    fn emit(&mut self, prefix: &MoveList, steps: &MoveList, i: usize, out: &mut MoveList) -> bool {
         if out.moves.len() >= GEN_MOVE_LIMIT {
             out.note_cut(Cut::TotalMoves);
             return false;
@@ -320,13 +309,7 @@ impl Gen<'_, '_> {
     }
 
     /// Concatenates the chain `prefix` (one move per link) + step `i` into one move.
-    pub(in crate::engine) fn join(
-        &mut self,
-        prefix: &MoveList,
-        steps: &MoveList,
-        i: usize,
-        out: &mut MoveList,
-    ) {
+    fn join(&mut self, prefix: &MoveList, steps: &MoveList, i: usize, out: &mut MoveList) {
         if prefix.is_empty() {
             out.push_from(steps, i);
             return;

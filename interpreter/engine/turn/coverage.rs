@@ -2,7 +2,9 @@
 //! (tree nodes, blocks, gate-row entries, adds, programs) it takes, and how many are left to
 //! the plain tree, as built for the configuration in force.
 
-use crate::engine::*;
+use super::Rules;
+use crate::engine::config::FastPath;
+use crate::engine::special;
 
 /// One fast path's share of a game: `taken` of `of` units (`unit`) go its way; the rest fall
 /// back to the plain tree.

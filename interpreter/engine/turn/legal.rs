@@ -115,7 +115,7 @@ impl Rules {
     }
 
     /// Examines a position for `side` before its moves are judged.
-    pub(in crate::engine) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
+    fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
         for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
             if let Some(m) = s.marks.get_mut(q as usize) {
                 *m = 0;
@@ -342,7 +342,7 @@ impl Rules {
     }
 
     /// Keeps the moves of `out` that leave no royal piece of the side to move attacked.
-    pub(in crate::engine) fn royal_filter(
+    pub(super) fn royal_filter(
         &self,
         s: &mut Safety,
         keep: &mut Vec<bool>,
@@ -369,7 +369,7 @@ impl Rules {
     /// [`Rules::royal_filter`] keeping only the moves that capture or promote (and, with
     /// `drops`, the drops: only the checking ones were generated); the others are judged only
     /// until one is safe. Returns whether one of them is.
-    pub(in crate::engine) fn royal_filter_captures(
+    pub(super) fn royal_filter_captures(
         &self,
         s: &mut Safety,
         keep: &mut Vec<bool>,
@@ -398,7 +398,7 @@ impl Rules {
     /// Marks in `scratch.check_mask` the drops of `side` (type and square) whose piece would
     /// attack a royal piece of another side by a leap or a slide of the attack tables.
     /// Returns whether any is marked (false without usable tables).
-    pub(in crate::engine) fn mark_checking_drops(
+    pub(super) fn mark_checking_drops(
         &self,
         pos: &Position,
         side: PlayerId,

@@ -1,8 +1,14 @@
 //! Playing moves on a position (make, with the turn advanced and `after-move` run) and perft.
 
+use super::workspace::Workspace;
+use super::Rules;
 use crate::def::*;
+use crate::engine::exec::Exec;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::position::Position;
 use crate::engine::scratch::Mode;
-use crate::engine::*;
+use crate::engine::undo::{apply_more, UndoLog};
+use crate::engine::{after, undo};
 
 impl Rules {
     /// Plays a move from a list (no legality check), advances the turn, then runs `after-move`
@@ -15,7 +21,7 @@ impl Rules {
     /// [`Rules::make`] given the mover and the next turn index (the same for every
     /// move of a position, so perft's loops find them once).
     #[inline(always)]
-    pub(in crate::engine) fn make_from(
+    fn make_from(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -30,7 +36,7 @@ impl Rules {
     /// [`Rules::make_from`] into the undo frame last opened, which must be empty
     /// (`undo::apply_in_frame`).
     #[inline(always)]
-    pub(in crate::engine) fn make_in_frame(
+    fn make_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -48,7 +54,7 @@ impl Rules {
 
     /// The `after-move` program of [`Rules::make`] when it is not a clock.
     #[inline(never)]
-    pub(in crate::engine) fn after_move(
+    fn after_move(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -79,7 +85,7 @@ impl Rules {
 
     /// Plays a move's own ops only (no `after-move`): enough to test what the move leaves attacked.
     #[inline(always)]
-    pub(in crate::engine) fn make_ops(
+    pub(super) fn make_ops(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -92,7 +98,7 @@ impl Rules {
 
     /// [`Rules::make_ops`] into the undo frame last opened, with the next turn index given.
     #[inline(always)]
-    pub(in crate::engine) fn ops_in_frame(
+    fn ops_in_frame(
         &self,
         pos: &mut Position,
         list: &MoveList,
@@ -139,7 +145,7 @@ impl Rules {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(in crate::engine) fn perft_rec(
+    fn perft_rec(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,

@@ -1,9 +1,17 @@
 //! The turn layer: single steps expanded into whole turns, then move priorities, maximal
 //! captures, royal safety and passing; the entry points `legal_moves` and `legal_captures_in`.
 
+use super::chains::{last_write, Gen};
+use super::workspace::Workspace;
+use super::Rules;
 use crate::def::*;
+use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::position;
+use crate::engine::position::{Cell, Position, HUFFABLE};
+use crate::engine::rules::{rank_of, GEN_MOVE_LIMIT, GEN_WORK_LIMIT};
+use crate::engine::scratch::WorkStop;
 use crate::engine::scratch::{Captures, Drops, Mode};
-use crate::engine::*;
+use crate::engine::undo::{apply, revert};
 
 impl Rules {
     /// The legal moves of the side to move: whole turns, filtered by priorities, maximal
@@ -123,7 +131,7 @@ impl Rules {
 
     /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
     /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty).
-    pub(in crate::engine) fn whole_turns(
+    fn whole_turns(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -189,12 +197,7 @@ impl Rules {
     }
 
     /// The filters of whole turns (or huffing's variations on them).
-    pub(in crate::engine) fn finish(
-        &self,
-        ws: &mut Workspace,
-        pos: &mut Position,
-        out: &mut MoveList,
-    ) {
+    fn finish(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         if self.def.options.huffing {
             self.huffing(ws, pos, out);
         } else {
@@ -206,12 +209,7 @@ impl Rules {
     /// filter out too; a move they would reject marks the pieces that could have obeyed them
     /// (at their new square, for the piece that moved). Every move clears the marks the
     /// opponent's last move left, and may be preceded by removing one marked piece (a huff).
-    pub(in crate::engine) fn huffing(
-        &self,
-        ws: &mut Workspace,
-        pos: &mut Position,
-        out: &mut MoveList,
-    ) {
+    fn huffing(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
         let side = self.entry(pos.turn).owner;
         let marked: Vec<u16> = (0..pos.cells.len() as u16)
             .filter(|&sq| {
@@ -257,7 +255,7 @@ impl Rules {
 
     /// Filters `all` (the generated moves of one position), marks the neglecting pieces of
     /// every move the compelling rules reject, and writes each move after the ops `pre`.
-    pub(in crate::engine) fn huffing_moves(
+    fn huffing_moves(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -320,13 +318,7 @@ impl Rules {
     }
 
     /// Appends the moves of `list`, each after the ops `pre` and with `huff` set.
-    pub(in crate::engine) fn prefix_moves(
-        &self,
-        list: &MoveList,
-        pre: &[Op],
-        huff: u16,
-        out: &mut MoveList,
-    ) {
+    fn prefix_moves(&self, list: &MoveList, pre: &[Op], huff: u16, out: &mut MoveList) {
         for m in &list.moves {
             let op_lo = out.ops.len() as u32;
             out.ops.extend_from_slice(pre);
@@ -337,13 +329,7 @@ impl Rules {
 
     /// The filters of a move list; without `compel`, only those that are not obligations a
     /// player may neglect under `"huffing"` (duplicates, royal safety, passing).
-    pub(in crate::engine) fn filter(
-        &self,
-        ws: &mut Workspace,
-        pos: &mut Position,
-        out: &mut MoveList,
-        compel: bool,
-    ) {
+    fn filter(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList, compel: bool) {
         if out.is_empty() {
             if self.def.options.pass_turn == PassTurn::Forced {
                 if ws.scratch.mode.captures() {
@@ -398,13 +384,7 @@ impl Rules {
 
     /// The filters that compel a choice: move priorities (unless the moves are known to be of
     /// `one_rank`), maximal captures, capture precedence. `keys` is a buffer.
-    pub(in crate::engine) fn compel(
-        &self,
-        keys: &mut Vec<u64>,
-        one_rank: bool,
-        pos: &Position,
-        out: &mut MoveList,
-    ) {
+    fn compel(&self, keys: &mut Vec<u64>, one_rank: bool, pos: &Position, out: &mut MoveList) {
         if !self.def.move_priorities.is_empty() && !one_rank {
             let rank = |m: &Move| rank_of(&self.rank, m.move_type);
             let best = out.moves.iter().map(rank).min().unwrap_or(0);
@@ -436,12 +416,7 @@ impl Rules {
     }
 
     /// Keeps the moves that are best by one capture-precedence criterion.
-    pub(in crate::engine) fn precedence(
-        &self,
-        crit: &Precedence,
-        pos: &Position,
-        out: &mut MoveList,
-    ) {
+    fn precedence(&self, crit: &Precedence, pos: &Position, out: &mut MoveList) {
         // Capture precedence says nothing about positions without a capture.
         if out.moves.iter().all(|m| m.cap_hi == m.path_hi) {
             return;
@@ -474,7 +449,7 @@ impl Rules {
 }
 
 /// Keeps the moves whose key is the largest (no pass over the moves when all keys are equal).
-pub(in crate::engine) fn keep_best(out: &mut MoveList, keys: &[u64]) {
+fn keep_best(out: &mut MoveList, keys: &[u64]) {
     let best = keys.iter().copied().max().unwrap_or(0);
     if keys.iter().all(|&k| k == best) {
         return;
@@ -488,7 +463,7 @@ pub(in crate::engine) fn keep_best(out: &mut MoveList, keys: &[u64]) {
 /// another owner (`change-type` or `change-owner` on a jumped piece). Zillions counts both:
 /// in its Northern Kings, where a jumped king becomes a marked checker, its saved games take
 /// such a jump while a capture of a single checker is on offer (`docs/semantics.md`).
-pub(in crate::engine) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
+fn taken(pos: &Position, out: &MoveList, m: &Move) -> usize {
     let caps = out.captured(m);
     // A simple move writes only its path's two squares.
     if m.simple {
@@ -514,7 +489,7 @@ pub(in crate::engine) fn taken(pos: &Position, out: &MoveList, m: &Move) -> usiz
 
 /// Whether two moves of a list are equal as [`dedup_moves`] compares them (a check of the
 /// generator's proofs that a list is distinct, in debug builds).
-pub(in crate::engine) fn has_equal_moves(out: &MoveList) -> bool {
+fn has_equal_moves(out: &MoveList) -> bool {
     // Grouped by path first: a pairwise scan is quadratic, and chain games write tens of
     // thousands of moves in one list (debug builds run this on every list).
     let m = &out.moves;
@@ -533,7 +508,7 @@ pub(in crate::engine) fn has_equal_moves(out: &MoveList) -> bool {
 
 /// Keeps the first of moves that do exactly the same thing by the same path (two blocks of a
 /// piece can describe one move, as a step and a slide of one square do).
-pub(in crate::engine) fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
+fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
     ws.fingerprints.clear();
     for m in &out.moves {
         // Cheap: path ends, sizes and promotion; equal fingerprints are compared in full.
@@ -617,7 +592,7 @@ pub(in crate::engine) fn dedup_moves(ws: &mut Workspace, out: &mut MoveList) {
     }
 }
 
-pub(in crate::engine) fn push_pass(out: &mut MoveList) {
+fn push_pass(out: &mut MoveList) {
     let lo = out.squares.len() as u32;
     out.squares.push(NONE);
     out.squares.push(NONE);

@@ -6,29 +6,29 @@ use crate::engine::{MoveList, Scratch, UndoLog};
 /// Buffers reused by move generation.
 #[derive(Default)]
 pub struct Workspace {
-    pub(in crate::engine) scratch: Scratch,
-    pub(in crate::engine) bufs: Vec<MoveList>,
-    pub(in crate::engine) log: UndoLog,
-    pub(in crate::engine) keep: Vec<bool>,
-    pub(in crate::engine) dead: Vec<bool>,
-    pub(in crate::engine) fingerprints: Vec<u64>,
-    pub(in crate::engine) sorted: Vec<u64>,
+    pub(super) scratch: Scratch,
+    pub(super) bufs: Vec<MoveList>,
+    pub(super) log: UndoLog,
+    pub(super) keep: Vec<bool>,
+    pub(super) dead: Vec<bool>,
+    pub(super) fingerprints: Vec<u64>,
+    pub(super) sorted: Vec<u64>,
     /// The list being filtered holds no two equal moves (`Scratch::note_group`).
-    pub(in crate::engine) distinct: bool,
+    pub(super) distinct: bool,
     /// The list being filtered was generated from the blocks of one rank (one rank pass).
-    pub(in crate::engine) one_rank: bool,
+    pub(super) one_rank: bool,
     /// The keys of `"maximal captures"`.
-    pub(in crate::engine) keys: Vec<u64>,
+    pub(super) keys: Vec<u64>,
     /// In [`Mode::Captures`](crate::engine::scratch::Mode::Captures): a legal move was left
     /// out.
-    pub(in crate::engine) other_legal: bool,
+    pub(super) other_legal: bool,
     /// `Rules::legal_captures_in` keeps the drops that attack another side's royal piece
     /// ([`Workspace::set_checking_drops`]).
-    pub(in crate::engine) checking_drops: bool,
-    pub(in crate::engine) safety: Safety,
+    pub(super) checking_drops: bool,
+    pub(super) safety: Safety,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.
-    pub(in crate::engine) chain_keys: Vec<u64>,
+    pub(super) chain_keys: Vec<u64>,
 }
 
 impl Workspace {
@@ -48,7 +48,7 @@ impl Workspace {
             .unwrap_or(false)
     }
 
-    pub(in crate::engine) fn take_buf(&mut self) -> MoveList {
+    pub(super) fn take_buf(&mut self) -> MoveList {
         let mut b = self.bufs.pop().unwrap_or_default();
         b.clear();
         b

@@ -1,7 +1,11 @@
 //! The fifty-move clock idiom of `after-move`, recognised whole: one counter reset by a
 //! capture or a move of listed types and stepped otherwise, played as one counter op.
 
-use super::*;
+use crate::def::{Cond, Expr, GameDef, Instr, PlayerId};
+use crate::engine::arith::arith;
+use crate::engine::moves::Move;
+use crate::engine::position::Position;
+use crate::engine::undo::{apply_counter, SimpleUndo, UndoLog};
 
 /// An `after-move` program that is one counter's clock, as the fifty-move rule keeps it:
 /// `(if (or capture-made? (moved-piece? T…)) (set C k) else (inc C d))`.

@@ -8,15 +8,14 @@
 
 use crate::def::*;
 use crate::engine::arith::arith;
-use crate::engine::moves::Move;
 use crate::engine::position::{Cell, Position, DEAD};
-use crate::engine::undo::{apply_counter, SimpleUndo, UndoLog};
+use crate::engine::undo::UndoLog;
 use crate::engine::undo::{
     MemoKey, Tally, MAX_CACHED, MAX_CACHED_PLAYERS, MAX_MEMO_READS, MAX_TALLY, MEMO_SIZE,
 };
 
 mod clock;
-pub(in crate::engine) use clock::*;
+pub(in crate::engine) use clock::{Clock, ClockLeaves};
 
 /// Whether an `after-move` program is plain (see the module comment).
 pub(in crate::engine) fn plain_program(body: &[Instr]) -> bool {
@@ -46,13 +45,13 @@ pub(in crate::engine) struct Prog {
     /// The conditions that read only the tally (counts, constants, arithmetic): their value
     /// is the same for every position with the same tally, so they are evaluated when the
     /// tally changes, for every player, and kept as bits ([`Tally::bits`]).
-    pub(in crate::engine) pure: Vec<PCond>,
-    pub(in crate::engine) n_players: usize,
-    pub(in crate::engine) n_pieces: usize,
+    pure: Vec<PCond>,
+    n_players: usize,
+    n_pieces: usize,
     /// The counters the program reads, when its settings depend on nothing else than them,
     /// the mover, the move's capture and piece type and the cached conditions: then its
     /// settings are remembered by those inputs ([`Memo`]).
-    pub(in crate::engine) reads: Option<Vec<Slot>>,
+    reads: Option<Vec<Slot>>,
     /// Distinct for every compiled program (copies share it): what an [`UndoLog`] keeps for
     /// one program (tallies with cached conditions, the memo) is not used for another.
     pub(in crate::engine) id: u64,

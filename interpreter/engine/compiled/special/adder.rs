@@ -21,7 +21,7 @@ pub(in crate::engine) fn head_of(spec: &AddSpec) -> Move {
 /// generation copies the header instead of assembling it from the spec at every move.
 #[derive(Clone, Debug)]
 pub(in crate::engine) struct Adder {
-    pub(in crate::engine) spec: AddSpec,
+    spec: AddSpec,
     pub(in crate::engine) head: Move,
     /// The header of the simple moves it writes (`Move::simple`), when it can write them
     /// (at most one promotion type, no chain, `finally` or `must-continue`); the squares,
@@ -34,7 +34,7 @@ pub(in crate::engine) struct Adder {
 }
 
 impl Adder {
-    pub(in crate::engine) fn new(spec: AddSpec) -> Adder {
+    pub(super) fn new(spec: AddSpec) -> Adder {
         let head = head_of(&spec);
         let simple =
             (spec.promote.len() <= 1 && !head.partial && !head.must_continue && head.finally == 0)
@@ -57,7 +57,7 @@ impl Adder {
     /// header holds the attribute's bit in its cell (`attrs`, and `marks` 1 to set it, 0 to
     /// clear it), which `Exec::push_simple` applies to the piece as it lands: the cell the
     /// plain `emit` writes when the current square is the destination.
-    pub(in crate::engine) fn with_attr(spec: AddSpec, a: AttrId, v: bool) -> Option<Adder> {
+    pub(super) fn with_attr(spec: AddSpec, a: AttrId, v: bool) -> Option<Adder> {
         if !spec.promote.is_empty() || spec.copy {
             return None;
         }
@@ -73,7 +73,7 @@ impl Adder {
     }
 
     /// The header of the simple moves this add writes, if it writes them.
-    pub(in crate::engine) fn simple(&self) -> Option<&Move> {
+    pub(super) fn simple(&self) -> Option<&Move> {
         self.simple.as_ref()
     }
 }

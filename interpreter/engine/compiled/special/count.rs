@@ -1,7 +1,7 @@
 //! What the specialised trees cover: their nodes, and those left to the plain interpreter
 //! (`EngineConfig` coverage, `Rules::path_counts`).
 
-use super::*;
+use super::{Adder, Node, SCond, Seq, Special};
 
 /// Counts over the specialised trees of a game.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,7 +1,9 @@
 //! Drop blocks whose prefix only tests the square dropped on, answered from masks made at
 //! load.
 
-use super::*;
+use super::{test_code, Kind, Node, SCond, Seq, Tgt};
+use crate::def::GameDef;
+use crate::engine::position::Cell;
 
 /// The prefix of a drop block (no gate) made only of tests of the square dropped on:
 /// whether it must be empty, and the squares where its zone tests hold, by player, decided

@@ -20,7 +20,6 @@
 
 use crate::def::*;
 use crate::engine::gate_test::GateTest;
-use crate::engine::position::Cell;
 pub(in crate::engine) use adder::{head_of, Adder};
 use std::cell::RefCell;
 
@@ -32,21 +31,21 @@ mod straight;
 
 use straight::{attrs_straight, straight_nodes};
 
-pub(in crate::engine) use drops::DropPrefix;
+use drops::DropPrefix;
 
 /// The specialised programs of a game, one per block (by `Block::id`).
 #[derive(Clone, Debug, Default)]
 pub struct Special {
-    pub(in crate::engine) blocks: Vec<Seq>,
+    blocks: Vec<Seq>,
     /// The landing squares of fused leaps ([`Node::Leap`]): `leaps[at + player * n_pos + p]`.
     pub(in crate::engine) leaps: Vec<u16>,
     /// Each block's size: the instructions and conditions of its plain tree (`weight`), the
     /// work a run of its straight-line part stands for.
-    pub(in crate::engine) weights: Vec<u32>,
+    weights: Vec<u32>,
     /// The words of one zone's membership bits for one player (`Board::zone_bits`).
     pub(in crate::engine) zone_words: usize,
     /// By block id: a drop block's prefix that tests only its own square.
-    pub(in crate::engine) drop_prefixes: Vec<Option<DropPrefix>>,
+    drop_prefixes: Vec<Option<DropPrefix>>,
 }
 
 impl Special {
@@ -111,7 +110,7 @@ impl Special {
 }
 
 /// The instructions and conditions of a program, nested ones included (saturating).
-pub(in crate::engine) fn weight(body: &[Instr]) -> u32 {
+fn weight(body: &[Instr]) -> u32 {
     fn cond(c: &Cond) -> u32 {
         1u32.saturating_add(match c {
             Cond::Not(x) => cond(x),
@@ -136,7 +135,7 @@ pub(in crate::engine) fn weight(body: &[Instr]) -> u32 {
 /// owner, an attribute, a created piece or a counter (no capture, no move, no flag, no step,
 /// no check that could end the block). An attack test asks only whether the target is
 /// captured, and none of these reads or writes anything that decides it.
-pub(in crate::engine) fn attack_inert(i: &Instr) -> bool {
+fn attack_inert(i: &Instr) -> bool {
     match i {
         Instr::ChangeType(..)
         | Instr::ChangeOwner(_)
@@ -165,7 +164,7 @@ pub struct Seq {
     /// loop. Such a block reads nothing but the board and the current square and writes
     /// nothing but captures, so generation runs it without setting up a run
     /// ([`Exec::run_straight`]).
-    pub(in crate::engine) straight: bool,
+    straight: bool,
 }
 
 /// The most captures a straight block may hold ([`Seq::straight`]).
@@ -195,7 +194,7 @@ pub(in crate::engine) struct GateEntry {
     pub weight: u32,
     /// A straight block's second gate: the step or leap after its gate, past captures of the
     /// gate's square, with its test (see [`GateEntry::second_gate`]).
-    pub(in crate::engine) gate2: Option<(Gate, Test)>,
+    gate2: Option<(Gate, Test)>,
 }
 
 /// Where a [`GateEntry`]'s gate square is read.
@@ -212,18 +211,13 @@ pub(in crate::engine) enum GateTable {
 impl GateEntry {
     /// The gate's test on square `q` (on the board) for player `pl`, as a gate test,
     /// `gates.rs`: `None` when it can never hold there (a zone the square is not in).
-    pub(in crate::engine) fn gate_code(
-        &self,
-        def: &GameDef,
-        pl: usize,
-        q: u16,
-    ) -> Option<GateTest> {
+    pub(super) fn gate_code(&self, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
         test_code(self.test, def, pl, q)
     }
 
     /// The second gate (see [`GateEntry::gate2`]) from square `q` for player `pl`: `None`
     /// when there is none; inside, its square and code (`None`: the block ends there).
-    pub(in crate::engine) fn second_gate(
+    pub(super) fn second_gate(
         &self,
         def: &GameDef,
         leaps: &[u16],
@@ -256,7 +250,7 @@ impl GateEntry {
 
 /// A test of square `q` (on the board) for player `pl`, as a code of `gates.rs`: `None`
 /// when it can never hold there (a zone the square is not in).
-pub(in crate::engine) fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
+fn test_code(t: Test, def: &GameDef, pl: usize, q: u16) -> Option<GateTest> {
     {
         let code = match (t.kind, t.neg) {
             (Kind::OnBoard, false) => GateTest::Pass,
@@ -341,7 +335,7 @@ pub(in crate::engine) enum Gate {
 }
 
 /// The most entries the fused leap tables of a game may hold (past it, steps stay apart).
-pub(in crate::engine) const MAX_LEAP_ENTRIES: usize = 1 << 21;
+const MAX_LEAP_ENTRIES: usize = 1 << 21;
 
 /// A square relative to the current one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -427,17 +421,17 @@ pub(in crate::engine) struct Caps {
     pub(in crate::engine) n: usize,
 }
 
-pub(in crate::engine) struct Build {
-    pub(in crate::engine) n_pos: usize,
-    pub(in crate::engine) n_players: usize,
-    pub(in crate::engine) n_dirs: usize,
-    pub(in crate::engine) opposite: Vec<Option<DirId>>,
-    pub(in crate::engine) next: Vec<u16>,
-    pub(in crate::engine) leaps: RefCell<Vec<u16>>,
+struct Build {
+    n_pos: usize,
+    n_players: usize,
+    n_dirs: usize,
+    opposite: Vec<Option<DirId>>,
+    next: Vec<u16>,
+    leaps: RefCell<Vec<u16>>,
     /// A `set-attribute` of the current square before an add may be fused into the add
     /// ([`Adder::with_attr`]): captures are neither recycled nor deferred, so the simple
     /// moves that carry it are all that a straight walk writes.
-    pub(in crate::engine) fuse_attr: bool,
+    fuse_attr: bool,
 }
 
 impl Build {
@@ -712,7 +706,7 @@ impl Special {
     /// whose gate is followed by one add of a simple move, or by an `if` on a zone of the
     /// landing square (decided here) with such an add in the branch taken. Generation then
     /// writes the move from the gate row (`Exec::push_simple`), as the block would.
-    pub(in crate::engine) fn gate_simple(
+    pub(super) fn gate_simple(
         &self,
         def: &GameDef,
         id: u32,
@@ -759,13 +753,7 @@ impl Special {
     /// the landing square, decided here, with one add in the branch taken). Generation then
     /// writes the add's move from the gate row (`Exec::add_straight` with that one capture),
     /// as the block's run would, without walking its tree.
-    pub(in crate::engine) fn gate_jump(
-        &self,
-        def: &GameDef,
-        id: u32,
-        pl: usize,
-        q2: u16,
-    ) -> Option<&Adder> {
+    pub(super) fn gate_jump(&self, def: &GameDef, id: u32, pl: usize, q2: u16) -> Option<&Adder> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight || seq.gate.is_none() {
             return None;

@@ -2,12 +2,14 @@
 //! (`compiled/rays.rs`, `exec/rays.rs`): a step, then a move on each empty square in that direction, then at
 //! most one move onto the piece that blocks the way.
 
-use super::*;
+use super::{test_code, Kind, Node, SCond, Special, Test, Tgt};
+use crate::def::GameDef;
 use crate::engine::gate_test::Classes;
+use crate::engine::gate_test::GateTest;
 
 /// A block that is a plain slide, as [`Special::slide`] reads it.
 #[derive(Clone, Copy, Debug)]
-pub(in crate::engine) struct SlideShape<'a> {
+pub(in crate::engine::compiled) struct SlideShape<'a> {
     /// The step's offset into the mover's part of `Board::next` (the block's gate).
     pub off: u32,
     /// The simple move written on each empty square (`Adder::simple`).
@@ -26,7 +28,7 @@ impl Special {
     /// empty (`(while empty? add d)`, or with a fused `set-attribute` before the add), and
     /// optionally a test of the blocking square followed by one add, each add writing a simple
     /// move (no promotion choice, chain or copy).
-    pub(in crate::engine) fn slide(&self, id: u32) -> Option<SlideShape<'_>> {
+    pub(in crate::engine::compiled) fn slide(&self, id: u32) -> Option<SlideShape<'_>> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight {
             return None;
@@ -67,7 +69,9 @@ impl Special {
 
 impl<'a> SlideShape<'a> {
     /// The simple move written onto the blocking piece, when the slide ends with one.
-    pub(in crate::engine) fn capture_head(&self) -> Option<&'a crate::engine::moves::Move> {
+    pub(in crate::engine::compiled) fn capture_head(
+        &self,
+    ) -> Option<&'a crate::engine::moves::Move> {
         self.capture.map(|(_, m)| m)
     }
 
@@ -75,7 +79,7 @@ impl<'a> SlideShape<'a> {
     /// holds (none without a capture, or for a test that never holds on the board),
     /// `None` when the test asks more than the cell's class (a piece type, an attribute, a
     /// zone, which depend on the square).
-    pub(in crate::engine) fn capture_mask(&self, def: &GameDef) -> Option<Classes> {
+    pub(in crate::engine::compiled) fn capture_mask(&self, def: &GameDef) -> Option<Classes> {
         let Some((t, _)) = self.capture else {
             return Some(Classes::empty());
         };

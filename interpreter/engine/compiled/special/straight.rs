@@ -1,7 +1,7 @@
 //! Which specialised trees are straight ([`Seq::straight`]): walked by generation without
 //! setting up a run, their adds written at once.
 
-use super::*;
+use super::{Adder, Kind, Node, SCond, Test, Tgt};
 
 /// Whether a condition is made only of tests of squares and constants.
 fn pure_cond(c: &SCond) -> bool {

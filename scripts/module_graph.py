@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The import graph between the modules of one folder of the crate, and its cycles.
 
-    scripts/module-graph.sh [FOLDER] [--depth N]     (default interpreter/engine, depth 1)
+    scripts/module-graph.sh [FOLDER] [--depth N] [--check]
+                                  (default interpreter/engine, depth 1)
 
 A module is a file or folder under FOLDER, cut at DEPTH path components (depth 1: each
 child of FOLDER, a folder's files counted as one module; FOLDER's own mod.rs is `(root)`).
@@ -18,19 +19,26 @@ cycles among them, then the `impl` blocks that sit outside their type's module: 
 `impl T` (or `impl Trait for T`, unless the trait is defined where the impl is) belongs in
 the file that defines `T` or in the folder of that module's children (`t.rs` or `t/mod.rs`:
 `t/`). Types defined in two files are skipped.
+
+With --check it prints the report only when there is a cycle or an impl block outside its
+type's module, and then fails (CI runs it).
 """
 
 import os
 import re
+import io
 import sys
 from collections import defaultdict
 
 root_dir = "interpreter/engine"
 depth = 1
+check = False
 args = sys.argv[1:]
 while args:
     a = args.pop(0)
-    if a == "--depth":
+    if a == "--check":
+        check = True
+    elif a == "--depth":
         depth = int(args.pop(0))
     else:
         root_dir = a.rstrip("/")
@@ -75,6 +83,9 @@ def strip(text):
             i += 1
     return "".join(out)
 
+
+report = io.StringIO()
+real_stdout, sys.stdout = sys.stdout, report
 
 files = defaultdict(str)
 by_file = {}
@@ -220,4 +231,8 @@ for ty in sorted(outside):
     print(f"{ty} ({os.path.relpath(q, root_dir)}): {where}")
 if not outside:
     print("none")
-sys.exit(0)
+sys.stdout = real_stdout
+failed = bool(cyclic or outside)
+if failed or not check:
+    print(report.getvalue(), end="")
+sys.exit(1 if check and failed else 0)

@@ -103,7 +103,7 @@ pub(in crate::engine) const QUIET_KEPT: u32 = 2;
 
 impl Tables {
     /// Derives the engine tables from a definition, with the fast paths of `config`.
-    pub fn with_config(mut def: GameDef, config: EngineConfig) -> Tables {
+    pub(in crate::engine) fn with_config(mut def: GameDef, config: EngineConfig) -> Tables {
         let special = special::Special::build(&mut def);
         let mut turns = def.turn_order.once.clone();
         let once = turns.len();

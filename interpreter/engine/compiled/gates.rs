@@ -275,7 +275,7 @@ impl GateRows {
     /// Whether the piece `c` on `sq` may add a move with the rows of a base
     /// ([`GateRows::base`]) on a board whose cells `at` reads: false only when the piece is
     /// not a live piece of `side`, or every block of its row has a gate decided by masks
-    /// alone and none passes (so `Rules::gen_rows` would add nothing there).
+    /// alone and none passes (so `Generator::gen_rows` would add nothing there).
     pub fn may_move(
         &self,
         base: usize,

@@ -49,7 +49,7 @@ pub(in crate::engine) struct Rays {
 }
 
 /// The occupied squares of the position being generated, made at the first slide that needs
-/// them (`Rules::gen_rows`).
+/// them (`Generator::gen_rows`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(in crate::engine) struct Occupied(Option<u64>);
 

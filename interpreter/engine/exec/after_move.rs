@@ -87,6 +87,7 @@ impl Plain<'_> {
 impl Generator {
     /// Runs a plain `after-move` program for the move just applied and applies its counter
     /// changes; false (nothing done) when it needs the interpreter after all.
+    #[inline]
     pub(in crate::engine) fn after_move_plain_run(
         &self,
         pos: &mut Position,

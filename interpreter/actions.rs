@@ -204,28 +204,31 @@ impl Turns {
 
     /// The turn whose first action is `a`, when that action alone names it.
     pub fn single(&self, a: u32) -> Option<usize> {
-        let lo = self
-            .order
-            .partition_point(|&i| self.first(i as usize) < Some(a));
-        let i = *self.order.get(lo)? as usize;
-        if self.first(i) != Some(a) || self.needed[i] > 1 {
+        // `keys` holds each turn's first action + 1 above its index, ascending.
+        let head = a as u64 + 1;
+        let lo = self.keys.partition_point(|&k| k >> 32 < head);
+        let &k = self.keys.get(lo)?;
+        let i = k as u32 as usize;
+        if k >> 32 != head || self.needed[i] > 1 {
             return None;
         }
-        match self.order.get(lo + 1) {
-            Some(&j) if self.first(j as usize) == Some(a) => None,
+        match self.keys.get(lo + 1) {
+            Some(&k) if k >> 32 == head => None,
             _ => Some(i),
         }
-    }
-
-    fn first(&self, i: usize) -> Option<u32> {
-        let (lo, hi) = (self.start[i], self.start[i + 1]);
-        (lo < hi).then(|| self.seq[lo as usize])
     }
 }
 
 /// Builds the action sequences of every move of `list` into `out` (the entry function).
 pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
     let space = *out.space.get_or_insert_with(|| Space::new(def));
+    out.seq.clear();
+    out.start.clear();
+    out.needed.clear();
+    out.start.push(0);
+    if single_steps(list, space, out) {
+        return;
+    }
     out.seq.clear();
     out.start.clear();
     out.needed.clear();
@@ -258,6 +261,38 @@ pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
     }
     sort(out);
     add_choices(out, space);
+}
+
+/// The common case of [`turns`]: every turn is one step (no huff, drop, pass, chain or
+/// promotion choice) and no two turns share it. Then each turn is its own action, the keys
+/// sorted are the whole sequences and no choice is needed; `out` is complete when this
+/// returns true. False (with `out` to be rebuilt) for any other list.
+fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
+    let n_pos = space.n_pos;
+    out.keys.clear();
+    for (i, m) in list.moves.iter().enumerate() {
+        if m.huff != 0 || m.pass || m.drop != 0 || m.promote != 0 && m.promote_choice {
+            return false;
+        }
+        let a = match *list.path(m) {
+            [f, t] => f as u32 * n_pos + t as u32,
+            _ => return false,
+        };
+        out.keys.push(((a as u64 + 1) << 32) | i as u64);
+    }
+    let n = out.keys.len();
+    // The turns in engine order: each one action, all needed.
+    out.seq
+        .extend(out.keys.iter().map(|&k| (k >> 32) as u32 - 1));
+    out.start.extend(1..=n as u32);
+    out.needed.resize(n, 1);
+    sort_keys(&mut out.keys);
+    if out.keys.windows(2).any(|w| w[0] >> 32 == w[1] >> 32) {
+        return false;
+    }
+    out.order.clear();
+    out.order.extend(out.keys.iter().map(|&k| k as u32));
+    true
 }
 
 /// Sorts the turns by their sequences: by first action through one integer key each (most

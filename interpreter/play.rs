@@ -14,6 +14,9 @@ use crate::engine::{
 };
 use crate::notation::{self, MoveError};
 
+/// The plies a new game has room for before its history grows.
+const RESERVED_PLIES: usize = 256;
+
 /// A game being played from some position.
 ///
 /// `Clone` shares the rules and copies the position and history; a game is `Send` and `Sync`.
@@ -102,16 +105,20 @@ impl Game {
         let rules = rules.into();
         let key = pos.repetition_key();
         let has_san = crate::san::applies(&rules.def);
-        let mut counts = FxHashMap::default();
+        // Room for a game's usual length, so that playing it out does not grow these again
+        // and again.
+        let mut counts = FxHashMap::with_capacity_and_hasher(RESERVED_PLIES, Default::default());
         counts.insert(key, 1);
+        let mut hashes = Vec::with_capacity(RESERVED_PLIES);
+        hashes.push(key);
         Game {
             rules,
             start: pos.clone(),
             pos,
-            hashes: vec![key],
-            turns: Vec::new(),
+            hashes,
+            turns: Vec::with_capacity(RESERVED_PLIES),
             has_san,
-            line: Vec::new(),
+            line: Vec::with_capacity(RESERVED_PLIES),
             texts: Mutex::new(Texts::default()),
             counts,
             log: UndoLog::new(),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use zrf::actions::{self, Next, Space, Turns};
+use zrf::actions::{self, Action, Next, Space, Turns};
 use zrf::engine::{MoveList, Rules, UndoLog};
 mod common;
 
@@ -56,6 +56,39 @@ fn check_position(name: &str, space: Space, turns: &Turns, at: &str) -> usize {
     turns.len()
 }
 
+/// Each turn's first action is the documented number of its huff, pass, drop or first step:
+/// the same numbers whichever way `actions::turns` builds the sequences.
+fn first_actions_follow_the_paths(
+    name: &str,
+    space: Space,
+    list: &MoveList,
+    turns: &Turns,
+    at: &str,
+) {
+    for (i, m) in list.moves.iter().enumerate() {
+        let path = list.path(m);
+        let first = if m.huff != 0 {
+            Action::Huff(m.huff - 1)
+        } else if m.pass {
+            Action::Pass
+        } else if m.drop != 0 {
+            match path.last() {
+                Some(&sq) => Action::Drop(m.drop - 1, sq),
+                None => continue,
+            }
+        } else if path.len() == 1 {
+            Action::Step(path[0], path[0])
+        } else {
+            Action::Step(path[0], path[1])
+        };
+        assert_eq!(
+            turns.actions(i).first().map(|&a| a as u64),
+            Some(space.encode(first)),
+            "{name} {at}: turn {i}"
+        );
+    }
+}
+
 fn play(name: &str, rules: &Rules, games: usize, plies: usize) -> usize {
     let space = Space::new(&rules.def);
     let mut rng = Rng(0x51_7cc1_b727_220a ^ name.len() as u64);
@@ -70,6 +103,7 @@ fn play(name: &str, rules: &Rules, games: usize, plies: usize) -> usize {
             actions::turns(&rules.def, &list, &mut turns);
             assert_eq!(turns.len(), list.len());
             let at = format!("game {game}, ply {ply}");
+            first_actions_follow_the_paths(name, space, &list, &turns, &at);
             check_position(name, space, &turns, &at);
             checked += 1;
             if list.is_empty() {

@@ -44,6 +44,11 @@ pub struct Shared {
     /// The Python ints of the actions below [`INT_CACHE`], each made when first listed, so
     /// that a list of legal actions costs a reference count per action, not an allocation.
     pub ints: Mutex<Vec<Option<Py<PyAny>>>>,
+    /// What dropped states of this game left: their buffers, for the next new states.
+    pub spare: Mutex<Vec<crate::state::Spare>>,
+    /// A game at the start with nothing grown: what a dropped state holds once its buffers
+    /// are kept in `spare` (a copy of it costs a few small allocations).
+    pub blank: zrf::play::Game,
 }
 
 /// How many actions (from 0) keep their Python int in [`Shared::ints`].
@@ -71,9 +76,11 @@ impl Shared {
             variant,
             space: Space::new(&rules.def),
             layout: Layout::new(&rules),
+            blank: zrf::play::Game::new(rules.clone(), rules.initial()),
             rules,
             max_len,
             ints: Mutex::default(),
+            spare: Mutex::default(),
         }
     }
 
@@ -243,7 +250,8 @@ impl Game {
     /// The game's starting state.
     fn new_initial_state(&self) -> PyResult<crate::state::State> {
         guard(|| {
-            let pos = self.shared.rules.initial();
+            // The blank game's start is the rules' initial position, made once.
+            let pos = self.shared.blank.start().clone();
             Ok(crate::state::State::new(self.shared.clone(), pos, None))
         })
     }

@@ -13,6 +13,9 @@ use zrf::play::Game as PlayGame;
 use crate::game::{Game, Shared};
 use crate::{error, guard, CHANCE, TERMINAL};
 
+/// The actions a new state has room for before its history grows.
+const RESERVED_PLIES: usize = 256;
+
 /// What a state knows between calls.
 pub struct Inner {
     pub shared: Arc<Shared>,
@@ -35,8 +38,48 @@ pub struct Inner {
     engine: Option<zrf::ai::Engine>,
 }
 
+/// The buffers a dropped state leaves to the next new state of its game (its game, grown to a
+/// game's length, and its action lists), so that a loop of playouts does not grow them again
+/// for every game.
+pub struct Spare {
+    game: PlayGame,
+    turns: Turns,
+    options: Vec<u32>,
+    prefix: Vec<u32>,
+    history: Vec<u32>,
+    per_turn: Vec<u32>,
+}
+
+/// The most spare buffers a game keeps.
+const MAX_SPARE: usize = 4;
+
 impl Inner {
     fn new(shared: Arc<Shared>, pos: Position, setup: Option<String>) -> Inner {
+        let spare = (shared.spare.lock().ok()).and_then(|mut s| s.pop());
+        if let Some(mut s) = spare {
+            s.game.reset_to(&pos);
+            for v in [
+                &mut s.options,
+                &mut s.prefix,
+                &mut s.history,
+                &mut s.per_turn,
+            ] {
+                v.clear();
+            }
+            return Inner {
+                shared,
+                game: s.game,
+                setup,
+                turns: s.turns,
+                outcome: None,
+                fresh: false,
+                options: s.options,
+                prefix: s.prefix,
+                history: s.history,
+                per_turn: s.per_turn,
+                engine: None,
+            };
+        }
         let game = PlayGame::new(shared.rules.clone(), pos);
         Inner {
             shared,
@@ -47,8 +90,9 @@ impl Inner {
             fresh: false,
             options: Vec::new(),
             prefix: Vec::new(),
-            history: Vec::new(),
-            per_turn: Vec::new(),
+            // Most games are shorter: the buffers are not grown again and again in playouts.
+            history: Vec::with_capacity(RESERVED_PLIES),
+            per_turn: Vec::with_capacity(RESERVED_PLIES),
             engine: None,
         }
     }
@@ -363,6 +407,28 @@ type BestMove = (String, u32, String, Vec<String>);
 #[pyclass(frozen, module = "zrf._zrf")]
 pub struct State {
     inner: Mutex<Inner>,
+}
+
+impl Drop for State {
+    /// Leaves the state's buffers to the next new state of its game (a few are kept).
+    fn drop(&mut self) {
+        let g = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
+        let shared = g.shared.clone();
+        let Ok(mut spare) = shared.spare.try_lock() else {
+            return;
+        };
+        if spare.len() >= MAX_SPARE {
+            return;
+        }
+        spare.push(Spare {
+            game: std::mem::replace(&mut g.game, shared.blank.clone()),
+            turns: std::mem::take(&mut g.turns),
+            options: std::mem::take(&mut g.options),
+            prefix: std::mem::take(&mut g.prefix),
+            history: std::mem::take(&mut g.history),
+            per_turn: std::mem::take(&mut g.per_turn),
+        });
+    }
 }
 
 impl State {

@@ -18,7 +18,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rbg_bench import cpu_model, fmt, git_rev, run  # noqa: E402
+from rbg_bench import cpu_model, fmt, git_rev, report_wrong, run  # noqa: E402
 
 # name, zrf arguments, Fairy-Stockfish variant, build ("classic" or "large"), depth, published
 WORKLOADS = [
@@ -122,13 +122,7 @@ def main():
         print(
             f"| {TITLES[name]}{leaves} | {cell(z)} | {cell(f)} | {ratio} | {z0:.3f} s, {f0:.3f} s | {net} |"
         )
-    if wrong:
-        print()
-        print("WRONG COUNTS:")
-        for w in wrong:
-            print("  " + w)
-        return 1
-    return 0
+    return report_wrong(wrong)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,17 @@ def git_rev():
         return "?"
 
 
+def report_wrong(wrong):
+    """Lists the wrong counts, if any; returns the exit code."""
+    if not wrong:
+        return 0
+    print()
+    print("WRONG COUNTS:")
+    for w in wrong:
+        print("  " + w)
+    return 1
+
+
 def fmt(secs):
     return f"{secs:.2f} s"
 
@@ -147,13 +158,7 @@ def main():
         else:
             rcell, ratio = "-", "-"
         print(f"| {TITLES[name]} ({expected:,}) | {cell} | {rcell} | {ratio} | {goal} |")
-    if wrong:
-        print()
-        print("WRONG COUNTS:")
-        for w in wrong:
-            print("  " + w)
-        return 1
-    return 0
+    return report_wrong(wrong)
 
 
 if __name__ == "__main__":

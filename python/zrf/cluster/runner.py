@@ -152,8 +152,11 @@ def session():
     """What names the Ray session this process is connected to: the job and the node of the
     driver, both new when Ray is started or joined again (an object put in the store of an
     earlier session is gone)."""
-    ctx = ray.get_runtime_context()
-    return (ctx.get_job_id(), ctx.get_node_id())
+    try:
+        ctx = ray.get_runtime_context()
+        return (ctx.get_job_id(), ctx.get_node_id())
+    except Exception:  # a connection that does not tell (Ray Client): a new session each time
+        return object()
 
 
 def fault_from_env():

@@ -488,7 +488,7 @@ def test_strength_tables_through_the_cluster_equal_the_binary(tmp_path):
     assert len(open(env["RESULTS"]).read().splitlines()) == 3 * 4
 
 
-def test_rules_are_put_once_per_ray_session_and_tasks_made_once():
+def test_rules_are_put_once_per_ray_session_and_tasks_made_once(monkeypatch):
     # A run's fixed cost: the rules go into Ray's object store once per Ray session (the next
     # run on them takes the same reference), and a job's function becomes a Ray task once.
     from zrf.cluster import jobs, runner
@@ -505,10 +505,14 @@ def test_rules_are_put_once_per_ray_session_and_tasks_made_once():
 
     # A function made inside another is not kept (a new one each run would pile up).
     assert runner._remote(local, 1) is not runner._remote(local, 1)
-    # Ray started again: the old store is gone, so the rules are put again, and the tasks
-    # (on new workers, which must fetch the rules) still count right.
+    # Ray started again (by `connect`, whose local workers run at this process's priority,
+    # not Ray's nice 15): the old store is gone, so the rules are put again, and the tasks (on
+    # new workers, which must fetch the rules) still count right.
     ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    monkeypatch.delenv("RAY_worker_niceness", raising=False)
+    assert zc.connect("local", 2) == 2
+    assert sorted(zc.run_tasks(os.nice, [(i, (0,)) for i in range(2)], progress=False).values()) \
+        == [os.nice(0)] * 2
     again = jobs.shared(jobs.Rules(CHESS))
     assert again is not first
     assert zc.perft(CHESS, 3, only=True, cpus=2, progress=False) == (["3 8902"], 8902)

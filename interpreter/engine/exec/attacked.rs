@@ -62,56 +62,45 @@ impl Generator {
 
     /// `attacked?` through the derived patterns, running only irregular blocks.
     pub(in crate::engine) fn attacked_fast(&self, pos: &Position, sq: u16, side: PlayerId) -> bool {
+        let a = &self.attacks;
+        let n_pos = pos.cells.len();
         let sq = sq as usize;
         for pl in 0..self.def.players.len() {
             if pl == side.idx() {
                 continue;
             }
-            if self.leap_or_slide_hits(pl, sq, |q| pos.cells[q])
-                || self.irregular_hits(pos, pl, sq, side)
-            {
+            let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+            if self.leap_or_slide_hits(pl, sq, |q| pos.cells[q]) {
                 return true;
             }
-        }
-        false
-    }
-
-    /// Whether a piece of player `pl` attacks `sq` by one of its irregular blocks (castling,
-    /// en passant, jumps over a piece), which run as programs from the squares the tables
-    /// list.
-    pub(in crate::engine) fn irregular_hits(
-        &self,
-        pos: &Position,
-        pl: usize,
-        sq: usize,
-        side: PlayerId,
-    ) -> bool {
-        let mine = |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
-        let candidates = &self.attacks.irregular_to[pl * pos.cells.len() + sq];
-        // Buffers only once a candidate stands where it could attack from.
-        let mut run: Option<(Scratch, MoveList, Exec)> = None;
-        for &(start, piece, bi) in candidates {
-            let c = pos.cells[start as usize];
-            if !mine(c) || c.piece != piece + 1 {
-                continue;
-            }
-            let (scratch, out, ex) = run.get_or_insert_with(|| {
-                let attack = Mode::Attack {
-                    target: sq as u16,
-                    defender: side.0,
-                };
-                let ex = Exec::new(self, pos, PlayerId(pl as u8), attack);
-                (Scratch::default(), MoveList::new(), ex)
-            });
-            ex.run(
-                &self.def.pieces[piece as usize].moves[bi as usize],
-                start,
-                None,
-                scratch,
-                out,
-            );
-            if ex.hit {
-                return true;
+            // Irregular blocks (castling, en passant, jumps over a piece) that could capture
+            // here run as programs.
+            let candidates = &a.irregular_to[pl * n_pos + sq];
+            // Buffers only once a candidate stands where it could attack from.
+            let mut run: Option<(Scratch, MoveList, Exec)> = None;
+            for &(start, piece, bi) in candidates {
+                let c = pos.cells[start as usize];
+                if !mine(c) || c.piece != piece + 1 {
+                    continue;
+                }
+                let (scratch, out, ex) = run.get_or_insert_with(|| {
+                    let attack = Mode::Attack {
+                        target: sq as u16,
+                        defender: side.0,
+                    };
+                    let ex = Exec::new(self, pos, PlayerId(pl as u8), attack);
+                    (Scratch::default(), MoveList::new(), ex)
+                });
+                ex.run(
+                    &self.def.pieces[piece as usize].moves[bi as usize],
+                    start,
+                    None,
+                    scratch,
+                    out,
+                );
+                if ex.hit {
+                    return true;
+                }
             }
         }
         false

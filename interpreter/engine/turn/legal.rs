@@ -4,10 +4,7 @@
 //! asking the attack tables afterwards is exact but slow; instead, the position is examined once
 //! (where the mover's royal pieces stand, whether one is attacked, which pieces stand between a
 //! royal piece and an enemy slider), and a move whose writes cannot change the answer is kept
-//! without being played. Every other move has its cell writes laid over the board and its
-//! royal squares tested by the tables' leaps and slides; only where an enemy piece stands
-//! where one of its irregular blocks could reach them, or the tables cannot be used, is it
-//! played and tested.
+//! without being played. Every other move is played and tested, as before.
 //!
 //! What the tables can prove: after a move that writes only the mover's own non-royal pieces or
 //! empty cells, leaves the royal squares alone and empties at most one occupied square, an enemy
@@ -57,19 +54,14 @@ pub struct Safety {
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
     /// elsewhere), so a move's writes are judged without searching the lists.
     marks: Vec<u8>,
-    /// The board as square sets for [`AttackBits`], made while examining the position
-    /// (`sets_made`, on boards of at most 64 squares with the tables' sets): the occupied
-    /// squares and the live pieces by owner and type (`by_type[owner * n_types + type]`).
+    /// The board as square sets for [`AttackBits`], made when a move is first tested in the
+    /// position (`sets_made`): the occupied squares, the live pieces by owner and type
+    /// (`by_type[owner * n_types + type]`) and by owner and slide (`sliders[owner * n_slides
+    /// + j]`, the pieces of the types that slide the `j`-th way of `Attacks::slides`).
     occ: u64,
     by_type: Vec<u64>,
-    sets_made: bool,
-    /// The live pieces by owner and slide (`sliders[owner * n_slides + j]`, the pieces of the
-    /// types that slide the `j`-th way of `Attacks::slides`), made with `by_type`.
     sliders: Vec<u64>,
-    /// For one enemy player after a move that puts one of its pieces down: its live pieces
-    /// by type and by slide (`Rules::sets_after`).
-    placed: Vec<u64>,
-    moved: Vec<u64>,
+    sets_made: bool,
 }
 
 const KING: u8 = 1;
@@ -136,38 +128,13 @@ impl Rules {
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
-        let a = &self.attacks;
-        // The square sets, made in the same scan as the royal squares.
-        let sets = (a.bits.as_ref()).filter(|_| self.config.legality && pos.cells.len() <= 64);
-        let (nt, n_players) = (sets.map_or(0, |b| b.n_types), a.slides.len());
-        s.occ = 0;
-        s.by_type.clear();
-        s.by_type.resize(n_players * nt, 0);
+        s.sets_made = false;
         for (sq, c) in pos.cells.iter().enumerate() {
-            if c.is_empty() {
-                continue;
-            }
             if self.royal_of(*c, side) {
                 s.kings.push(sq as u16);
             }
-            if sets.is_some() {
-                s.occ |= 1 << sq;
-                if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
-                    s.by_type[c.owner as usize * nt + c.piece as usize - 1] |= 1 << sq;
-                }
-            }
         }
-        s.sets_made = sets.is_some();
-        s.sliders.clear();
-        if let Some(bits) = sets {
-            for pl in 0..n_players {
-                let by_type = &s.by_type[pl * nt..][..nt];
-                for j in 0..bits.n_slides {
-                    let set = slide_set(by_type, bits.slide_types[pl * bits.n_slides + j]);
-                    s.sliders.push(set);
-                }
-            }
-        }
+        let a = &self.attacks;
         if !self.config.legality || !a.usable {
             return;
         }
@@ -186,8 +153,9 @@ impl Rules {
                 if pl == side.idx() {
                     continue;
                 }
-                let enemy =
-                    |c: Cell| !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0;
+                let enemy = |c: crate::engine::Cell| {
+                    !c.is_empty() && c.owner as usize == pl && c.marks & DEAD == 0
+                };
                 for &(src, piece) in &a.leap_to[pl * n_pos + k] {
                     let c = pos.cells[src as usize];
                     if enemy(c) && c.piece == piece + 1 {
@@ -521,20 +489,16 @@ impl Rules {
                 }
             }
         }
-        if self.attacks.usable {
-            // Its cell writes laid over the board: the tables' answer without playing it.
-            if let Some(attacked) = self.any_attacked_after(s, pos, side, &ops) {
+        if m.simple && self.attacks.usable {
+            if let Some(bits) = &self.attacks.bits {
+                if !s.sets_made && pos.cells.len() <= 64 {
+                    self.make_sets(bits, pos, s);
+                }
+            }
+            // Its two cell writes laid over the board: the tables' answer without playing it.
+            if let Some(attacked) = self.any_attacked_after_simple(s, pos, side, m) {
                 return !attacked;
             }
-            // No leap or slide attacks: only the irregular blocks in reach are left to run,
-            // on the played position.
-            self.make_ops(pos, out, m, log);
-            let hit = s.after.iter().any(|&k| {
-                (0..self.def.players.len())
-                    .any(|pl| pl != side.idx() && self.irregular_hits(pos, pl, k as usize, side))
-            });
-            crate::engine::revert(pos, log);
-            return !hit;
         }
         // Play it and test those squares.
         self.make_ops(pos, out, m, log);
@@ -548,70 +512,44 @@ impl Rules {
 }
 
 impl Rules {
-    /// After a move whose ops are `ops` and without playing it: whether a piece of another
-    /// side than `side` attacks one of the squares `s.after` by a leap or a slide of the
-    /// tables. `None` when none does but an enemy piece stands where one of its irregular
-    /// blocks could reach one of them (those blocks run as programs on the played position).
-    /// Only the ops' cell writes matter: leaps and slides read nothing else.
-    fn any_attacked_after(
+    /// After a simple move of `m` (its from-square emptied, its destination written) and
+    /// without playing it: whether a piece of another side than `side` attacks one of the
+    /// squares `royal` by a leap or a slide of the tables. `None` when none does but an enemy
+    /// piece stands where one of its irregular blocks could reach one of them (those blocks
+    /// run as programs on the played position).
+    fn any_attacked_after_simple(
         &self,
-        s: &mut Safety,
+        s: &Safety,
         pos: &Position,
         side: PlayerId,
-        ops: &[Op],
+        m: &crate::engine::Move,
     ) -> Option<bool> {
+        let royal = &s.after[..];
+        let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
+        let cell = |q: usize| {
+            if q == to {
+                m.cell
+            } else if q == from {
+                Cell::EMPTY
+            } else {
+                pos.cells[q]
+            }
+        };
         let a = &self.attacks;
         let n_pos = self.def.board.n_pos();
         let mut irregular = false;
-        if let Some(bits) = a.bits.as_ref().filter(|_| s.sets_made) {
-            let (mut occ, mut written) = (s.occ, 0u64);
-            for op in ops {
-                if let Op::Set(sq, c) = *op {
-                    written |= 1 << sq;
-                    occ = (occ & !(1 << sq)) | if c.is_empty() { 0 } else { 1 << sq };
-                }
-            }
-            let (nt, ns) = (bits.n_types, bits.n_slides);
+        for &k in royal {
+            let k = k as usize;
             for pl in 0..self.def.players.len() {
                 if pl == side.idx() {
                     continue;
                 }
-                // The pieces of `pl` the move leaves: the position's, less the squares it
-                // writes, unless it puts a piece of `pl` down (then made again from its writes).
-                let puts = ops.iter().any(|op| {
-                    matches!(*op, Op::Set(_, c) if !c.is_empty()
-                        && c.marks & DEAD == 0 && c.owner as usize == pl)
-                });
-                let (types, sliders, clear) = if puts {
-                    self.sets_after(bits, s, pl, ops);
-                    (&s.placed[..], &s.moved[..], !0)
-                } else {
-                    let types = &s.by_type[pl * nt..][..nt];
-                    (types, &s.sliders[pl * ns..][..ns], !written)
-                };
-                for &k in &s.after {
-                    let sets = (types, sliders, clear);
-                    let (hit, live) = self.bits_hit(bits, pl, k as usize, occ, sets);
+                if let Some(bits) = a.bits.as_ref().filter(|_| s.sets_made) {
+                    let (hit, live) = self.bits_hit(bits, s, pl, k, m);
                     if hit {
                         return Some(true);
                     }
                     irregular |= live;
-                }
-            }
-            return (!irregular).then_some(false);
-        }
-        // The cell a square holds after the move: its last write, else the board's.
-        let cell = |q: usize| {
-            let written = ops.iter().rev().find_map(|op| match *op {
-                Op::Set(sq, c) if sq as usize == q => Some(c),
-                _ => None,
-            });
-            written.unwrap_or(pos.cells[q])
-        };
-        for &k in &s.after {
-            let k = k as usize;
-            for pl in 0..self.def.players.len() {
-                if pl == side.idx() {
                     continue;
                 }
                 if self.leap_or_slide_hits(pl, k, cell) {
@@ -632,59 +570,74 @@ impl Rules {
         (!irregular).then_some(false)
     }
 
-    /// Into `s.placed` and `s.moved`: the live pieces of `pl` by type and by slide (the
-    /// types that slide the `j`-th way of `Attacks::slides[pl]`) after the cell writes `ops`.
-    #[inline]
-    fn sets_after(&self, bits: &AttackBits, s: &mut Safety, pl: usize, ops: &[Op]) {
+    /// The square sets of [`Safety`] for `pos`.
+    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
         let nt = bits.n_types;
-        s.placed.clear();
-        s.placed.extend_from_slice(&s.by_type[pl * nt..][..nt]);
-        for op in ops {
-            if let Op::Set(sq, c) = *op {
-                let bit = 1u64 << sq;
-                for t in s.placed.iter_mut() {
-                    *t &= !bit;
-                }
-                if !c.is_empty() && c.marks & DEAD == 0 && c.owner as usize == pl {
-                    s.placed[c.piece as usize - 1] |= bit;
-                }
+        let slides = &self.attacks.slides;
+        let n_players = slides.len();
+        s.by_type.clear();
+        s.by_type.resize(n_players * nt, 0);
+        s.occ = 0;
+        for (q, c) in pos.cells.iter().enumerate() {
+            if c.is_empty() {
+                continue;
+            }
+            s.occ |= 1 << q;
+            if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
+                s.by_type[c.owner as usize * nt + c.piece as usize - 1] |= 1 << q;
             }
         }
-        s.moved.clear();
-        for j in 0..bits.n_slides {
-            let set = slide_set(&s.placed, bits.slide_types[pl * bits.n_slides + j]);
-            s.moved.push(set);
+        s.sliders.clear();
+        s.sliders.resize(n_players * bits.n_slides, 0);
+        for (pl, list) in slides.iter().enumerate() {
+            let by_type = &s.by_type[pl * nt..][..nt];
+            for j in 0..list.len() {
+                let mut types = bits.slide_types[pl * bits.n_slides + j];
+                let mut set = 0;
+                while types != 0 {
+                    set |= by_type[types.trailing_zeros() as usize];
+                    types &= types - 1;
+                }
+                s.sliders[pl * bits.n_slides + j] = set;
+            }
         }
+        s.sets_made = true;
     }
 
-    /// [`Rules::leap_or_slide_hits`] over square sets of `pl` after a move: its pieces by type
-    /// and by slide, each less the squares `clear` clears, and `occ` the occupied squares; with
-    /// it, whether a piece of `pl` stands where one of its irregular blocks could capture on
-    /// `k`.
+    /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`;
+    /// with it, whether a piece of `pl` stands where one of its irregular blocks could capture
+    /// on `k`.
     #[inline]
     fn bits_hit(
         &self,
         bits: &AttackBits,
+        s: &Safety,
         pl: usize,
         k: usize,
-        occ: u64,
-        (types, sliders, clear): (&[u64], &[u64], u64),
+        m: &crate::engine::Move,
     ) -> (bool, bool) {
         let (nt, ns) = (bits.n_types, bits.n_slides);
         let n_pos = self.def.board.n_pos();
+        let (from_bit, to_bit) = (1u64 << m.sq[0], 1u64 << m.sq[1]);
+        let clear = !(from_bit | to_bit);
+        let c = m.cell;
+        let occ = (s.occ & !from_bit) | if c.is_empty() { 0 } else { to_bit };
+        // The type of the piece the move puts down, when it is a live piece of `pl`.
+        let placed = (!c.is_empty() && c.marks & DEAD == 0 && c.owner as usize == pl)
+            .then(|| c.piece as usize - 1);
         let leaps = &bits.leap[(pl * n_pos + k) * nt..][..nt];
         let irregular = &bits.irregular[(pl * n_pos + k) * nt..][..nt];
+        let by_type = &s.by_type[pl * nt..][..nt];
         let mut live = false;
-        for ((&from, &odd), &have) in leaps.iter().zip(irregular).zip(types) {
-            let have = have & clear;
+        for (t, ((&from, &odd), &have)) in leaps.iter().zip(irregular).zip(by_type).enumerate() {
+            let have = (have & clear) | if placed == Some(t) { to_bit } else { 0 };
             if from & have != 0 {
                 return (true, false);
             }
             live |= odd & have != 0;
         }
         let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-        for (j, &sliders) in sliders.iter().enumerate() {
-            let sliders = sliders & clear;
+        for (j, (_, pieces)) in self.attacks.slides[pl].iter().enumerate() {
             let blockers = rays[j] & occ;
             if blockers == 0 {
                 continue;
@@ -694,21 +647,14 @@ impl Rules {
             } else {
                 1 << (63 - blockers.leading_zeros())
             };
+            let mut sliders = s.sliders[pl * ns + j] & clear;
+            if placed.is_some_and(|t| pieces[t]) {
+                sliders |= to_bit;
+            }
             if near & sliders != 0 {
                 return (true, false);
             }
         }
         (false, live)
     }
-}
-
-/// The squares of the pieces of the types `types` (bit `type`) in `by_type`.
-#[inline]
-fn slide_set(by_type: &[u64], mut types: u64) -> u64 {
-    let mut set = 0;
-    while types != 0 {
-        set |= by_type[types.trailing_zeros() as usize];
-        types &= types - 1;
-    }
-    set
 }

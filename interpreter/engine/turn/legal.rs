@@ -92,8 +92,8 @@ impl Rules {
             return Some(format!("every move played and tested ({why})"));
         }
         let mut irregular = vec![false; self.def.pieces.len()];
-        for list in &self.attacks.irregular_to {
-            for &(_, piece, _) in list {
+        for i in 0..self.attacks.irregular_to.len() {
+            for &(_, piece, _) in self.attacks.royal_irregular(i) {
                 irregular[piece as usize] = true;
             }
         }
@@ -164,7 +164,7 @@ impl Rules {
                         checker = src;
                     }
                 }
-                for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
+                for &(start, piece, _) in a.royal_irregular(pl * n_pos + k) {
                     let c = pos.cells[start as usize];
                     if enemy(c) && c.piece == piece + 1 {
                         return;
@@ -556,7 +556,7 @@ impl Rules {
                     return Some(true);
                 }
                 irregular = irregular
-                    || a.irregular_to[pl * n_pos + k]
+                    || a.royal_irregular(pl * n_pos + k)
                         .iter()
                         .any(|&(start, piece, _)| {
                             let c = cell(start as usize);

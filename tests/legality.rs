@@ -392,3 +392,75 @@ fn checking_drops_agree() {
     assert!(positions > 500, "only {positions} positions");
     assert!(checks > 100, "only {checks} checking drops");
 }
+
+/// The moves of `pos` and of every position one move on, both ways (`Legality` on and off)
+/// and as `Game::legal_texts` gives them, compared; returns the first position's legal moves.
+fn same_both_ways(fast: &Rules, pos: &mut zrf::engine::Position, what: &str) -> Vec<String> {
+    let mut reference = fast.clone();
+    reference.configure(fast.config().with(FastPath::Legality, false));
+    let (mut ws_a, mut ws_b) = (Workspace::default(), Workspace::default());
+    let (mut a, mut b) = (MoveList::new(), MoveList::new());
+    let mut log = UndoLog::new();
+    fast.legal_moves_in(&mut ws_a, pos, &mut a);
+    let first = a.clone();
+    for i in 0..=first.len() {
+        if i > 0 {
+            fast.make(pos, &first, &first.moves[i - 1], &mut log);
+        }
+        fast.legal_moves_in(&mut ws_a, pos, &mut a);
+        reference.legal_moves_in(&mut ws_b, pos, &mut b);
+        let same = a.moves == b.moves && a.ops == b.ops && a.squares == b.squares;
+        assert!(same, "{what}: after move {i}, the moves differ");
+        if i > 0 {
+            zrf::engine::revert(pos, &mut log);
+        }
+    }
+    let mut g = zrf::play::Game::new(fast.clone(), pos.clone());
+    let mut texts = g.legal_texts();
+    texts.sort();
+    texts
+}
+
+/// En passant takes only a Pawn (`(verify (piece? Pawn))`), so the attack tables leave it out
+/// of what can take a King: positions with an enemy pawn beside a king are judged from the
+/// tables. It still attacks the pawn it could take, and every move list stays the one that
+/// playing and testing every move gives.
+#[test]
+fn en_passant_beside_a_king() {
+    let rules = common::rules("games/chess.zrf", None);
+    let square = |name: &str| {
+        let p = rules.def.board.positions.iter().position(|p| p.name == name);
+        p.expect(name) as u16
+    };
+    let black = zrf::def::PlayerId(1);
+    // Black's d7-d5 has just passed White's e5 pawn: only en passant takes on d5.
+    let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+    let pos = zrf::setup::parse(&rules, fen).expect(fen);
+    assert!(rules.attacked(&pos, square("d5"), black, None, true));
+    assert!(rules.attacked_general(&pos, square("d5"), black, None, true));
+    // Without the double step (no en passant), nothing attacks d5.
+    let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1";
+    let pos = zrf::setup::parse(&rules, fen).expect(fen);
+    assert!(!rules.attacked(&pos, square("d5"), black, None, true));
+    let cases = [
+        // A White king beside Black pawns, one of which could take en passant if a White
+        // pawn stood there.
+        ("8/8/8/8/3Kp3/8/8/4k3 w - - 0 1", "d4-c3 d4-c4 d4-c5 d4-d5 d4-e3 d4-e5 d4xe4"),
+        // En passant would leave White's king in check along the fifth rank.
+        (
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",
+            "a5-a4 a5-a6 a5-b4 a5-b5 a5-b6 e5-e6",
+        ),
+        // Black's king beside the pawn en passant takes, and beside the landing square.
+        ("8/8/8/2kpP3/8/8/8/4K3 w - d6 0 1", ""),
+        // Black to take en passant, White's king beside both pawns.
+        ("4k3/8/8/8/3pPK2/8/8/8 b - e3 0 1", ""),
+    ];
+    for (fen, expected) in cases {
+        let mut pos = zrf::setup::parse(&rules, fen).expect(fen);
+        let moves = same_both_ways(&rules, &mut pos, fen);
+        if !expected.is_empty() {
+            assert_eq!(moves.join(" "), expected, "{fen}");
+        }
+    }
+}

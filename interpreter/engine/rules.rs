@@ -164,6 +164,14 @@ impl Tables {
             })
             .collect();
         let needs_attacks = def.asks_attacked || royal.iter().any(|&r| r);
+        // The tables answer `attacked?` and royal safety quickly; a game that needs neither
+        // does not pay for deriving them (big games take seconds), and any other question
+        // falls back on running the programs.
+        let attacks = if needs_attacks {
+            Attacks::with_royal(&def, &royal)
+        } else {
+            Attacks::default()
+        };
         let mut rules = Tables {
             turns,
             once,
@@ -177,14 +185,7 @@ impl Tables {
             in_turn_order,
             goal_squares,
             deferred: def.options.deferred_captures,
-            // The tables answer `attacked?` and royal safety quickly; a game that needs
-            // neither does not pay for deriving them (big games take seconds), and any other
-            // question falls back on running the programs.
-            attacks: if needs_attacks {
-                Attacks::new(&def)
-            } else {
-                Attacks::default()
-            },
+            attacks,
             counter_base: {
                 let mut base = Vec::new();
                 let mut n = 0u32;

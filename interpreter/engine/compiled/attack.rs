@@ -29,8 +29,13 @@ pub struct Attacks {
     /// `leap_to[player * n_pos + target]`: (source square, piece type) pairs that leap there.
     pub leap_to: Vec<Vec<(u16, u16)>>,
     /// `irregular_to[player * n_pos + target]`: (start square, piece type, block index) of the
-    /// irregular blocks that could capture there.
+    /// irregular blocks that could capture there, but for those whose piece also leaps there
+    /// from that start (the leap answers first, whatever the block would do).
     pub irregular_to: Vec<Vec<(u16, u16, u16)>>,
+    /// The entries of `irregular_to` that could capture a royal piece, by the same index;
+    /// `None` when they are all of them. A block that captures only a piece it has verified
+    /// to be of a non-royal type (`(verify (piece? Pawn)) capture`, en passant) cannot.
+    irregular_royal: Option<Vec<Vec<(u16, u16, u16)>>>,
     /// The tables would have passed [`MAX_BYTES`]: they are empty and not `usable`, and
     /// `attacked?` runs the programs instead.
     pub capped: bool,
@@ -60,7 +65,8 @@ pub struct AttackBits {
     /// `slide_types[player * n_slides + j]`: the piece types (bit `type`) of that slide.
     pub slide_types: Vec<u64>,
     /// `irregular[(player * n_pos + target) * n_types + type]`: the squares from which an
-    /// irregular block of that type could capture on the target (`Attacks::irregular_to`).
+    /// irregular block of that type could capture a royal piece on the target
+    /// (`Attacks::royal_irregular`).
     pub irregular: Vec<u64>,
 }
 
@@ -80,8 +86,8 @@ impl AttackBits {
             }
         }
         let mut irregular = vec![0u64; n_players * n_pos * n_types];
-        for (i, list) in a.irregular_to.iter().enumerate() {
-            for &(start, piece, _) in list {
+        for i in 0..a.irregular_to.len() {
+            for &(start, piece, _) in a.royal_irregular(i) {
                 irregular[i * n_types + piece as usize] |= 1 << start;
             }
         }
@@ -166,6 +172,22 @@ impl Attacks {
         Attacks::with_limit(def, MAX_BYTES)
     }
 
+    /// [`Attacks::new`], knowing which piece types are royal (`royal[type]`), so that
+    /// [`Attacks::royal_irregular`] can leave out the blocks that cannot capture them.
+    pub fn with_royal(def: &GameDef, royal: &[bool]) -> Attacks {
+        Attacks::derive(def, MAX_BYTES, royal)
+    }
+
+    /// The entries of `irregular_to[i]` whose block could capture a royal piece on the
+    /// target (all of them unless the tables were made [`Attacks::with_royal`]).
+    #[inline(always)]
+    pub fn royal_irregular(&self, i: usize) -> &[(u16, u16, u16)] {
+        match &self.irregular_royal {
+            Some(lists) => &lists[i],
+            None => &self.irregular_to[i],
+        }
+    }
+
     /// Heap memory the tables hold, in bytes.
     pub fn bytes(&self) -> usize {
         fn vec<T>(v: &Vec<T>) -> usize {
@@ -184,6 +206,9 @@ impl Attacks {
             + self.leap_to.iter().map(vec).sum::<usize>()
             + vec(&self.irregular_to)
             + self.irregular_to.iter().map(vec).sum::<usize>()
+            + self.irregular_royal.as_ref().map_or(0, |lists| {
+                vec(lists) + lists.iter().map(vec).sum::<usize>()
+            })
     }
 
     /// Empty tables that send every `attacked?` to the general path, for games past the limit.
@@ -196,6 +221,12 @@ impl Attacks {
 
     /// [`Attacks::new`] with another limit than [`MAX_BYTES`] (for tests).
     pub fn with_limit(def: &GameDef, max_bytes: usize) -> Attacks {
+        Attacks::derive(def, max_bytes, &[])
+    }
+
+    /// The tables within `max_bytes`, with royal types `royal` (a type past its end counts
+    /// as royal).
+    fn derive(def: &GameDef, max_bytes: usize, royal: &[bool]) -> Attacks {
         let board = &def.board;
         let n_pos = board.n_pos();
         let n_dirs = board.directions.len();
@@ -319,10 +350,26 @@ impl Attacks {
             slot.dedup();
         }
         // Irregular blocks: where each could capture from each start square, one start at a
-        // time, so that only the entries are kept.
+        // time, so that only the entries are kept. An entry whose piece leaps from the same
+        // start onto the target is left out: the leap is tested first and already answers.
+        // Where a block verifies a square's piece of a non-royal type before capturing it,
+        // the same block without that capture gives the squares it could take a royal piece
+        // on (with its own work limit: past it, all of them).
         let mut irregular_to = vec![Vec::new(); n_players * n_pos];
-        for &(pi, bi) in &irregular {
+        let mut irregular_royal: Option<Vec<Vec<(u16, u16, u16)>>> = None;
+        let row_has = |row: &Option<Vec<u64>>, target: usize| {
+            row.as_ref()
+                .is_none_or(|r| r[target / 64] >> (target % 64) & 1 == 1)
+        };
+        let royal_bodies: Vec<Option<Vec<Instr>>> = (irregular.iter())
+            .map(|&(pi, bi)| royal_body(&def.pieces[pi].moves[bi].body, royal))
+            .collect();
+        if royal_bodies.iter().any(Option::is_some) {
+            irregular_royal = Some(vec![Vec::new(); n_players * n_pos]);
+        }
+        for (&(pi, bi), royal_body) in irregular.iter().zip(&royal_bodies) {
             let body = &def.pieces[pi].moves[bi].body;
+            let mut royal_work = MAX_WORK;
             for pl in 0..n_players {
                 for start in 0..n_pos {
                     // Past the work limit: no tables; `attacked?` runs the programs.
@@ -333,19 +380,35 @@ impl Attacks {
                             ..Attacks::default()
                         };
                     };
+                    let royal_row = match royal_body {
+                        Some(b) => {
+                            reach_row(def, PlayerId(pl as u8), start as u16, b, &mut royal_work)
+                                .unwrap_or_else(|()| row.clone())
+                        }
+                        None => row.clone(),
+                    };
                     for target in 0..n_pos {
-                        if row
-                            .as_ref()
-                            .is_none_or(|r| r[target / 64] >> (target % 64) & 1 == 1)
-                        {
-                            if !budget.take(std::mem::size_of::<(u16, u16, u16)>()) {
-                                return Attacks::capped();
+                        if !row_has(&row, target) {
+                            continue;
+                        }
+                        let i = pl * n_pos + target;
+                        let leaps = &leap_to[i];
+                        if leaps.binary_search(&(start as u16, pi as u16)).is_ok() {
+                            continue;
+                        }
+                        let entry = (start as u16, pi as u16, bi as u16);
+                        let size = std::mem::size_of::<(u16, u16, u16)>();
+                        if !budget.take(size) {
+                            return Attacks::capped();
+                        }
+                        irregular_to[i].push(entry);
+                        if let Some(lists) = &mut irregular_royal {
+                            if row_has(&royal_row, target) {
+                                if !budget.take(size) {
+                                    return Attacks::capped();
+                                }
+                                lists[i].push(entry);
                             }
-                            irregular_to[pl * n_pos + target].push((
-                                start as u16,
-                                pi as u16,
-                                bi as u16,
-                            ));
                         }
                     }
                 }
@@ -357,6 +420,7 @@ impl Attacks {
             usable,
             leap_to,
             irregular_to,
+            irregular_royal,
             capped: false,
             overworked: false,
             bits: None,
@@ -390,6 +454,61 @@ fn leap_table(board: &Board, player: PlayerId, dirs: &[DirId]) -> LeapTable {
         starts,
         sources,
     }
+}
+
+/// True when `c` holds only where the piece is of a type that is not royal (`royal[type]`,
+/// a type past its end counting as royal).
+fn verifies_not_royal(c: &Cond, royal: &[bool]) -> bool {
+    match c {
+        Cond::Piece(t, None) => !royal.get(t.idx()).copied().unwrap_or(true),
+        Cond::And(xs) => xs.iter().any(|x| verifies_not_royal(x, royal)),
+        _ => false,
+    }
+}
+
+/// `body` without the captures of the current square that follow a `verify` of its piece's
+/// type being non-royal (with nothing between that moves on or could change the square's
+/// piece), or `None` when it has none: where the block could capture a royal piece.
+fn royal_body(body: &[Instr], royal: &[bool]) -> Option<Vec<Instr>> {
+    fn strip(body: &[Instr], royal: &[bool], changed: &mut bool) -> Vec<Instr> {
+        let mut out = Vec::with_capacity(body.len());
+        // The current square holds a piece of a non-royal type.
+        let mut verified = false;
+        for i in body {
+            out.push(match i {
+                Instr::Verify(c) => {
+                    verified |= verifies_not_royal(c, royal);
+                    i.clone()
+                }
+                Instr::Capture(None) if verified => {
+                    *changed = true;
+                    Instr::Verify(Cond::Const(true))
+                }
+                Instr::Capture(None)
+                | Instr::SetAttribute(..)
+                | Instr::SetFlag(..)
+                | Instr::SetPositionFlag(..)
+                | Instr::SetVar(..)
+                | Instr::SetCounter(..) => i.clone(),
+                Instr::If(c, a, b) => {
+                    verified = false;
+                    Instr::If(c.clone(), strip(a, royal, changed), strip(b, royal, changed))
+                }
+                Instr::While(c, a) => {
+                    verified = false;
+                    Instr::While(c.clone(), strip(a, royal, changed))
+                }
+                _ => {
+                    verified = false;
+                    i.clone()
+                }
+            });
+        }
+        out
+    }
+    let mut changed = false;
+    let out = strip(body, royal, &mut changed);
+    changed.then_some(out)
 }
 
 /// Effects and tests that do not change where a block can capture.
@@ -856,5 +975,35 @@ mod tests {
         assert_eq!(plain, swept, "the same squares are reachable");
         // Each sweep is one `mark` over the states at hand, not a walk over the row.
         assert!(swept_work <= 2 * plain_work, "{swept_work} vs {plain_work}");
+    }
+
+    #[test]
+    fn en_passant_cannot_take_a_king() {
+        // Chess's en passant verifies that it takes a Pawn: it stays in the tables for
+        // `attacked?` of any square, but not among the blocks that could take a King.
+        let text = include_str!("../../../games/chess.zrf");
+        let loaded = crate::load("chess.zrf", text.as_bytes(), &crate::expand::NoFiles);
+        let (def, _) = crate::resolve_game(&loaded.games[0]);
+        let def = def.expect("resolves");
+        let kind = |name: &str| def.pieces.iter().position(|p| p.name == name).expect(name);
+        let (pawn, king) = (kind("Pawn") as u16, kind("King"));
+        let mut royal = vec![false; def.pieces.len()];
+        royal[king] = true;
+        let a = Attacks::with_royal(&def, &royal);
+        let pawns = |list: &[(u16, u16, u16)]| list.iter().filter(|e| e.1 == pawn).count();
+        let all: usize = a.irregular_to.iter().map(|l| pawns(l)).sum();
+        let royal: usize = (0..a.irregular_to.len())
+            .map(|i| pawns(a.royal_irregular(i)))
+            .sum();
+        // Per player and side (west, east), a pawn standing on any of 8 ranks and 7 files
+        // could take beside it (the tables take every condition both ways); where it lands,
+        // its diagonal capture reaches anyway.
+        assert_eq!((all, royal), (2 * 2 * 8 * 7, 0));
+        // Not knowing the royal types, every entry counts.
+        let unknown = Attacks::new(&def);
+        let royal: usize = (0..unknown.irregular_to.len())
+            .map(|i| pawns(unknown.royal_irregular(i)))
+            .sum();
+        assert_eq!(royal, all);
     }
 }

@@ -92,8 +92,8 @@ impl Rules {
             return Some(format!("every move played and tested ({why})"));
         }
         let mut irregular = vec![false; self.def.pieces.len()];
-        for list in &self.attacks.irregular_to {
-            for &(_, piece, _) in list {
+        for i in 0..self.attacks.irregular_to.len() {
+            for &(_, piece, _) in self.attacks.royal_irregular(i) {
                 irregular[piece as usize] = true;
             }
         }
@@ -129,9 +129,27 @@ impl Rules {
         s.blockable = false;
         s.checker = NONE;
         s.sets_made = false;
-        for (sq, c) in pos.cells.iter().enumerate() {
-            if self.royal_of(*c, side) {
-                s.kings.push(sq as u16);
+        let bits = (self.attacks.bits.as_ref()).filter(|_| self.config.legality);
+        match bits.filter(|_| pos.cells.len() <= 64) {
+            // The square sets, made here in the one scan of the board, give the royal squares
+            // (those of dead pieces, under deferred captures, only the cells).
+            Some(bits) if !self.make_sets(bits, pos, s) => {
+                let nt = bits.n_types;
+                let mut kings = 0;
+                for (t, _) in self.royal.iter().enumerate().filter(|(_, r)| **r) {
+                    kings |= s.by_type.get(side.idx() * nt + t).copied().unwrap_or(0);
+                }
+                while kings != 0 {
+                    s.kings.push(kings.trailing_zeros() as u16);
+                    kings &= kings - 1;
+                }
+            }
+            _ => {
+                for (sq, c) in pos.cells.iter().enumerate() {
+                    if self.royal_of(*c, side) {
+                        s.kings.push(sq as u16);
+                    }
+                }
             }
         }
         let a = &self.attacks;
@@ -164,7 +182,7 @@ impl Rules {
                         checker = src;
                     }
                 }
-                for &(start, piece, _) in &a.irregular_to[pl * n_pos + k] {
+                for &(start, piece, _) in a.royal_irregular(pl * n_pos + k) {
                     let c = pos.cells[start as usize];
                     if enemy(c) && c.piece == piece + 1 {
                         return;
@@ -459,6 +477,16 @@ impl Rules {
         m: &crate::engine::Move,
         side: PlayerId,
     ) -> bool {
+        if m.simple && s.kings.len() == 1 && self.config.legality {
+            if let Some(bits) = (self.attacks.bits.as_ref()).filter(|_| pos.cells.len() <= 64) {
+                // In check, a move of another piece than the king is answered by
+                // `evasion_safe` without the square sets.
+                let king = s.kings[0];
+                if !s.blockable || m.sq[0] == king {
+                    return self.simple_safe(bits, s, log, pos, out, m, side);
+                }
+            }
+        }
         let ops = out.ops(m);
         if s.proven && self.proven_safe(s, pos, side, &ops) {
             return true;
@@ -500,7 +528,19 @@ impl Rules {
                 return !attacked;
             }
         }
-        // Play it and test those squares.
+        self.trial_safe(s, log, pos, out, m, side)
+    }
+
+    /// Plays `m` and tests the royal squares it leaves (`Safety::after`).
+    fn trial_safe(
+        &self,
+        s: &Safety,
+        log: &mut crate::engine::UndoLog,
+        pos: &mut Position,
+        out: &MoveList,
+        m: &crate::engine::Move,
+        side: PlayerId,
+    ) -> bool {
         self.make_ops(pos, out, m, log);
         let safe = !s
             .after
@@ -508,6 +548,41 @@ impl Rules {
             .any(|&k| self.attacked(pos, k, side, None, true));
         crate::engine::revert(pos, log);
         safe
+    }
+
+    /// [`Rules::move_safe`] of a simple move with one royal piece examined, on a board of
+    /// square sets (`bits`): the royal squares it leaves are found from its two squares,
+    /// without its ops, and tested over the sets; a live irregular attacker sends it to the
+    /// trial move.
+    #[allow(clippy::too_many_arguments)]
+    fn simple_safe(
+        &self,
+        bits: &AttackBits,
+        s: &mut Safety,
+        log: &mut crate::engine::UndoLog,
+        pos: &mut Position,
+        out: &MoveList,
+        m: &crate::engine::Move,
+        side: PlayerId,
+    ) -> bool {
+        if self.simple_proven(s, m, side) {
+            return true;
+        }
+        let (king, from, to) = (s.kings[0], m.sq[0], m.sq[1]);
+        s.after.clear();
+        if king != from && king != to {
+            s.after.push(king);
+        }
+        if self.royal_of(m.cell, side) {
+            s.after.push(to);
+        }
+        if !s.sets_made {
+            self.make_sets(bits, pos, s);
+        }
+        match self.any_attacked_after_simple(s, pos, side, m) {
+            Some(attacked) => !attacked,
+            None => self.trial_safe(s, log, pos, out, m, side),
+        }
     }
 }
 
@@ -556,7 +631,7 @@ impl Rules {
                     return Some(true);
                 }
                 irregular = irregular
-                    || a.irregular_to[pl * n_pos + k]
+                    || a.royal_irregular(pl * n_pos + k)
                         .iter()
                         .any(|&(start, piece, _)| {
                             let c = cell(start as usize);
@@ -570,23 +645,34 @@ impl Rules {
         (!irregular).then_some(false)
     }
 
-    /// The square sets of [`Safety`] for `pos`.
-    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
+    /// The square sets of [`Safety`] for `pos`. Returns whether a dead piece (captured in
+    /// the chain, left out of the sets) stands on the board.
+    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) -> bool {
         let nt = bits.n_types;
         let slides = &self.attacks.slides;
         let n_players = slides.len();
         s.by_type.clear();
         s.by_type.resize(n_players * nt, 0);
-        s.occ = 0;
+        let mut occ = 0u64;
+        let mut dead = false;
+        let by_type = &mut s.by_type[..];
         for (q, c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
                 continue;
             }
-            s.occ |= 1 << q;
-            if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
-                s.by_type[c.owner as usize * nt + c.piece as usize - 1] |= 1 << q;
+            let bit = 1u64 << q;
+            occ |= bit;
+            if c.marks & DEAD != 0 {
+                dead = true;
+            } else if let Some(set) = by_type.get_mut(c.owner as usize * nt + c.piece as usize - 1)
+            {
+                // A piece of a player past the turn order's has no slot.
+                if (c.owner as usize) < n_players {
+                    *set |= bit;
+                }
             }
         }
+        s.occ = occ;
         s.sliders.clear();
         s.sliders.resize(n_players * bits.n_slides, 0);
         for (pl, list) in slides.iter().enumerate() {
@@ -602,6 +688,7 @@ impl Rules {
             }
         }
         s.sets_made = true;
+        dead
     }
 
     /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`;

@@ -95,9 +95,13 @@ pub(crate) fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
                 });
             }
         }
-        let t = tally.total();
-        bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
-        bar.inc(1);
+        // Random games take microseconds: the bar and its message follow them in batches.
+        let done = g + 1;
+        if text_free.is_none() || done % BAR_BATCH == 0 || done == m.games {
+            let t = tally.total();
+            bar.set_message(format!("A +{} ={} -{}", t.wins, t.draws, t.losses));
+            bar.set_position(u64::from(done));
+        }
     }
     bar.finish_and_clear();
     say!("{}", rules.def.title);
@@ -107,6 +111,9 @@ pub(crate) fn selfplay(file: &Path, at: &At, m: &Match) -> ExitCode {
     );
     ExitCode::SUCCESS
 }
+
+/// Games of random movers between two updates of the progress bar.
+const BAR_BATCH: u32 = 256;
 
 /// One game of a match with engines (or with its moves printed): A (`ab.0`) in seat `seat_a`.
 fn play_one(

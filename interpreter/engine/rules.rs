@@ -1,7 +1,7 @@
 //! `Tables`: a game's definition with the tables derived from it once, and the one
 //! build step that applies an engine configuration.
 
-use super::{after, gates, rays, special};
+use super::{after, gates, goal_plan, rays, special};
 use crate::def::*;
 use crate::engine::arith::arith;
 use crate::engine::attack::Attacks;
@@ -71,6 +71,8 @@ pub struct Tables {
     /// Per goal: its condition reads no player (`goals::shared_goals`), so it is tested once
     /// rather than once per listed player.
     pub(in crate::engine) goal_shared: Vec<bool>,
+    /// The goals' conditions as the outcome test reads them (`compiled/goal_plan.rs`).
+    pub(in crate::engine) goal_plan: goal_plan::GoalPlan,
     /// By selector and piece type: the piece's move blocks that the selector takes, as the
     /// generation loop reads them. The selectors are the rank passes (`k`), then all blocks
     /// (`rank_passes.len()`), then each move type `t` (`rank_passes.len() + 1 + t`).
@@ -202,6 +204,7 @@ impl Tables {
             config: EngineConfig::plain(),
             after_move_plain: false,
             goal_shared: shared_goals(&def),
+            goal_plan: goal_plan::GoalPlan::default(),
             clock: None,
             after_prog: None,
             special,
@@ -215,6 +218,7 @@ impl Tables {
                 && !def.options.huffing,
             def,
         };
+        rules.goal_plan = goal_plan::plan(&rules.def, &rules.counter_base);
         rules.configure(config);
         rules
     }

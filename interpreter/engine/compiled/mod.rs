@@ -6,5 +6,6 @@ pub mod attack;
 pub(super) mod config;
 pub(super) mod gate_test;
 pub(super) mod gates;
+pub(super) mod goal_plan;
 pub(super) mod rays;
 pub(super) mod special;

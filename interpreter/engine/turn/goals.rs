@@ -6,6 +6,7 @@
 //! counter conditions and count-condition goals; between goals of the same kind, file order.
 
 use crate::def::*;
+use crate::engine::goal_plan::Check;
 use crate::engine::{MoveList, Position, Rules, DEAD};
 
 /// How a finished game ended.
@@ -92,17 +93,36 @@ pub struct GoalContext<'a> {
 impl Rules {
     /// The outcome, if the game is over in this position.
     pub fn outcome(&self, cx: &GoalContext) -> Option<Outcome> {
+        self.outcome_by(cx, true)
+    }
+
+    /// [`Rules::outcome`] from the goals' conditions as the rules file gives them, without
+    /// their plan (`compiled/goal_plan.rs`): the definition the plan must agree with.
+    #[cfg(feature = "internals")]
+    pub fn outcome_unplanned(&self, cx: &GoalContext) -> Option<Outcome> {
+        self.outcome_by(cx, false)
+    }
+
+    fn outcome_by(&self, cx: &GoalContext, planned: bool) -> Option<Outcome> {
         let to_move = self.entry(cx.pos.turn).mover;
         let mut best: Option<((u8, bool, usize), Outcome)> = None;
+        let plan = &self.goal_plan;
         for (gi, goal) in self.def.goals.iter().enumerate() {
+            // `stalemated` and `checkmated` need a player without moves.
+            if planned && plan.idle[gi] && !cx.moves.is_empty() {
+                continue;
+            }
+            let check = &plan.checks[gi];
+            let holds = |p| match planned {
+                true => self.check(check, p, to_move, cx),
+                false => self.holds(&goal.cond, p, to_move, cx),
+            };
             // A condition that reads no player is tested once, not once per player.
-            if self.goal_shared[gi]
-                && (goal.players.first()).is_some_and(|&p| !self.holds(&goal.cond, p, to_move, cx))
-            {
+            if self.goal_shared[gi] && (goal.players.first()).is_some_and(|&p| !holds(p)) {
                 continue;
             }
             for &p in &goal.players {
-                if !self.holds(&goal.cond, p, to_move, cx) {
+                if !holds(p) {
                     continue;
                 }
                 let (r, reason) = rank(&goal.cond);
@@ -229,6 +249,23 @@ impl Rules {
                 .sum::<usize>();
         }
         n
+    }
+
+    /// Whether a goal's condition, as its plan lays it out, holds for player `p`.
+    fn check(&self, c: &Check, p: PlayerId, to_move: PlayerId, cx: &GoalContext) -> bool {
+        match c {
+            Check::Leaf(c) => self.holds(c, p, to_move, cx),
+            Check::Lines(lines) => lines.any(p, &cx.pos.cells),
+            Check::Masks(masks) => masks.any(p, &cx.pos.cells),
+            Check::Repetition => cx.repetitions >= 3,
+            Check::Counter(op, slots, n) => {
+                let slot = slots.get(p.idx()).copied().unwrap_or(0) as usize;
+                op.test(cx.pos.counters.get(slot).copied().unwrap_or(0) as i64, *n)
+            }
+            Check::Not(x) => !self.check(x, p, to_move, cx),
+            Check::And(xs) => xs.iter().all(|x| self.check(x, p, to_move, cx)),
+            Check::Or(xs) => xs.iter().any(|x| self.check(x, p, to_move, cx)),
+        }
     }
 
     fn holds(&self, c: &GoalCond, p: PlayerId, to_move: PlayerId, cx: &GoalContext) -> bool {

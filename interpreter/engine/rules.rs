@@ -251,6 +251,10 @@ impl Tables {
         } else {
             rays::Rays::default()
         };
+        if config.distinct {
+            let rays = &self.rays.rays;
+            (self.gate_rows).mark_distinct(|k| rays.get(k as usize).map(|r| r.mask));
+        }
         let plain = after::plain_program(&self.def.after_move);
         self.after_move_plain = config.after_move && plain;
         self.after_prog = self

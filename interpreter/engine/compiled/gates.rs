@@ -42,6 +42,10 @@ bitflags::bitflags! {
         /// A plain slide answered over square sets (`compiled/rays.rs`), whose ray is
         /// `Rays::rays[SqGate::simple]`.
         const RAY = 32;
+        /// On every gate of a row whose moves reach each destination at most once, each
+        /// from the row's square (`GateRows::mark_distinct`): generation notes nothing for
+        /// the duplicate check there (`Scratch::note_square`).
+        const DISTINCT = 64;
     }
 }
 
@@ -247,6 +251,59 @@ impl GateRows {
             })
             .collect();
         rows
+    }
+
+    /// Marks `RowFlags::DISTINCT` the rows whose gates each write moves to a known set of
+    /// destinations, pairwise apart: a `SIMPLE` gate its square, a `JUMP` gate its second
+    /// square (an add with at most one promotion), a `RAY` gate the squares of its ray
+    /// (`ray_mask`: the squares of `Rays::rays[SqGate::simple]`). Every such move's path
+    /// begins at the row's square, so the moves of a row are distinct and the duplicate check
+    /// needs no note of them (`EngineConfig::distinct`). Rows with another gate stay unmarked.
+    pub fn mark_distinct(&mut self, ray_mask: impl Fn(u32) -> Option<u64>) {
+        let mut seen: Vec<bool> = vec![false; self.n_pos];
+        for &(a, b) in &self.span {
+            let Some(row) = self.gates.get_mut(a as usize..b as usize) else {
+                continue;
+            };
+            if row.is_empty() {
+                continue;
+            }
+            seen.iter_mut().for_each(|s| *s = false);
+            let mut apart = true;
+            let mut take = |q: usize| match seen.get_mut(q) {
+                Some(s) if !*s => {
+                    *s = true;
+                    true
+                }
+                _ => false,
+            };
+            for g in row.iter() {
+                apart &= if g.flags.contains(RowFlags::RAY) {
+                    ray_mask(g.simple).is_some_and(|mut m| {
+                        let mut ok = m != 0;
+                        while m != 0 {
+                            ok &= take(m.trailing_zeros() as usize);
+                            m &= m - 1;
+                        }
+                        ok
+                    })
+                } else if g.flags.contains(RowFlags::SIMPLE) {
+                    take(g.q as usize)
+                } else if g.flags.contains(RowFlags::JUMP) {
+                    let one =
+                        (self.jumps.get(g.simple as usize)).is_some_and(|j| j.promote.len() <= 1);
+                    one && take(g.q2 as usize)
+                } else {
+                    false
+                };
+                if !apart {
+                    break;
+                }
+            }
+            if apart {
+                row.iter_mut().for_each(|g| g.flags |= RowFlags::DISTINCT);
+            }
+        }
     }
 
     /// The index of the rows of selector `sel` and player `pl` (square 0 of piece type 0),

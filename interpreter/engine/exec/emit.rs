@@ -750,25 +750,36 @@ impl Exec<'_> {
         let Some(m) = out.moves.last_mut() else {
             return false;
         };
-        m.sq = [from, dest, dest];
-        m.cell = original;
-        if head.promote != 0 {
-            m.cell.piece = head.promote;
-        }
-        // An attribute set before the add ([`Adder::with_attr`]; no bit for other adds).
-        let bit = head.cell.attrs;
-        if bit != 0 {
-            if head.cell.marks != 0 {
-                m.cell.attrs |= bit;
-            } else {
-                m.cell.attrs &= !bit;
-            }
-        }
-        m.cap_hi = taken as u32;
-        m.piece = original.piece;
-        m.move_type = move_type;
+        fill_simple(m, move_type, [from, dest], original, taken);
         true
     }
+}
+
+/// Writes the fields of a simple move (`Move::simple`) that its header `m` (made at load by
+/// an [`Adder`]) leaves open: the squares `from` and `dest`, the cell it lands as (the
+/// `original` piece, promoted and with the fused attribute bit, computed before the one
+/// write), whether it captures on `dest`, the piece and the move type
+/// ([`Exec::push_simple`]).
+#[inline(always)]
+fn fill_simple(m: &mut Move, move_type: u16, [from, dest]: [u16; 2], original: Cell, taken: bool) {
+    m.sq = [from, dest, dest];
+    let mut cell = original;
+    if m.promote != 0 {
+        cell.piece = m.promote;
+    }
+    // An attribute set before the add ([`Adder::with_attr`]; no bit for other adds).
+    let bit = m.cell.attrs;
+    if bit != 0 {
+        if m.cell.marks != 0 {
+            cell.attrs |= bit;
+        } else {
+            cell.attrs &= !bit;
+        }
+    }
+    m.cell = cell;
+    m.cap_hi = taken as u32;
+    m.piece = original.piece;
+    m.move_type = move_type;
 }
 
 /// The cell at `p` after the ops written so far for this move.

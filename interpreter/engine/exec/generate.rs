@@ -301,7 +301,7 @@ impl Generator {
                 continue;
             };
             // The moves written from this square begin at `first`, read once a gate is
-            // open (most rows have none).
+            // open (most rows have none), unless the row is marked distinct.
             let mut first = usize::MAX;
             for g in row {
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
@@ -314,13 +314,14 @@ impl Generator {
                         continue;
                     }
                 }
-                if first == usize::MAX {
+                // A row shown distinct at load needs no note (`GateRows::mark_distinct`).
+                if first == usize::MAX && !g.flags.contains(RowFlags::DISTINCT) {
                     first = out.moves.len();
                 }
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                let flags = g.flags.difference(RowFlags::SIMPLE);
+                let flags = g.flags.difference(RowFlags::SIMPLE | RowFlags::DISTINCT);
                 if g.flags.contains(RowFlags::RAY) {
                     self.run_ray(ex, (g, e, sq as u16), &mut occ, scratch, out);
                 } else if g.flags.contains(RowFlags::SIMPLE)

@@ -66,6 +66,8 @@ pub struct Safety {
     /// enemy piece attacks by a leap or a slide once that piece has left its square.
     danger: u64,
     danger_made: bool,
+    /// Moves of the one royal piece judged so far in the position.
+    king_moves: u32,
 }
 
 const KING: u8 = 1;
@@ -134,27 +136,10 @@ impl Rules {
         s.checker = NONE;
         s.sets_made = false;
         s.danger_made = false;
-        let bits = (self.attacks.bits.as_ref()).filter(|_| self.config.legality);
-        match bits.filter(|_| pos.cells.len() <= 64) {
-            // The square sets, made here in the one scan of the board, give the royal squares
-            // (those of dead pieces, under deferred captures, only the cells).
-            Some(bits) if !self.make_sets(bits, pos, s) => {
-                let nt = bits.n_types;
-                let mut kings = 0;
-                for (t, _) in self.royal.iter().enumerate().filter(|(_, r)| **r) {
-                    kings |= s.by_type.get(side.idx() * nt + t).copied().unwrap_or(0);
-                }
-                while kings != 0 {
-                    s.kings.push(kings.trailing_zeros() as u16);
-                    kings &= kings - 1;
-                }
-            }
-            _ => {
-                for (sq, c) in pos.cells.iter().enumerate() {
-                    if self.royal_of(*c, side) {
-                        s.kings.push(sq as u16);
-                    }
-                }
+        s.king_moves = 0;
+        for (sq, c) in pos.cells.iter().enumerate() {
+            if self.royal_of(*c, side) {
+                s.kings.push(sq as u16);
             }
         }
         let a = &self.attacks;
@@ -584,9 +569,10 @@ impl Rules {
         if !s.sets_made {
             self.make_sets(bits, pos, s);
         }
-        if from == king && s.after.len() == 1 {
-            // The royal piece itself moves: one look at the squares attacked once it has
-            // left, made on its first move, unless an irregular attacker is in reach.
+        if from == king && s.after.len() == 1 && s.king_moves > 0 {
+            // The royal piece itself moves again: one look at the squares attacked once it
+            // has left, made on its second move (a first one is judged as any other, which
+            // costs less than making the set), unless an irregular attacker is in reach.
             if !s.danger_made {
                 s.danger = self.danger(bits, s, side, from as usize);
                 s.danger_made = true;
@@ -597,6 +583,9 @@ impl Rules {
             if !self.irregular_in_reach(bits, s, side, m) {
                 return true;
             }
+        }
+        if from == king {
+            s.king_moves += 1;
         }
         match self.any_attacked_after_simple(s, pos, side, m) {
             Some(attacked) => !attacked,

@@ -429,7 +429,12 @@ fn same_both_ways(fast: &Rules, pos: &mut zrf::engine::Position, what: &str) -> 
 fn en_passant_beside_a_king() {
     let rules = common::rules("games/chess.zrf", None);
     let square = |name: &str| {
-        let p = rules.def.board.positions.iter().position(|p| p.name == name);
+        let p = rules
+            .def
+            .board
+            .positions
+            .iter()
+            .position(|p| p.name == name);
         p.expect(name) as u16
     };
     let black = zrf::def::PlayerId(1);
@@ -445,7 +450,10 @@ fn en_passant_beside_a_king() {
     let cases = [
         // A White king beside Black pawns, one of which could take en passant if a White
         // pawn stood there.
-        ("8/8/8/8/3Kp3/8/8/4k3 w - - 0 1", "d4-c3 d4-c4 d4-c5 d4-d5 d4-e3 d4-e5 d4xe4"),
+        (
+            "8/8/8/8/3Kp3/8/8/4k3 w - - 0 1",
+            "d4-c3 d4-c4 d4-c5 d4-d5 d4-e3 d4-e5 d4xe4",
+        ),
         // En passant would leave White's king in check along the fifth rank.
         (
             "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",

@@ -242,9 +242,10 @@ impl Attacks {
             + self.leap_to.iter().map(vec).sum::<usize>()
             + vec(&self.irregular_to)
             + self.irregular_to.iter().map(vec).sum::<usize>()
-            + self.irregular_royal.as_ref().map_or(0, |lists| {
-                vec(lists) + lists.iter().map(vec).sum::<usize>()
-            })
+            + self
+                .irregular_royal
+                .as_ref()
+                .map_or(0, |lists| vec(lists) + lists.iter().map(vec).sum::<usize>())
     }
 
     /// Empty tables that send every `attacked?` to the general path, for games past the limit.
@@ -528,7 +529,11 @@ fn royal_body(body: &[Instr], royal: &[bool]) -> Option<Vec<Instr>> {
                 | Instr::SetCounter(..) => i.clone(),
                 Instr::If(c, a, b) => {
                     verified = false;
-                    Instr::If(c.clone(), strip(a, royal, changed), strip(b, royal, changed))
+                    Instr::If(
+                        c.clone(),
+                        strip(a, royal, changed),
+                        strip(b, royal, changed),
+                    )
                 }
                 Instr::While(c, a) => {
                     verified = false;

@@ -429,7 +429,12 @@ fn same_both_ways(fast: &Rules, pos: &mut zrf::engine::Position, what: &str) -> 
 fn en_passant_beside_a_king() {
     let rules = common::rules("games/chess.zrf", None);
     let square = |name: &str| {
-        let p = rules.def.board.positions.iter().position(|p| p.name == name);
+        let p = rules
+            .def
+            .board
+            .positions
+            .iter()
+            .position(|p| p.name == name);
         p.expect(name) as u16
     };
     let black = zrf::def::PlayerId(1);
@@ -445,7 +450,10 @@ fn en_passant_beside_a_king() {
     let cases = [
         // A White king beside Black pawns, one of which could take en passant if a White
         // pawn stood there.
-        ("8/8/8/8/3Kp3/8/8/4k3 w - - 0 1", "d4-c3 d4-c4 d4-c5 d4-d5 d4-e3 d4-e5 d4xe4"),
+        (
+            "8/8/8/8/3Kp3/8/8/4k3 w - - 0 1",
+            "d4-c3 d4-c4 d4-c5 d4-d5 d4-e3 d4-e5 d4xe4",
+        ),
         // En passant would leave White's king in check along the fifth rank.
         (
             "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",
@@ -462,5 +470,35 @@ fn en_passant_beside_a_king() {
         if !expected.is_empty() {
             assert_eq!(moves.join(" "), expected, "{fen}");
         }
+    }
+}
+
+/// A king's moves are judged from the squares the enemy attacks once the king has left its
+/// square: it may not step back along the line of a slider checking it, whichever way the
+/// line runs through the squares' order.
+#[test]
+fn a_king_does_not_hide_behind_itself() {
+    let rules = common::rules("games/chess.zrf", None);
+    for (fen, expected) in [
+        (
+            "8/8/8/8/r3K3/8/8/7k w - - 0 1",
+            "e4-d3 e4-d5 e4-e3 e4-e5 e4-f3 e4-f5",
+        ),
+        (
+            "8/8/8/8/4K2r/8/8/k7 w - - 0 1",
+            "e4-d3 e4-d5 e4-e3 e4-e5 e4-f3 e4-f5",
+        ),
+        (
+            "7k/8/8/8/4K3/8/8/1b6 w - - 0 1",
+            "e4-d4 e4-d5 e4-e3 e4-e5 e4-f3 e4-f4",
+        ),
+        (
+            "7k/6q1/8/8/3K4/8/8/8 w - - 0 1",
+            "d4-c4 d4-c5 d4-d3 d4-d5 d4-e3 d4-e4",
+        ),
+    ] {
+        let mut pos = zrf::setup::parse(&rules, fen).expect(fen);
+        let moves = same_both_ways(&rules, &mut pos, fen);
+        assert_eq!(moves.join(" "), expected, "{fen}");
     }
 }

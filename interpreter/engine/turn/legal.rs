@@ -62,6 +62,12 @@ pub struct Safety {
     by_type: Vec<u64>,
     sliders: Vec<u64>,
     sets_made: bool,
+    /// With the sets, when the one royal piece first moves (`danger_made`): the squares an
+    /// enemy piece attacks by a leap or a slide once that piece has left its square.
+    danger: u64,
+    danger_made: bool,
+    /// Moves of the one royal piece judged so far in the position.
+    king_moves: u32,
 }
 
 const KING: u8 = 1;
@@ -129,27 +135,11 @@ impl Rules {
         s.blockable = false;
         s.checker = NONE;
         s.sets_made = false;
-        let bits = (self.attacks.bits.as_ref()).filter(|_| self.config.legality);
-        match bits.filter(|_| pos.cells.len() <= 64) {
-            // The square sets, made here in the one scan of the board, give the royal squares
-            // (those of dead pieces, under deferred captures, only the cells).
-            Some(bits) if !self.make_sets(bits, pos, s) => {
-                let nt = bits.n_types;
-                let mut kings = 0;
-                for (t, _) in self.royal.iter().enumerate().filter(|(_, r)| **r) {
-                    kings |= s.by_type.get(side.idx() * nt + t).copied().unwrap_or(0);
-                }
-                while kings != 0 {
-                    s.kings.push(kings.trailing_zeros() as u16);
-                    kings &= kings - 1;
-                }
-            }
-            _ => {
-                for (sq, c) in pos.cells.iter().enumerate() {
-                    if self.royal_of(*c, side) {
-                        s.kings.push(sq as u16);
-                    }
-                }
+        s.danger_made = false;
+        s.king_moves = 0;
+        for (sq, c) in pos.cells.iter().enumerate() {
+            if self.royal_of(*c, side) {
+                s.kings.push(sq as u16);
             }
         }
         let a = &self.attacks;
@@ -579,6 +569,24 @@ impl Rules {
         if !s.sets_made {
             self.make_sets(bits, pos, s);
         }
+        if from == king && s.after.len() == 1 && s.king_moves > 0 {
+            // The royal piece itself moves again: one look at the squares attacked once it
+            // has left, made on its second move (a first one is judged as any other, which
+            // costs less than making the set), unless an irregular attacker is in reach.
+            if !s.danger_made {
+                s.danger = self.danger(bits, s, side, from as usize);
+                s.danger_made = true;
+            }
+            if s.danger >> to & 1 != 0 {
+                return false;
+            }
+            if !self.irregular_in_reach(bits, s, side, m) {
+                return true;
+            }
+        }
+        if from == king {
+            s.king_moves += 1;
+        }
         match self.any_attacked_after_simple(s, pos, side, m) {
             Some(attacked) => !attacked,
             None => self.trial_safe(s, log, pos, out, m, side),
@@ -643,6 +651,75 @@ impl Rules {
             }
         }
         (!irregular).then_some(false)
+    }
+
+    /// The squares a piece of another side than `side` attacks by a leap or a slide of the
+    /// tables on the sets of `s`, with the square `from` emptied: a slide runs from its
+    /// piece to the first occupied square, which it attacks. The piece of a square does not
+    /// count for that square (a piece taken there attacks nothing).
+    fn danger(&self, bits: &AttackBits, s: &Safety, side: PlayerId, from: usize) -> u64 {
+        let (nt, ns) = (bits.n_types, bits.n_slides);
+        let n_pos = self.def.board.n_pos();
+        let occ = s.occ & !(1u64 << from);
+        let mut attacked = 0;
+        for (pl, slides) in self.attacks.slides.iter().enumerate() {
+            if pl == side.idx() {
+                continue;
+            }
+            let mut types = bits.leap_types[pl];
+            while types != 0 {
+                let t = types.trailing_zeros() as usize;
+                types &= types - 1;
+                let mut have = s.by_type[pl * nt + t];
+                while have != 0 {
+                    let q = have.trailing_zeros() as usize;
+                    have &= have - 1;
+                    attacked |= bits.leap_from[(pl * n_pos + q) * nt + t];
+                }
+            }
+            for j in 0..slides.len() {
+                let up = bits.up[pl * ns + j];
+                let mut have = s.sliders[pl * ns + j];
+                while have != 0 {
+                    let q = have.trailing_zeros() as usize;
+                    have &= have - 1;
+                    let ray = bits.ray_from[(pl * n_pos + q) * ns + j];
+                    let blockers = ray & occ;
+                    attacked |= if blockers == 0 {
+                        ray
+                    } else if up {
+                        // Met in descending order: the first blocker is the highest bit.
+                        ray & !((1u64 << (63 - blockers.leading_zeros())) - 1)
+                    } else {
+                        ray & ((1u64 << blockers.trailing_zeros()) << 1).wrapping_sub(1)
+                    };
+                }
+            }
+        }
+        attacked
+    }
+
+    /// Whether, after the simple move `m` of a piece of `side`, a piece of another side
+    /// stands where one of its irregular blocks could take a royal piece on `m`'s
+    /// destination (as [`Rules::bits_hit`] finds them).
+    fn irregular_in_reach(
+        &self,
+        bits: &AttackBits,
+        s: &Safety,
+        side: PlayerId,
+        m: &crate::engine::Move,
+    ) -> bool {
+        let nt = bits.n_types;
+        let n_pos = self.def.board.n_pos();
+        let to = m.sq[1] as usize;
+        let clear = !(1u64 << m.sq[0] | 1u64 << to);
+        (0..self.attacks.slides.len()).any(|pl| {
+            pl != side.idx() && {
+                let odd = &bits.irregular[(pl * n_pos + to) * nt..][..nt];
+                let have = &s.by_type[pl * nt..][..nt];
+                odd.iter().zip(have).any(|(&o, &h)| o & h & clear != 0)
+            }
+        })
     }
 
     /// The square sets of [`Safety`] for `pos`. Returns whether a dead piece (captured in

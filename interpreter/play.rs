@@ -241,13 +241,13 @@ impl Game {
 
     /// An error when the game is over.
     fn refuse_if_over(&mut self) -> Result<(), MoveError> {
-        match self.outcome() {
-            Some(o) => Err(MoveError::Illegal(format!(
-                "the game is over: {}",
-                o.describe(&self.rules.def)
-            ))),
-            None => Ok(()),
-        }
+        let Some(o) = self.known_outcome().clone() else {
+            return Ok(());
+        };
+        Err(MoveError::Illegal(format!(
+            "the game is over: {}",
+            o.describe(&self.rules.def)
+        )))
     }
 
     /// The legal move a SAN text names, once zrf's own notation has failed with `why`. A text
@@ -475,23 +475,26 @@ impl Game {
 
     /// The outcome, if the game is over (the goals are evaluated once per position).
     pub fn outcome(&mut self) -> Option<Outcome> {
-        let ply = self.turns.len();
-        if let Some((hash, at, o)) = &self.outcome_for {
-            if *hash == self.pos.hash && *at == ply {
-                return o.clone();
-            }
-        }
-        let o = self.evaluate_goals();
-        self.outcome_for = Some((self.pos.hash, ply, o.clone()));
-        o
+        self.known_outcome().clone()
     }
 
     /// Whether the game is over, without copying the outcome.
     pub fn is_over(&mut self) -> bool {
+        self.known_outcome().is_some()
+    }
+
+    /// The outcome of the current position, evaluated when it is not known yet.
+    fn known_outcome(&mut self) -> &Option<Outcome> {
         let ply = self.turns.len();
+        let known = (self.outcome_for.as_ref())
+            .is_some_and(|(hash, at, _)| *hash == self.pos.hash && *at == ply);
+        if !known {
+            let o = self.evaluate_goals();
+            self.outcome_for = Some((self.pos.hash, ply, o));
+        }
         match &self.outcome_for {
-            Some((hash, at, o)) if *hash == self.pos.hash && *at == ply => o.is_some(),
-            _ => self.outcome().is_some(),
+            Some((_, _, o)) => o,
+            None => &None,
         }
     }
 

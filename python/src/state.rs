@@ -461,6 +461,15 @@ impl State {
 
 /// An action from a Python int: a clear error for negatives, huge values and other types.
 fn action_arg(a: &Bound<'_, PyAny>) -> PyResult<u64> {
+    // A plain int in range, the common case, in one conversion (the 128-bit one below costs
+    // several calls into Python under the stable ABI).
+    if let Ok(int) = a.downcast_exact::<pyo3::types::PyInt>() {
+        if let Ok(v) = int.extract::<i64>() {
+            if (0..=u32::MAX as i64).contains(&v) {
+                return Ok(v as u64);
+            }
+        }
+    }
     if a.is_instance_of::<pyo3::types::PyBool>() {
         return Err(PyTypeError::new_err("an action is an int, not a bool"));
     }

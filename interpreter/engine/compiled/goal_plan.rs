@@ -62,7 +62,7 @@ impl Masks {
                 have |= (f.fits(p.0, c) as u64) << i;
             }
         }
-        sets.iter().any(|&m| have & m == m)
+        sets.iter().any(|&m| m & !have == 0)
     }
 }
 

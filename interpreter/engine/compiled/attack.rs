@@ -417,13 +417,11 @@ impl Attacks {
                             ..Attacks::default()
                         };
                     };
-                    let royal_row = match royal_body {
-                        Some(b) => {
-                            reach_row(def, PlayerId(pl as u8), start as u16, b, &mut royal_work)
-                                .unwrap_or_else(|()| row.clone())
-                        }
-                        None => row.clone(),
-                    };
+                    // Where the block could take a royal piece, when that differs from `row`
+                    // (past its work limit, `row` stands for it).
+                    let royal_row = (royal_body.as_ref()).and_then(|b| {
+                        reach_row(def, PlayerId(pl as u8), start as u16, b, &mut royal_work).ok()
+                    });
                     for target in 0..n_pos {
                         if !row_has(&row, target) {
                             continue;
@@ -440,7 +438,7 @@ impl Attacks {
                         }
                         irregular_to[i].push(entry);
                         if let Some(lists) = &mut irregular_royal {
-                            if row_has(&royal_row, target) {
+                            if row_has(royal_row.as_ref().unwrap_or(&row), target) {
                                 if !budget.take(size) {
                                     return Attacks::capped();
                                 }

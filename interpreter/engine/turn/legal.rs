@@ -4,7 +4,10 @@
 //! asking the attack tables afterwards is exact but slow; instead, the position is examined once
 //! (where the mover's royal pieces stand, whether one is attacked, which pieces stand between a
 //! royal piece and an enemy slider), and a move whose writes cannot change the answer is kept
-//! without being played. Every other move is played and tested, as before.
+//! without being played. Any other simple move has its two cell writes laid over the board
+//! and its royal squares tested by the tables' leaps and slides; the remaining moves (and
+//! simple moves whose royal squares an enemy irregular block could reach) are played and
+//! tested.
 //!
 //! What the tables can prove: after a move that writes only the mover's own non-royal pieces or
 //! empty cells, leaves the royal squares alone and empties at most one occupied square, an enemy
@@ -62,8 +65,9 @@ pub struct Safety {
     by_type: Vec<u64>,
     sliders: Vec<u64>,
     sets_made: bool,
-    /// With the sets, when the one royal piece first moves (`danger_made`): the squares an
-    /// enemy piece attacks by a leap or a slide once that piece has left its square.
+    /// With the sets, when the one royal piece moves a second time in the position
+    /// (`danger_made`): the squares an enemy piece attacks by a leap or a slide once that
+    /// piece has left its square.
     danger: u64,
     danger_made: bool,
     /// Moves of the one royal piece judged so far in the position.
@@ -722,16 +726,15 @@ impl Rules {
         })
     }
 
-    /// The square sets of [`Safety`] for `pos`. Returns whether a dead piece (captured in
-    /// the chain, left out of the sets) stands on the board.
-    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) -> bool {
+    /// The square sets of [`Safety`] for `pos` (a dead piece, captured in the chain, is
+    /// occupied but in no piece's set).
+    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
         let nt = bits.n_types;
         let slides = &self.attacks.slides;
         let n_players = slides.len();
         s.by_type.clear();
         s.by_type.resize(n_players * nt, 0);
         let mut occ = 0u64;
-        let mut dead = false;
         let by_type = &mut s.by_type[..];
         for (q, c) in pos.cells.iter().enumerate() {
             if c.is_empty() {
@@ -740,9 +743,9 @@ impl Rules {
             let bit = 1u64 << q;
             occ |= bit;
             if c.marks & DEAD != 0 {
-                dead = true;
-            } else if let Some(set) = by_type.get_mut(c.owner as usize * nt + c.piece as usize - 1)
-            {
+                continue;
+            }
+            if let Some(set) = by_type.get_mut(c.owner as usize * nt + c.piece as usize - 1) {
                 // A piece of a player past the turn order's has no slot.
                 if (c.owner as usize) < n_players {
                     *set |= bit;
@@ -765,7 +768,6 @@ impl Rules {
             }
         }
         s.sets_made = true;
-        dead
     }
 
     /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`;

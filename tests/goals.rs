@@ -1,5 +1,6 @@
 //! The goals' plan (`engine/compiled/goal_plan.rs`: `relative-config` patterns laid out at
-//! load, `stalemated` and `checkmated` skipped while the player to move has moves) decides every outcome as the goals' conditions do: at every ply
+//! load, counters read from their slots, `stalemated` and `checkmated` skipped while the
+//! player to move has moves) decides every outcome as the goals' conditions do: at every ply
 //! of seeded random games of every shipped game and variant, of every corpus file with a
 //! `relative-config` goal and of every fourth corpus file, and in a rules text that mixes the
 //! forms the plan treats apart.

@@ -204,7 +204,7 @@ impl Tables {
             config: EngineConfig::plain(),
             after_move_plain: false,
             goal_shared: shared_goals(&def),
-            goal_plan: goal_plan::plan(&def),
+            goal_plan: goal_plan::GoalPlan::default(),
             clock: None,
             after_prog: None,
             special,
@@ -218,6 +218,7 @@ impl Tables {
                 && !def.options.huffing,
             def,
         };
+        rules.goal_plan = goal_plan::plan(&rules.def, &rules.counter_base);
         rules.configure(config);
         rules
     }

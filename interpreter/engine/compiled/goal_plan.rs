@@ -24,6 +24,11 @@ pub(in crate::engine) enum Check {
     Or(Vec<Check>),
     Lines(Lines),
     Masks(Masks),
+    /// `repetition`.
+    Repetition,
+    /// A counter against a number (`(>= halfmove-clock 100)`): the counter's slot per player,
+    /// the comparison with the counter on the left.
+    Counter(CmpOp, Vec<u32>, i64),
     Leaf(GoalCond),
 }
 
@@ -192,10 +197,42 @@ fn masks(lines: &Lines) -> Option<Masks> {
     })
 }
 
-fn check(def: &GameDef, c: &GoalCond) -> Check {
-    let check = |c: &GoalCond| check(def, c);
+/// A comparison of a counter with a number, as the counter's slot per player, the comparison
+/// with the counter on the left and the number.
+fn counter(def: &GameDef, base: &[u32], c: &GoalCond) -> Option<Check> {
+    let GoalCond::Compare(op, a, b) = c else {
+        return None;
+    };
+    let (op, c, n) = match (a, b) {
+        (Expr::Counter(c), Expr::Int(n)) => (*op, *c, *n),
+        (Expr::Int(n), Expr::Counter(c)) => {
+            let flipped = match op {
+                CmpOp::Lt => CmpOp::Gt,
+                CmpOp::Le => CmpOp::Ge,
+                CmpOp::Ge => CmpOp::Le,
+                CmpOp::Gt => CmpOp::Lt,
+                op => *op,
+            };
+            (flipped, *c, *n)
+        }
+        _ => return None,
+    };
+    let per_player = def.counters.get(c as usize)?.per_player;
+    let base = *base.get(c as usize)?;
+    let slots = (0..def.players.len() as u32)
+        .map(|p| base + if per_player { p } else { 0 })
+        .collect();
+    Some(Check::Counter(op, slots, n))
+}
+
+fn check(def: &GameDef, base: &[u32], c: &GoalCond) -> Check {
+    let check = |c: &GoalCond| check(def, base, c);
     let all = |xs: &[GoalCond]| xs.iter().map(check).collect();
+    if let Some(c) = counter(def, base, c) {
+        return c;
+    }
     match c {
+        GoalCond::Repetition => Check::Repetition,
         GoalCond::Not(x) => Check::Not(Box::new(check(x))),
         GoalCond::And(xs) => Check::And(all(xs)),
         GoalCond::Or(xs) => {
@@ -227,10 +264,13 @@ fn check(def: &GameDef, c: &GoalCond) -> Check {
     }
 }
 
-/// The plan of every goal of `def`.
-pub(in crate::engine) fn plan(def: &GameDef) -> GoalPlan {
+/// The plan of every goal of `def`, whose counters start at `counter_base` in a position's
+/// counters (`Tables::counter_base`).
+pub(in crate::engine) fn plan(def: &GameDef, counter_base: &[u32]) -> GoalPlan {
     GoalPlan {
-        checks: def.goals.iter().map(|g| check(def, &g.cond)).collect(),
+        checks: (def.goals.iter())
+            .map(|g| check(def, counter_base, &g.cond))
+            .collect(),
         idle: def.goals.iter().map(|g| idle(&g.cond)).collect(),
     }
 }

@@ -257,6 +257,11 @@ impl Rules {
             Check::Leaf(c) => self.holds(c, p, to_move, cx),
             Check::Lines(lines) => lines.any(p, &cx.pos.cells),
             Check::Masks(masks) => masks.any(p, &cx.pos.cells),
+            Check::Repetition => cx.repetitions >= 3,
+            Check::Counter(op, slots, n) => {
+                let slot = slots.get(p.idx()).copied().unwrap_or(0) as usize;
+                op.test(cx.pos.counters.get(slot).copied().unwrap_or(0) as i64, *n)
+            }
             Check::Not(x) => !self.check(x, p, to_move, cx),
             Check::And(xs) => xs.iter().all(|x| self.check(x, p, to_move, cx)),
             Check::Or(xs) => xs.iter().any(|x| self.check(x, p, to_move, cx)),

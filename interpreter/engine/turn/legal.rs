@@ -9,6 +9,13 @@
 //! simple moves whose royal squares an enemy irregular block could reach) are played and
 //! tested.
 //!
+//! Where the attack tables hold their leaps and slides as square sets (boards of at most 64
+//! squares, [`AttackBits`]) and the mover has one royal piece, the examination reads the
+//! occupied squares as one word: along each slide's ray to the royal square, the nearest piece
+//! checks when it is an enemy slider of that slide and is pinned when the next one is. The
+//! royal, pinned and blocking squares are then one-word sets, so a simple move is judged by a
+//! few bit tests.
+//!
 //! What the tables can prove: after a move that writes only the mover's own non-royal pieces or
 //! empty cells, leaves the royal squares alone and empties at most one occupied square, an enemy
 //! piece can attack a royal square only from a square the move did not write, so a leap attack
@@ -55,10 +62,18 @@ pub struct Safety {
     /// Royal squares after a trial move.
     after: Vec<u16>,
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
-    /// elsewhere), so a move's writes are judged without searching the lists.
+    /// elsewhere), so a move's writes are judged without searching the lists; on boards of
+    /// more than 64 squares only (`word` false).
     marks: Vec<u8>,
+    /// The board has at most 64 squares: the squares of `kings`, `pinned` and `blocks` are
+    /// the bits of `king_set`, `pinned_set` and `block_set` instead of `marks`.
+    word: bool,
+    king_set: u64,
+    pinned_set: u64,
+    block_set: u64,
     /// The board as square sets for [`AttackBits`], made when a move is first tested in the
-    /// position (`sets_made`): the occupied squares, the live pieces by owner and type
+    /// position (`sets_made`): the occupied squares (made where the position is examined, on
+    /// boards of at most 64 squares), the live pieces by owner and type
     /// (`by_type[owner * n_types + type]`) and by owner and slide (`sliders[owner * n_slides
     /// + j]`, the pieces of the types that slide the `j`-th way of `Attacks::slides`).
     occ: u64,
@@ -72,6 +87,54 @@ pub struct Safety {
     danger_made: bool,
     /// Moves of the one royal piece judged so far in the position.
     king_moves: u32,
+}
+
+impl Safety {
+    /// Marks the squares of `kings`, `pinned` and `blocks`: as bits of their sets on a board
+    /// of at most 64 squares, else in `marks`.
+    fn mark_lists(&mut self) {
+        let lists = [
+            (&self.kings, KING),
+            (&self.pinned, PINNED),
+            (&self.blocks, BLOCK),
+        ];
+        for (list, mark) in lists {
+            for &q in list {
+                if self.word {
+                    let set = match mark {
+                        KING => &mut self.king_set,
+                        PINNED => &mut self.pinned_set,
+                        _ => &mut self.block_set,
+                    };
+                    *set |= 1 << q;
+                } else {
+                    self.marks[q as usize] |= mark;
+                }
+            }
+        }
+    }
+
+    /// The [`KING`], [`PINNED`] and [`BLOCK`] bits of square `q`.
+    #[inline(always)]
+    fn mark(&self, q: u16) -> u8 {
+        if self.word {
+            let on = |set: u64, mark: u8| if set >> q & 1 != 0 { mark } else { 0 };
+            on(self.king_set, KING) | on(self.pinned_set, PINNED) | on(self.block_set, BLOCK)
+        } else {
+            self.marks[q as usize]
+        }
+    }
+}
+
+/// The nearest square of `on` (not empty) along a slide whose squares come in ascending
+/// index order towards its target when `up` (the lowest bit), else descending (the highest).
+#[inline(always)]
+fn nearest(on: u64, up: bool) -> u64 {
+    if up {
+        on & on.wrapping_neg()
+    } else {
+        1 << (63 - on.leading_zeros())
+    }
 }
 
 const KING: u8 = 1;
@@ -126,27 +189,43 @@ impl Rules {
 
     /// Examines a position for `side` before its moves are judged.
     fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
-        for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
-            if let Some(m) = s.marks.get_mut(q as usize) {
-                *m = 0;
+        if !s.word {
+            for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
+                if let Some(m) = s.marks.get_mut(q as usize) {
+                    *m = 0;
+                }
             }
         }
-        s.marks.resize(pos.cells.len(), 0);
+        s.word = pos.cells.len() <= 64;
+        if !s.word {
+            s.marks.resize(pos.cells.len(), 0);
+        }
         s.kings.clear();
         s.pinned.clear();
         s.blocks.clear();
+        (s.king_set, s.pinned_set, s.block_set) = (0, 0, 0);
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
         s.sets_made = false;
         s.danger_made = false;
         s.king_moves = 0;
+        let a = &self.attacks;
+        let bits = (a.bits.as_ref()).filter(|_| self.config.legality && s.word);
+        let mut occ = 0u64;
         for (sq, c) in pos.cells.iter().enumerate() {
-            if self.royal_of(*c, side) {
-                s.kings.push(sq as u16);
+            if !c.is_empty() {
+                occ |= 1u64.wrapping_shl(sq as u32);
+                if self.royal_of(*c, side) {
+                    s.kings.push(sq as u16);
+                }
             }
         }
-        let a = &self.attacks;
+        s.occ = occ;
+        if let Some(bits) = bits.filter(|_| s.kings.len() == 1) {
+            self.examine_sets(bits, pos, side, s);
+            return;
+        }
         if !self.config.legality || !a.usable {
             return;
         }
@@ -219,25 +298,95 @@ impl Rules {
                 }
             }
         }
-        for &k in &s.kings {
-            s.marks[k as usize] |= KING;
+        if leap_check {
+            s.blocks.clear();
         }
+        s.mark_lists();
         if leap_check || slide_checks > 0 {
-            if leap_check {
-                s.blocks.clear();
-            }
-            for &q in &s.blocks {
-                s.marks[q as usize] |= BLOCK;
-            }
-            for &q in &s.pinned {
-                s.marks[q as usize] |= PINNED;
-            }
             s.checker = if checks == 1 { checker } else { NONE };
             s.blockable = true;
             return;
         }
-        for &q in &s.pinned {
-            s.marks[q as usize] |= PINNED;
+        s.proven = true;
+    }
+
+    /// [`Rules::examine_safety`] of the one royal piece of `side`, on the occupied squares
+    /// (`Safety::occ`) and the attack tables' square sets: each slide's nearest piece on the
+    /// ray to the royal square checks when it is an enemy slider of that slide, and is pinned
+    /// when the next one is.
+    fn examine_sets(&self, bits: &AttackBits, pos: &Position, side: PlayerId, s: &mut Safety) {
+        let (nt, ns) = (bits.n_types, bits.n_slides);
+        let n_pos = self.def.board.n_pos();
+        let k = s.kings[0] as usize;
+        s.king_set = 1 << k;
+        // The squares of pieces giving check by a leap, and by a slide.
+        let (mut leapers, mut checkers, mut slide_check) = (0u64, 0u64, false);
+        // The squares that block every slide check seen so far.
+        let mut blocks = !0u64;
+        let mut pinned = 0u64;
+        for (pl, slides) in self.attacks.slides.iter().enumerate() {
+            if pl == side.idx() {
+                continue;
+            }
+            // A live piece of `pl` of one of the types (bit `type`) on square `q`.
+            let piece_of = |q: usize, types: u64| {
+                let c = pos.cells[q];
+                !c.is_empty()
+                    && c.owner as usize == pl
+                    && c.marks & DEAD == 0
+                    && types >> (c.piece - 1) & 1 != 0
+            };
+            let at = (pl * n_pos + k) * nt;
+            let leaps = bits.leap[at..][..nt]
+                .iter()
+                .zip(&bits.irregular[at..][..nt]);
+            for (t, (&leap, &odd)) in leaps.enumerate() {
+                let mut on = (leap | odd) & s.occ;
+                while on != 0 {
+                    let q = on.trailing_zeros() as usize;
+                    on &= on - 1;
+                    if piece_of(q, 1 << t) {
+                        if odd >> q & 1 != 0 {
+                            // An irregular block (run as a program) might reach the royal
+                            // piece.
+                            return;
+                        }
+                        leapers |= 1 << q;
+                    }
+                }
+            }
+            let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
+            let sliders = &bits.slide_types[pl * ns..][..ns];
+            for j in 0..slides.len() {
+                let on = rays[j] & s.occ;
+                if on == 0 {
+                    continue;
+                }
+                let up = bits.up[pl * ns + j];
+                let near = nearest(on, up);
+                let slider = |q: u64| piece_of(q.trailing_zeros() as usize, sliders[j]);
+                if slider(near) {
+                    // In check: only the squares before it on this ray can block it.
+                    let before = if up { near - 1 } else { !(near - 1) & !near };
+                    blocks &= rays[j] & before;
+                    checkers |= near;
+                    slide_check = true;
+                } else if on != near && slider(nearest(on ^ near, up)) {
+                    pinned |= near;
+                }
+            }
+        }
+        s.pinned_set = pinned;
+        if leapers != 0 || slide_check {
+            s.block_set = if leapers != 0 { 0 } else { blocks };
+            let checkers = checkers | leapers;
+            s.checker = if checkers.count_ones() == 1 {
+                checkers.trailing_zeros() as u16
+            } else {
+                NONE
+            };
+            s.blockable = true;
+            return;
         }
         s.proven = true;
     }
@@ -261,7 +410,7 @@ impl Rules {
                 written = Some(sq);
             }
         }
-        written.map(|sq| s.marks[sq as usize] & BLOCK != 0)
+        written.map(|sq| s.mark(sq) & BLOCK != 0)
     }
 
     /// In check ([`Safety::blockable`]): whether a move that puts one non-royal piece of
@@ -276,7 +425,7 @@ impl Rules {
         let mut emptied = 0;
         for op in ops {
             if let Op::Set(sq, c) = *op {
-                let mark = s.marks[sq as usize];
+                let mark = s.mark(sq);
                 if mark & KING != 0 {
                     return None;
                 }
@@ -306,23 +455,56 @@ impl Rules {
         {
             return None;
         }
-        Some(s.marks[to as usize] & BLOCK != 0 || to == s.checker)
+        Some(s.mark(to) & BLOCK != 0 || to == s.checker)
     }
 
-    /// [`Rules::proven_safe`] of a simple move, read from its header: its piece, a non-royal
-    /// live one of `side`, leaves a square that is neither royal nor pinned for one that is
-    /// not royal. False means only that the general test must decide.
+    /// The verdict on a simple move read from its header, where its piece, a live non-royal
+    /// one of `side`, leaves a square that is neither royal nor pinned for one that is not
+    /// royal: safe when not in check ([`Rules::proven_safe`]); in check, on a board of at most
+    /// 64 squares, safe exactly when it blocks every check or takes the one piece giving it
+    /// ([`Rules::evasion_safe`]). `None` for other moves: the general test must decide.
     #[inline(always)]
-    fn simple_proven(&self, s: &Safety, m: &crate::engine::Move, side: PlayerId) -> bool {
+    fn simple_verdict(&self, s: &Safety, m: &crate::engine::Move, side: PlayerId) -> Option<bool> {
         let c = m.cell;
-        s.proven
-            && m.simple
-            && (s.marks[m.sq[0] as usize] & (KING | PINNED)) | (s.marks[m.sq[1] as usize] & KING)
-                == 0
-            && !c.is_empty()
-            && c.owner == side.0
-            && c.marks & DEAD == 0
-            && !self.royal[c.piece as usize - 1]
+        if !(m.simple && (s.proven || s.blockable && s.word))
+            || c.is_empty()
+            || c.owner != side.0
+            || c.marks & DEAD != 0
+            || self.royal[c.piece as usize - 1]
+        {
+            return None;
+        }
+        let (from, to) = (m.sq[0], m.sq[1]);
+        if !s.word {
+            return (s.marks[from as usize] & (KING | PINNED) | s.marks[to as usize] & KING == 0)
+                .then_some(true);
+        }
+        if ((s.king_set | s.pinned_set) >> from | s.king_set >> to) & 1 != 0 {
+            return None;
+        }
+        if s.proven {
+            Some(true)
+        } else {
+            // A piece that comes back to its own square places nothing.
+            (from != to).then_some(s.block_set >> to & 1 != 0 || to == s.checker)
+        }
+    }
+
+    /// A move of `out` judged: [`Rules::simple_verdict`], else [`Rules::move_safe`].
+    #[inline(always)]
+    fn judge(
+        &self,
+        s: &mut Safety,
+        log: &mut crate::engine::UndoLog,
+        pos: &mut Position,
+        out: &MoveList,
+        m: &crate::engine::Move,
+        side: PlayerId,
+    ) -> bool {
+        match self.simple_verdict(s, m, side) {
+            Some(safe) => safe,
+            None => self.move_safe(s, log, pos, out, m, side),
+        }
     }
 
     /// Whether the examined position proves a move safe without playing it.
@@ -331,7 +513,7 @@ impl Rules {
         let mut emptied = 0;
         for op in ops {
             if let Op::Set(sq, c) = *op {
-                let mark = s.marks[sq as usize];
+                let mark = s.mark(sq);
                 if c.is_empty() {
                     if !pos.cells[sq as usize].is_empty() {
                         emptied += 1;
@@ -367,7 +549,7 @@ impl Rules {
         keep.clear();
         let mut dropped = false;
         for m in &out.moves {
-            let safe = self.simple_proven(s, m, side) || self.move_safe(s, log, pos, out, m, side);
+            let safe = self.judge(s, log, pos, out, m, side);
             keep.push(safe);
             dropped |= !safe;
         }
@@ -396,9 +578,9 @@ impl Rules {
         let mut other = false;
         for m in &out.moves {
             if m.n_captures() > 0 || m.promote != 0 || drops && m.drop != 0 {
-                keep.push(self.move_safe(s, log, pos, out, m, side));
+                keep.push(self.judge(s, log, pos, out, m, side));
             } else {
-                other = other || self.move_safe(s, log, pos, out, m, side);
+                other = other || self.judge(s, log, pos, out, m, side);
                 keep.push(false);
             }
         }
@@ -559,9 +741,6 @@ impl Rules {
         m: &crate::engine::Move,
         side: PlayerId,
     ) -> bool {
-        if self.simple_proven(s, m, side) {
-            return true;
-        }
         let (king, from, to) = (s.kings[0], m.sq[0], m.sq[1]);
         s.after.clear();
         if king != from && king != to {
@@ -727,32 +906,27 @@ impl Rules {
     }
 
     /// The square sets of [`Safety`] for `pos` (a dead piece, captured in the chain, is
-    /// occupied but in no piece's set).
+    /// occupied but in no piece's set), from its occupied squares (`Safety::occ`, made where
+    /// the position is examined).
     fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
         let nt = bits.n_types;
         let slides = &self.attacks.slides;
         let n_players = slides.len();
         s.by_type.clear();
         s.by_type.resize(n_players * nt, 0);
-        let mut occ = 0u64;
         let by_type = &mut s.by_type[..];
-        for (q, c) in pos.cells.iter().enumerate() {
-            if c.is_empty() {
-                continue;
-            }
-            let bit = 1u64 << q;
-            occ |= bit;
-            if c.marks & DEAD != 0 {
-                continue;
-            }
-            if let Some(set) = by_type.get_mut(c.owner as usize * nt + c.piece as usize - 1) {
-                // A piece of a player past the turn order's has no slot.
-                if (c.owner as usize) < n_players {
-                    *set |= bit;
+        let mut on = s.occ;
+        while on != 0 {
+            let q = on.trailing_zeros() as usize;
+            on &= on - 1;
+            let c = pos.cells[q];
+            // A piece of a player past the turn order's has no slot.
+            if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
+                if let Some(set) = by_type.get_mut(c.owner as usize * nt + c.piece as usize - 1) {
+                    *set |= 1 << q;
                 }
             }
         }
-        s.occ = occ;
         s.sliders.clear();
         s.sliders.resize(n_players * bits.n_slides, 0);
         for (pl, list) in slides.iter().enumerate() {

@@ -502,3 +502,68 @@ fn a_king_does_not_hide_behind_itself() {
         assert_eq!(moves.join(" "), expected, "{fen}");
     }
 }
+
+/// Pins along all eight lines round a king, checks by one piece (a slider, a leaper) and by
+/// two, and en passant that would open a line to the king, judged over the one-word square
+/// sets: the legal moves are python-chess's, and the same with every move played and tested
+/// (also one move on); three published perft positions (pins, checks, en passant and
+/// promotions in the first plies) give their counts.
+#[test]
+fn pins_and_checks_over_square_sets() {
+    let rules = common::rules("games/chess.zrf", None);
+    for (fen, expected) in [
+        (
+            "q3r2k/7b/4R1B1/3R4/r1N1K1Br/3Q1P2/4P3/1q2r2b w - - 0 1",
+            "d3b1 d3c2 e2e3 e4d4 e4e3 e4e5 e4f4 e4f5 e6e5 e6e7 e6e8 g6f5 g6h7",
+        ),
+        (
+            "q3r2k/7b/4R1B1/3R4/r1N1K1Br/3Q1P2/4P3/1q2r2b b - - 0 1",
+            "a4a1 a4a2 a4a3 a4a5 a4a6 a4a7 a4b4 a4c4 a8a5 a8a6 a8a7 a8b7 a8b8 a8c6 a8c8 a8d5 \
+             a8d8 b1a1 b1a2 b1b2 b1b3 b1b4 b1b5 b1b6 b1b7 b1b8 b1c1 b1c2 b1d1 b1d3 e1c1 e1d1 \
+             e1e2 e1f1 e1g1 e8b8 e8c8 e8d8 e8e6 e8e7 e8f8 e8g8 h1f3 h1g2 h4g4 h4h2 h4h3 h4h5 \
+             h4h6 h7g6 h7g8 h8g7 h8g8",
+        ),
+        // Two pieces give check: only the king moves.
+        ("4k3/8/8/8/8/5n2/8/R3K2r w - - 0 1", "e1e2 e1f2"),
+        // A rook checks: block, take it, or step aside.
+        (
+            "4k3/4r3/8/8/1B6/R7/3N4/4K3 w - - 0 1",
+            "a3e3 b4e7 d2e4 e1d1 e1f1 e1f2",
+        ),
+        // A knight checks: take it or step aside.
+        (
+            "4k3/8/8/8/8/3n4/2P1P3/4K3 w - - 0 1",
+            "c2d3 e1d1 e1d2 e1f1 e2d3",
+        ),
+        // En passant would leave both pawns' rank open to the rook.
+        ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "a5a4 a5a6 a5b6 b5b6"),
+        // En passant would take the pawn that stands between the bishop and the king.
+        (
+            "8/8/8/2k5/3Pp3/8/8/6BK b - d3 0 1",
+            "c5b4 c5b5 c5b6 c5c4 c5c6 c5d5 c5d6",
+        ),
+    ] {
+        let mut pos = zrf::setup::parse(&rules, fen).expect(fen);
+        let mut moves: Vec<String> = (same_both_ways(&rules, &mut pos, fen).iter())
+            .map(|t| t.replace(['-', 'x'], ""))
+            .collect();
+        moves.sort();
+        assert_eq!(moves.join(" "), expected, "{fen}");
+    }
+    for (fen, counts) in [
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            [6, 264, 9467],
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [14, 191, 2812]),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            [44, 1486, 62379],
+        ),
+    ] {
+        let mut pos = zrf::setup::parse(&rules, fen).expect(fen);
+        for (depth, &count) in (1..).zip(&counts) {
+            assert_eq!(rules.perft(&mut pos, depth), count, "{fen}, perft {depth}");
+        }
+    }
+}

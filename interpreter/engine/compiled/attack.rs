@@ -68,15 +68,6 @@ pub struct AttackBits {
     /// irregular block of that type could capture a royal piece on the target
     /// (`Attacks::royal_irregular`).
     pub irregular: Vec<u64>,
-    /// `leap_from[(player * n_pos + source) * n_types + type]`: the squares a piece of that
-    /// type on the source leaps onto (`leap` turned around; never the source itself).
-    pub leap_from: Vec<u64>,
-    /// `leap_types[player]`: the types (bit `type`) that leap somewhere.
-    pub leap_types: Vec<u64>,
-    /// `ray_from[(player * n_pos + source) * n_slides + j]`: the squares the `j`-th slide
-    /// crosses from the source (`ray` turned around), met in descending index order when
-    /// `up`, else ascending.
-    pub ray_from: Vec<u64>,
 }
 
 impl AttackBits {
@@ -131,30 +122,6 @@ impl AttackBits {
                 up[pl * n_slides + j] = order.unwrap_or(true);
             }
         }
-        let mut leap_from = vec![0u64; leap.len()];
-        let mut leap_types = vec![0u64; n_players];
-        let mut ray_from = vec![0u64; ray.len()];
-        for pl in 0..n_players {
-            for target in 0..n_pos {
-                for t in 0..n_types {
-                    let mut from = leap[(pl * n_pos + target) * n_types + t] & !(1 << target);
-                    while from != 0 {
-                        let q = from.trailing_zeros() as usize;
-                        leap_from[(pl * n_pos + q) * n_types + t] |= 1 << target;
-                        leap_types[pl] |= 1 << t;
-                        from &= from - 1;
-                    }
-                }
-                for j in 0..n_slides {
-                    let mut from = ray[(pl * n_pos + target) * n_slides + j];
-                    while from != 0 {
-                        let q = from.trailing_zeros() as usize;
-                        ray_from[(pl * n_pos + q) * n_slides + j] |= 1 << target;
-                        from &= from - 1;
-                    }
-                }
-            }
-        }
         Some(AttackBits {
             n_types,
             leap,
@@ -163,9 +130,6 @@ impl AttackBits {
             n_slides,
             slide_types,
             irregular,
-            leap_from,
-            leap_types,
-            ray_from,
         })
     }
 }

@@ -71,22 +71,8 @@ pub struct Safety {
     king_set: u64,
     pinned_set: u64,
     block_set: u64,
-    /// The board as square sets for [`AttackBits`], made when a move is first tested in the
-    /// position (`sets_made`): the occupied squares (made where the position is examined, on
-    /// boards of at most 64 squares), the live pieces by owner and type
-    /// (`by_type[owner * n_types + type]`) and by owner and slide (`sliders[owner * n_slides
-    /// + j]`, the pieces of the types that slide the `j`-th way of `Attacks::slides`).
+    /// The occupied squares, where the position is examined on a board of at most 64 squares.
     occ: u64,
-    by_type: Vec<u64>,
-    sliders: Vec<u64>,
-    sets_made: bool,
-    /// With the sets, when the one royal piece moves a second time in the position
-    /// (`danger_made`): the squares an enemy piece attacks by a leap or a slide once that
-    /// piece has left its square.
-    danger: u64,
-    danger_made: bool,
-    /// Moves of the one royal piece judged so far in the position.
-    king_moves: u32,
 }
 
 impl Safety {
@@ -135,6 +121,16 @@ fn nearest(on: u64, up: bool) -> u64 {
     } else {
         1 << (63 - on.leading_zeros())
     }
+}
+
+/// Whether `c` is a live piece of player `pl` of one of `types` (bit `type`; at most 64 types,
+/// as [`AttackBits`] has).
+#[inline(always)]
+fn live_piece(c: Cell, pl: usize, types: u64) -> bool {
+    !c.is_empty()
+        && c.owner as usize == pl
+        && c.marks & DEAD == 0
+        && types >> (c.piece - 1) & 1 != 0
 }
 
 const KING: u8 = 1;
@@ -207,9 +203,6 @@ impl Rules {
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
-        s.sets_made = false;
-        s.danger_made = false;
-        s.king_moves = 0;
         let a = &self.attacks;
         let bits = (a.bits.as_ref()).filter(|_| self.config.legality && s.word);
         let mut occ = 0u64;
@@ -328,14 +321,7 @@ impl Rules {
             if pl == side.idx() {
                 continue;
             }
-            // A live piece of `pl` of one of the types (bit `type`) on square `q`.
-            let piece_of = |q: usize, types: u64| {
-                let c = pos.cells[q];
-                !c.is_empty()
-                    && c.owner as usize == pl
-                    && c.marks & DEAD == 0
-                    && types >> (c.piece - 1) & 1 != 0
-            };
+            let piece_of = |q: usize, types: u64| live_piece(pos.cells[q], pl, types);
             let at = (pl * n_pos + k) * nt;
             let leaps = bits.leap[at..][..nt]
                 .iter()
@@ -654,13 +640,9 @@ impl Rules {
         side: PlayerId,
     ) -> bool {
         if m.simple && s.kings.len() == 1 && self.config.legality {
-            if let Some(bits) = (self.attacks.bits.as_ref()).filter(|_| pos.cells.len() <= 64) {
-                // In check, a move of another piece than the king is answered by
-                // `evasion_safe` without the square sets.
-                let king = s.kings[0];
-                if !s.blockable || m.sq[0] == king {
-                    return self.simple_safe(bits, s, log, pos, out, m, side);
-                }
+            // In check, a move of another piece than the king is answered by `evasion_safe`.
+            if self.attacks.bits.is_some() && s.word && (!s.blockable || m.sq[0] == s.kings[0]) {
+                return self.simple_safe(s, log, pos, out, m, side);
             }
         }
         let ops = out.ops(m);
@@ -694,11 +676,6 @@ impl Rules {
             }
         }
         if m.simple && self.attacks.usable {
-            if let Some(bits) = &self.attacks.bits {
-                if !s.sets_made && pos.cells.len() <= 64 {
-                    self.make_sets(bits, pos, s);
-                }
-            }
             // Its two cell writes laid over the board: the tables' answer without playing it.
             if let Some(attacked) = self.any_attacked_after_simple(s, pos, side, m) {
                 return !attacked;
@@ -726,14 +703,12 @@ impl Rules {
         safe
     }
 
-    /// [`Rules::move_safe`] of a simple move with one royal piece examined, on a board of
-    /// square sets (`bits`): the royal squares it leaves are found from its two squares,
-    /// without its ops, and tested over the sets; a live irregular attacker sends it to the
-    /// trial move.
-    #[allow(clippy::too_many_arguments)]
+    /// [`Rules::move_safe`] of a simple move with one royal piece examined, on a board the
+    /// attack tables hold as square sets: the royal squares it leaves are found from its two
+    /// squares, without its ops, and tested over the sets; a live irregular attacker sends it
+    /// to the trial move.
     fn simple_safe(
         &self,
-        bits: &AttackBits,
         s: &mut Safety,
         log: &mut crate::engine::UndoLog,
         pos: &mut Position,
@@ -748,27 +723,6 @@ impl Rules {
         }
         if self.royal_of(m.cell, side) {
             s.after.push(to);
-        }
-        if !s.sets_made {
-            self.make_sets(bits, pos, s);
-        }
-        if from == king && s.after.len() == 1 && s.king_moves > 0 {
-            // The royal piece itself moves again: one look at the squares attacked once it
-            // has left, made on its second move (a first one is judged as any other, which
-            // costs less than making the set), unless an irregular attacker is in reach.
-            if !s.danger_made {
-                s.danger = self.danger(bits, s, side, from as usize);
-                s.danger_made = true;
-            }
-            if s.danger >> to & 1 != 0 {
-                return false;
-            }
-            if !self.irregular_in_reach(bits, s, side, m) {
-                return true;
-            }
-        }
-        if from == king {
-            s.king_moves += 1;
         }
         match self.any_attacked_after_simple(s, pos, side, m) {
             Some(attacked) => !attacked,
@@ -810,8 +764,8 @@ impl Rules {
                 if pl == side.idx() {
                     continue;
                 }
-                if let Some(bits) = a.bits.as_ref().filter(|_| s.sets_made) {
-                    let (hit, live) = self.bits_hit(bits, s, pl, k, m);
+                if let Some(bits) = a.bits.as_ref().filter(|_| s.word) {
+                    let (hit, live) = self.bits_hit(bits, s, pos, pl, k, m);
                     if hit {
                         return Some(true);
                     }
@@ -836,163 +790,53 @@ impl Rules {
         (!irregular).then_some(false)
     }
 
-    /// The squares a piece of another side than `side` attacks by a leap or a slide of the
-    /// tables on the sets of `s`, with the square `from` emptied: a slide runs from its
-    /// piece to the first occupied square, which it attacks. The piece of a square does not
-    /// count for that square (a piece taken there attacks nothing).
-    fn danger(&self, bits: &AttackBits, s: &Safety, side: PlayerId, from: usize) -> u64 {
-        let (nt, ns) = (bits.n_types, bits.n_slides);
-        let n_pos = self.def.board.n_pos();
-        let occ = s.occ & !(1u64 << from);
-        let mut attacked = 0;
-        for (pl, slides) in self.attacks.slides.iter().enumerate() {
-            if pl == side.idx() {
-                continue;
-            }
-            let mut types = bits.leap_types[pl];
-            while types != 0 {
-                let t = types.trailing_zeros() as usize;
-                types &= types - 1;
-                let mut have = s.by_type[pl * nt + t];
-                while have != 0 {
-                    let q = have.trailing_zeros() as usize;
-                    have &= have - 1;
-                    attacked |= bits.leap_from[(pl * n_pos + q) * nt + t];
-                }
-            }
-            for j in 0..slides.len() {
-                let up = bits.up[pl * ns + j];
-                let mut have = s.sliders[pl * ns + j];
-                while have != 0 {
-                    let q = have.trailing_zeros() as usize;
-                    have &= have - 1;
-                    let ray = bits.ray_from[(pl * n_pos + q) * ns + j];
-                    let blockers = ray & occ;
-                    attacked |= if blockers == 0 {
-                        ray
-                    } else if up {
-                        // Met in descending order: the first blocker is the highest bit.
-                        ray & !((1u64 << (63 - blockers.leading_zeros())) - 1)
-                    } else {
-                        ray & ((1u64 << blockers.trailing_zeros()) << 1).wrapping_sub(1)
-                    };
-                }
-            }
-        }
-        attacked
-    }
-
-    /// Whether, after the simple move `m` of a piece of `side`, a piece of another side
-    /// stands where one of its irregular blocks could take a royal piece on `m`'s
-    /// destination (as [`Rules::bits_hit`] finds them).
-    fn irregular_in_reach(
-        &self,
-        bits: &AttackBits,
-        s: &Safety,
-        side: PlayerId,
-        m: &crate::engine::Move,
-    ) -> bool {
-        let nt = bits.n_types;
-        let n_pos = self.def.board.n_pos();
-        let to = m.sq[1] as usize;
-        let clear = !(1u64 << m.sq[0] | 1u64 << to);
-        (0..self.attacks.slides.len()).any(|pl| {
-            pl != side.idx() && {
-                let odd = &bits.irregular[(pl * n_pos + to) * nt..][..nt];
-                let have = &s.by_type[pl * nt..][..nt];
-                odd.iter().zip(have).any(|(&o, &h)| o & h & clear != 0)
-            }
-        })
-    }
-
-    /// The square sets of [`Safety`] for `pos` (a dead piece, captured in the chain, is
-    /// occupied but in no piece's set), from its occupied squares (`Safety::occ`, made where
-    /// the position is examined).
-    fn make_sets(&self, bits: &AttackBits, pos: &Position, s: &mut Safety) {
-        let nt = bits.n_types;
-        let slides = &self.attacks.slides;
-        let n_players = slides.len();
-        s.by_type.clear();
-        s.by_type.resize(n_players * nt, 0);
-        let by_type = &mut s.by_type[..];
-        let mut on = s.occ;
-        while on != 0 {
-            let q = on.trailing_zeros() as usize;
-            on &= on - 1;
-            let c = pos.cells[q];
-            // A piece of a player past the turn order's has no slot.
-            if c.marks & DEAD == 0 && (c.owner as usize) < n_players {
-                if let Some(set) = by_type.get_mut(c.owner as usize * nt + c.piece as usize - 1) {
-                    *set |= 1 << q;
-                }
-            }
-        }
-        s.sliders.clear();
-        s.sliders.resize(n_players * bits.n_slides, 0);
-        for (pl, list) in slides.iter().enumerate() {
-            let by_type = &s.by_type[pl * nt..][..nt];
-            for j in 0..list.len() {
-                let mut types = bits.slide_types[pl * bits.n_slides + j];
-                let mut set = 0;
-                while types != 0 {
-                    set |= by_type[types.trailing_zeros() as usize];
-                    types &= types - 1;
-                }
-                s.sliders[pl * bits.n_slides + j] = set;
-            }
-        }
-        s.sets_made = true;
-    }
-
-    /// [`Rules::leap_or_slide_hits`] over the square sets of `s`, after the simple move `m`;
-    /// with it, whether a piece of `pl` stands where one of its irregular blocks could capture
-    /// on `k`.
+    /// [`Rules::leap_or_slide_hits`] over the attack tables' square sets and the occupied
+    /// squares of `s`, after the simple move `m`; with it, whether a piece of `pl` stands where
+    /// one of its irregular blocks could capture on `k`.
     #[inline]
     fn bits_hit(
         &self,
         bits: &AttackBits,
         s: &Safety,
+        pos: &Position,
         pl: usize,
         k: usize,
         m: &crate::engine::Move,
     ) -> (bool, bool) {
         let (nt, ns) = (bits.n_types, bits.n_slides);
         let n_pos = self.def.board.n_pos();
-        let (from_bit, to_bit) = (1u64 << m.sq[0], 1u64 << m.sq[1]);
-        let clear = !(from_bit | to_bit);
-        let c = m.cell;
-        let occ = (s.occ & !from_bit) | if c.is_empty() { 0 } else { to_bit };
-        // The type of the piece the move puts down, when it is a live piece of `pl`.
-        let placed = (!c.is_empty() && c.marks & DEAD == 0 && c.owner as usize == pl)
-            .then(|| c.piece as usize - 1);
-        let leaps = &bits.leap[(pl * n_pos + k) * nt..][..nt];
-        let irregular = &bits.irregular[(pl * n_pos + k) * nt..][..nt];
-        let by_type = &s.by_type[pl * nt..][..nt];
+        let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
+        let placed = if m.cell.is_empty() { 0 } else { 1u64 << to };
+        let occ = (s.occ & !(1u64 << from)) | placed;
+        let piece_of = |q: usize, types: u64| {
+            live_piece(if q == to { m.cell } else { pos.cells[q] }, pl, types)
+        };
+        let at = (pl * n_pos + k) * nt;
         let mut live = false;
-        for (t, ((&from, &odd), &have)) in leaps.iter().zip(irregular).zip(by_type).enumerate() {
-            let have = (have & clear) | if placed == Some(t) { to_bit } else { 0 };
-            if from & have != 0 {
-                return (true, false);
+        let leaps = bits.leap[at..][..nt]
+            .iter()
+            .zip(&bits.irregular[at..][..nt]);
+        for (t, (&leap, &odd)) in leaps.enumerate() {
+            let mut on = (leap | odd) & occ;
+            while on != 0 {
+                let q = on.trailing_zeros() as usize;
+                on &= on - 1;
+                if piece_of(q, 1 << t) {
+                    if leap >> q & 1 != 0 {
+                        return (true, false);
+                    }
+                    live = true;
+                }
             }
-            live |= odd & have != 0;
         }
         let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-        for (j, (_, pieces)) in self.attacks.slides[pl].iter().enumerate() {
-            let blockers = rays[j] & occ;
-            if blockers == 0 {
-                continue;
-            }
-            let near = if bits.up[pl * ns + j] {
-                blockers & blockers.wrapping_neg()
-            } else {
-                1 << (63 - blockers.leading_zeros())
-            };
-            let mut sliders = s.sliders[pl * ns + j] & clear;
-            if placed.is_some_and(|t| pieces[t]) {
-                sliders |= to_bit;
-            }
-            if near & sliders != 0 {
-                return (true, false);
+        for j in 0..self.attacks.slides[pl].len() {
+            let on = rays[j] & occ;
+            if on != 0 {
+                let near = nearest(on, bits.up[pl * ns + j]).trailing_zeros() as usize;
+                if piece_of(near, bits.slide_types[pl * ns + j]) {
+                    return (true, false);
+                }
             }
         }
         (false, live)

@@ -830,8 +830,9 @@ impl Rules {
             }
         }
         let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-        for j in 0..self.attacks.slides[pl].len() {
-            let on = rays[j] & occ;
+        // A player with fewer slides than `n_slides` has empty rays past its own.
+        for (j, &ray) in rays.iter().enumerate() {
+            let on = ray & occ;
             if on != 0 {
                 let near = nearest(on, bits.up[pl * ns + j]).trailing_zeros() as usize;
                 if piece_of(near, bits.slide_types[pl * ns + j]) {

@@ -158,6 +158,20 @@ pub struct Turns {
     keys: Vec<u64>,
     /// The action numbering.
     space: Option<Space>,
+    /// Every turn is one step of its own ([`single_steps`]): `seq` holds each turn's action in
+    /// engine order, `firsts` them ascending and `turn_of` the turn of each, and `start`,
+    /// `needed`, `order` and `keys` are not built (each turn starts at its index, needs its one
+    /// action, and sorts where its action does).
+    simple: bool,
+    /// With `simple`, the turns' actions ascending: the actions legal at the start of the turn.
+    firsts: Vec<u32>,
+    /// With `simple`, per step action: the turn it was last given to (valid where that turn's
+    /// action in `seq` is this one, so it is never cleared).
+    turn_of: Vec<u16>,
+    /// A bit per step action, set only while [`single_steps`] runs.
+    bits: Vec<u64>,
+    /// A bit per word of `bits` that has a bit set.
+    summary: Vec<u64>,
 }
 
 /// What a prefix of actions names.
@@ -179,7 +193,10 @@ impl Turns {
 
     /// How many turns there are.
     pub fn len(&self) -> usize {
-        self.start.len().saturating_sub(1)
+        match self.simple {
+            true => self.seq.len(),
+            false => self.start.len().saturating_sub(1),
+        }
     }
 
     /// No legal turn.
@@ -189,21 +206,29 @@ impl Turns {
 
     /// The actions of turn `i` (in the move list's order).
     pub fn actions(&self, i: usize) -> &[u32] {
-        &self.seq[self.start[i] as usize..self.start[i + 1] as usize]
+        match self.simple {
+            true => &self.seq[i..i + 1],
+            false => &self.seq[self.start[i] as usize..self.start[i + 1] as usize],
+        }
     }
 
     /// Whether every turn is one action and no two share it: then each legal action names its
     /// turn at once ([`Turns::single`]).
     pub fn all_single(&self) -> bool {
-        self.seq.len() == self.len()
-            && self
-                .order
-                .windows(2)
-                .all(|w| self.seq[w[0] as usize] != self.seq[w[1] as usize])
+        self.simple
+            || self.seq.len() == self.len()
+                && self
+                    .order
+                    .windows(2)
+                    .all(|w| self.seq[w[0] as usize] != self.seq[w[1] as usize])
     }
 
     /// The turn whose first action is `a`, when that action alone names it.
     pub fn single(&self, a: u32) -> Option<usize> {
+        if self.simple {
+            let i = *self.turn_of.get(a as usize)? as usize;
+            return (self.seq.get(i) == Some(&a)).then_some(i);
+        }
         // `keys` holds each turn's first action + 1 above its index, ascending.
         let head = a as u64 + 1;
         let lo = self.keys.partition_point(|&k| k >> 32 < head);
@@ -222,11 +247,8 @@ impl Turns {
 /// Builds the action sequences of every move of `list` into `out` (the entry function).
 pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
     let space = *out.space.get_or_insert_with(|| Space::new(def));
-    out.seq.clear();
-    out.start.clear();
-    out.needed.clear();
-    out.start.push(0);
-    if single_steps(list, space, out) {
+    out.simple = single_steps(list, space, out);
+    if out.simple {
         return;
     }
     out.seq.clear();
@@ -263,35 +285,85 @@ pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
     add_choices(out, space);
 }
 
+/// The most positions a board may have for [`single_steps`], which keeps a table with an entry
+/// per step (16,384 of them at most).
+const MAX_SIMPLE_POS: u32 = 128;
+
 /// The common case of [`turns`]: every turn is one step (no huff, drop, pass, chain or
-/// promotion choice) and no two turns share it. Then each turn is its own action, the keys
-/// sorted are the whole sequences and no choice is needed; `out` is complete when this
-/// returns true. False (with `out` to be rebuilt) for any other list.
+/// promotion choice) and no two turns share it. Then each turn is its own action and no choice
+/// is needed: only `seq`, `firsts` (through a bit per step, so no sort) and `turn_of` are
+/// built, and `out` is complete when this returns true. False (with `out` to be rebuilt) for
+/// any other list, or a board of more than [`MAX_SIMPLE_POS`] positions.
 fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
     let n_pos = space.n_pos;
-    out.keys.clear();
-    for (i, m) in list.moves.iter().enumerate() {
-        if m.huff != 0 || m.pass || m.drop != 0 || m.promote != 0 && m.promote_choice {
-            return false;
-        }
-        let a = match *list.path(m) {
-            [f, t] => f as u32 * n_pos + t as u32,
-            _ => return false,
-        };
-        out.keys.push(((a as u64 + 1) << 32) | i as u64);
-    }
-    let n = out.keys.len();
-    // The turns in engine order: each one action, all needed.
-    out.seq
-        .extend(out.keys.iter().map(|&k| (k >> 32) as u32 - 1));
-    out.start.extend(1..=n as u32);
-    out.needed.resize(n, 1);
-    sort_keys(&mut out.keys);
-    if out.keys.windows(2).any(|w| w[0] >> 32 == w[1] >> 32) {
+    if n_pos > MAX_SIMPLE_POS || list.moves.len() > u16::MAX as usize {
         return false;
     }
-    out.order.clear();
-    out.order.extend(out.keys.iter().map(|&k| k as u32));
+    // Room for every step, rounded up to whole words of bits.
+    let size = (n_pos * n_pos).div_ceil(64) as usize * 64;
+    let Turns {
+        seq,
+        firsts,
+        turn_of,
+        bits,
+        summary,
+        ..
+    } = out;
+    if turn_of.len() != size {
+        *turn_of = vec![0; size];
+        *bits = vec![0; size / 64];
+        *summary = vec![0; size.div_ceil(64 * 64)];
+    }
+    let (bits, summary, turn_of) = (&mut bits[..], &mut summary[..], &mut turn_of[..]);
+    seq.clear();
+    seq.reserve(list.moves.len());
+    for (i, m) in list.moves.iter().enumerate() {
+        let step = match *list.path(m) {
+            [f, t]
+                if m.huff == 0
+                    && !m.pass
+                    && m.drop == 0
+                    && !(m.promote != 0 && m.promote_choice) =>
+            {
+                f as usize * n_pos as usize + t as usize
+            }
+            _ => usize::MAX,
+        };
+        let (w, bit) = (step / 64, 1 << (step % 64));
+        let fresh = match bits.get_mut(w) {
+            Some(word) if *word & bit == 0 => {
+                *word |= bit;
+                true
+            }
+            _ => false,
+        };
+        if !fresh {
+            // Leave the bits clear for the next list.
+            for &a in seq.iter() {
+                bits[a as usize / 64] = 0;
+                summary[a as usize / 4096] = 0;
+            }
+            return false;
+        }
+        summary[w / 64] |= 1 << (w % 64);
+        turn_of[step] = i as u16;
+        seq.push(step as u32);
+    }
+    // The steps ascending, clearing the bits as they are read.
+    firsts.clear();
+    firsts.reserve(seq.len());
+    for (s, sum) in summary.iter_mut().enumerate() {
+        let mut words = std::mem::take(sum);
+        while words != 0 {
+            let w = s * 64 + words.trailing_zeros() as usize;
+            words &= words - 1;
+            let mut word = std::mem::take(&mut bits[w]);
+            while word != 0 {
+                firsts.push((w * 64) as u32 + word.trailing_zeros());
+                word &= word - 1;
+            }
+        }
+    }
     true
 }
 
@@ -407,6 +479,18 @@ pub fn next(turns: &Turns, prefix: &[u32], out: &mut Vec<u32>) -> Next {
                 None => Next::None,
             };
         }
+    }
+    if turns.simple {
+        // Each turn is its own action: the first action names it.
+        return match prefix {
+            [] if turns.firsts.is_empty() => Next::None,
+            [] => {
+                out.extend_from_slice(&turns.firsts);
+                Next::Choose
+            }
+            &[a] => turns.single(a).map_or(Next::None, Next::Turn),
+            _ => Next::None,
+        };
     }
     if prefix.is_empty() && turns.len() > 1 {
         // Every turn follows: the first actions are the keys' heads, ascending.

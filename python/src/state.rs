@@ -158,9 +158,7 @@ impl Inner {
                 o.describe(&self.shared.rules.def)
             ));
         }
-        if self.options.binary_search(&a).is_err() {
-            return Err(self.not_legal(a as u64));
-        }
+        // An action that alone names a turn is legal (the first actions are the options).
         if self.prefix.is_empty() {
             if let Some(i) = self.turns.single(a) {
                 self.play_turn(i)?;
@@ -168,6 +166,9 @@ impl Inner {
                 self.per_turn.push(1);
                 return Ok(());
             }
+        }
+        if self.options.binary_search(&a).is_err() {
+            return Err(self.not_legal(a as u64));
         }
         self.prefix.push(a);
         let mut out = Vec::new();

@@ -68,6 +68,8 @@ pub struct AttackBits {
     /// irregular block of that type could capture a royal piece on the target
     /// (`Attacks::royal_irregular`).
     pub irregular: Vec<u64>,
+    /// `reach[player * n_pos + target]`: the squares of `leap` and `irregular` of every type.
+    pub reach: Vec<u64>,
 }
 
 impl AttackBits {
@@ -122,6 +124,11 @@ impl AttackBits {
                 up[pl * n_slides + j] = order.unwrap_or(true);
             }
         }
+        let reach = (leap
+            .chunks(n_types.max(1))
+            .zip(irregular.chunks(n_types.max(1))))
+        .map(|(l, o)| l.iter().chain(o).fold(0, |all, &set| all | set))
+        .collect();
         Some(AttackBits {
             n_types,
             leap,
@@ -130,6 +137,7 @@ impl AttackBits {
             n_slides,
             slide_types,
             irregular,
+            reach,
         })
     }
 }

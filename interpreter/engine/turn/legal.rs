@@ -323,22 +323,18 @@ impl Rules {
             }
             let piece_of = |q: usize, types: u64| live_piece(pos.cells[q], pl, types);
             let at = (pl * n_pos + k) * nt;
-            let leaps = bits.leap[at..][..nt]
-                .iter()
-                .zip(&bits.irregular[at..][..nt]);
-            for (t, (&leap, &odd)) in leaps.enumerate() {
-                let mut on = (leap | odd) & s.occ;
-                while on != 0 {
-                    let q = on.trailing_zeros() as usize;
-                    on &= on - 1;
-                    if piece_of(q, 1 << t) {
-                        if odd >> q & 1 != 0 {
-                            // An irregular block (run as a program) might reach the royal
-                            // piece.
-                            return;
-                        }
-                        leapers |= 1 << q;
+            let mut on = bits.reach[pl * n_pos + k] & s.occ;
+            while on != 0 {
+                let q = on.trailing_zeros() as usize;
+                on &= on - 1;
+                let c = pos.cells[q];
+                if live_piece(c, pl, !0) {
+                    let t = at + c.piece as usize - 1;
+                    if bits.irregular[t] >> q & 1 != 0 {
+                        // An irregular block (run as a program) might reach the royal piece.
+                        return;
                     }
+                    leapers |= bits.leap[t] & 1 << q;
                 }
             }
             let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
@@ -813,20 +809,17 @@ impl Rules {
         };
         let at = (pl * n_pos + k) * nt;
         let mut live = false;
-        let leaps = bits.leap[at..][..nt]
-            .iter()
-            .zip(&bits.irregular[at..][..nt]);
-        for (t, (&leap, &odd)) in leaps.enumerate() {
-            let mut on = (leap | odd) & occ;
-            while on != 0 {
-                let q = on.trailing_zeros() as usize;
-                on &= on - 1;
-                if piece_of(q, 1 << t) {
-                    if leap >> q & 1 != 0 {
-                        return (true, false);
-                    }
-                    live = true;
+        let mut on = bits.reach[pl * n_pos + k] & occ;
+        while on != 0 {
+            let q = on.trailing_zeros() as usize;
+            on &= on - 1;
+            let c = if q == to { m.cell } else { pos.cells[q] };
+            if live_piece(c, pl, !0) {
+                let t = at + c.piece as usize - 1;
+                if bits.leap[t] >> q & 1 != 0 {
+                    return (true, false);
                 }
+                live |= bits.irregular[t] >> q & 1 != 0;
             }
         }
         let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];

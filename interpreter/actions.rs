@@ -315,9 +315,10 @@ fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
         *summary = vec![0; size.div_ceil(64 * 64)];
     }
     let (bits, summary, turn_of) = (&mut bits[..], &mut summary[..], &mut turn_of[..]);
+    // Each turn's step, written in place (a push would store the length at every move).
     seq.clear();
-    seq.reserve(list.moves.len());
-    for (i, m) in list.moves.iter().enumerate() {
+    seq.resize(list.moves.len(), 0);
+    for (i, (m, slot)) in list.moves.iter().zip(seq.iter_mut()).enumerate() {
         let step = match *list.path(m) {
             [f, t]
                 if m.huff == 0
@@ -330,24 +331,20 @@ fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
             _ => usize::MAX,
         };
         let (w, bit) = (step / 64, 1 << (step % 64));
-        let fresh = match bits.get_mut(w) {
-            Some(word) if *word & bit == 0 => {
-                *word |= bit;
-                true
+        match bits.get_mut(w) {
+            Some(word) if *word & bit == 0 => *word |= bit,
+            _ => {
+                // Leave the bits clear for the next list.
+                for &a in &seq[..i] {
+                    bits[a as usize / 64] = 0;
+                    summary[a as usize / 4096] = 0;
+                }
+                return false;
             }
-            _ => false,
-        };
-        if !fresh {
-            // Leave the bits clear for the next list.
-            for &a in seq.iter() {
-                bits[a as usize / 64] = 0;
-                summary[a as usize / 4096] = 0;
-            }
-            return false;
         }
         summary[w / 64] |= 1 << (w % 64);
         turn_of[step] = i as u16;
-        seq.push(step as u32);
+        *slot = step as u32;
     }
     // The steps ascending, clearing the bits as they are read.
     firsts.clear();

@@ -407,7 +407,9 @@ type BestMove = (String, u32, String, Vec<String>);
 /// A game in progress (`Game.new_initial_state()`); safe to share between threads.
 #[pyclass(frozen, module = "zrf._zrf")]
 pub struct State {
-    inner: Mutex<Inner>,
+    /// Boxed, so that the Python object stays small: a new state neither clears nor copies
+    /// the game's few kilobytes into it.
+    inner: Mutex<Box<Inner>>,
 }
 
 impl Drop for State {
@@ -435,19 +437,19 @@ impl Drop for State {
 impl State {
     pub fn new(shared: Arc<Shared>, pos: Position, setup: Option<String>) -> State {
         State {
-            inner: Mutex::new(Inner::new(shared, pos, setup)),
+            inner: Mutex::new(Box::new(Inner::new(shared, pos, setup))),
         }
     }
 
     pub fn from_inner(inner: Inner) -> State {
         State {
-            inner: Mutex::new(inner),
+            inner: Mutex::new(Box::new(inner)),
         }
     }
 
     /// The state's lock. A thread waiting for it lets other Python threads run, so a thread
     /// that holds it and needs the GIL (or a long call) cannot deadlock with the waiters.
-    fn lock(&self, py: Python<'_>) -> MutexGuard<'_, Inner> {
+    fn lock(&self, py: Python<'_>) -> MutexGuard<'_, Box<Inner>> {
         loop {
             match self.inner.try_lock() {
                 Ok(g) => return g,
@@ -717,7 +719,7 @@ impl State {
                 .map_err(|e| error(format!("bad position: {e}")))?;
             let shared = g.shared.clone();
             let engine = g.engine.take();
-            *g = Inner::new(shared, pos, Some(text.trim().to_string()));
+            **g = Inner::new(shared, pos, Some(text.trim().to_string()));
             g.engine = engine;
             Ok(())
         })

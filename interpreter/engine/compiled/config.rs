@@ -52,11 +52,16 @@ pub enum FastPath {
     /// over square sets: the nearest piece on its ray found from a mask of the occupied
     /// squares (`rays.rs`).
     Rays,
+    /// On boards of at most 64 squares, the generation loop of the gate rows finds the
+    /// mover's pieces, and the `rays` path the occupied squares, in the position's square
+    /// sets of each owner's pieces (`Position::owned`, kept up to date by every write)
+    /// instead of scanning the cells.
+    PieceSets,
 }
 
 impl FastPath {
     /// Every fast path, in the order of [`EngineConfig`]'s fields.
-    pub const ALL: [FastPath; 13] = [
+    pub const ALL: [FastPath; 14] = [
         FastPath::Tree,
         FastPath::GateRows,
         FastPath::Straight,
@@ -70,6 +75,7 @@ impl FastPath {
         FastPath::Clock,
         FastPath::Legality,
         FastPath::Rays,
+        FastPath::PieceSets,
     ];
 
     /// The path's name, as in tables and test messages.
@@ -88,6 +94,7 @@ impl FastPath {
             FastPath::Clock => "clock",
             FastPath::Legality => "legality",
             FastPath::Rays => "rays",
+            FastPath::PieceSets => "piece-sets",
         }
     }
 
@@ -97,9 +104,11 @@ impl FastPath {
         match self {
             // The straight runner and the rows walk the specialised tree past the gate.
             FastPath::GateRows | FastPath::Straight => &[FastPath::Tree],
-            FastPath::Simple | FastPath::Jump | FastPath::ChainEnds | FastPath::Rays => {
-                &[FastPath::Tree, FastPath::GateRows]
-            }
+            FastPath::Simple
+            | FastPath::Jump
+            | FastPath::ChainEnds
+            | FastPath::Rays
+            | FastPath::PieceSets => &[FastPath::Tree, FastPath::GateRows],
             _ => &[],
         }
     }
@@ -135,6 +144,8 @@ pub struct EngineConfig {
     pub legality: bool,
     /// [`FastPath::Rays`].
     pub rays: bool,
+    /// [`FastPath::PieceSets`].
+    pub piece_sets: bool,
 }
 
 impl Default for EngineConfig {
@@ -160,6 +171,7 @@ impl EngineConfig {
             clock: true,
             legality: true,
             rays: true,
+            piece_sets: true,
         }
     }
 
@@ -179,6 +191,7 @@ impl EngineConfig {
             clock: false,
             legality: false,
             rays: false,
+            piece_sets: false,
         }
     }
 
@@ -207,6 +220,7 @@ impl EngineConfig {
             FastPath::Clock => self.clock,
             FastPath::Legality => self.legality,
             FastPath::Rays => self.rays,
+            FastPath::PieceSets => self.piece_sets,
         }
     }
 
@@ -226,6 +240,7 @@ impl EngineConfig {
             FastPath::Clock => &mut self.clock,
             FastPath::Legality => &mut self.legality,
             FastPath::Rays => &mut self.rays,
+            FastPath::PieceSets => &mut self.piece_sets,
         };
         *flag = on;
     }

@@ -51,16 +51,26 @@ pub(in crate::engine) struct Rays {
 /// The occupied squares of the position being generated, made at the first slide that needs
 /// them (`Generator::gen_rows`).
 #[derive(Clone, Copy, Debug, Default)]
-pub(in crate::engine) struct Occupied(Option<u64>);
+pub(in crate::engine) struct Occupied(Option<u64>, bool);
 
 impl Occupied {
+    /// The occupied squares of a generation, made on first use: with `sets`
+    /// (`FastPath::PieceSets`) from the position's square sets when they are exact.
+    #[inline(always)]
+    pub(in crate::engine) fn new(sets: bool) -> Occupied {
+        Occupied(None, sets)
+    }
+
     #[inline(always)]
     pub(in crate::engine) fn get(&mut self, pos: &Position) -> u64 {
         match self.0 {
             Some(occ) => occ,
             None => {
-                let occ = (pos.cells.iter().take(64).enumerate())
-                    .fold(0u64, |m, (q, c)| m | u64::from(!c.is_empty()) << q);
+                let sets = pos.owned.occupied().filter(|_| self.1);
+                let occ = sets.unwrap_or_else(|| {
+                    (pos.cells.iter().take(64).enumerate())
+                        .fold(0u64, |m, (q, c)| m | u64::from(!c.is_empty()) << q)
+                });
                 self.0 = Some(occ);
                 occ
             }

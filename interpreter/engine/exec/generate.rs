@@ -265,11 +265,7 @@ impl Generator {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) -> bool {
-        use crate::engine::gate_test::{passes, Classes};
-        use gates::RowFlags;
-        let pos = ex.pos;
-        let cells = &pos.cells[..];
-        let side = ex.side.0;
+        let cells = &ex.pos.cells[..];
         let n_pos = cells.len();
         let (lo, hi) = if only != NONE {
             (only as usize, (only as usize + 1).min(n_pos))
@@ -281,15 +277,51 @@ impl Generator {
             let sel = base / (rows_per_sel(self).max(1));
             return self.gen_lists_of(ex, sel, only, scratch, out);
         }
+        let sets = self.config.piece_sets;
+        match ex.pos.owned.of(ex.side.0).filter(|_| sets && only == NONE) {
+            // `FastPath::PieceSets`: the mover's pieces from its square set, in order.
+            Some(mut own) => {
+                let squares = std::iter::from_fn(move || {
+                    let sq = own.trailing_zeros() as usize;
+                    own &= own.wrapping_sub(1);
+                    cells.get(sq).map(|c| (sq, c))
+                });
+                self.gen_rows_of(ex, base, hi, squares, scratch, out)
+            }
+            None => {
+                let squares = cells.get(lo..hi).unwrap_or(&[]).iter().enumerate();
+                let squares = squares.map(|(i, c)| (lo + i, c));
+                self.gen_rows_of(ex, base, hi, squares, scratch, out)
+            }
+        }
+    }
+
+    /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those
+    /// of the mover's live pieces are taken).
+    #[inline(always)]
+    fn gen_rows_of<'c>(
+        &self,
+        ex: &mut Exec,
+        base: usize,
+        hi: usize,
+        squares: impl Iterator<Item = (usize, &'c Cell)>,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        use crate::engine::gate_test::{passes, Classes};
+        use gates::RowFlags;
+        let pos = ex.pos;
+        let cells = &pos.cells[..];
+        let side = ex.side.0;
+        let n_pos = cells.len();
+        debug_assert!(pos.owned_agrees(), "square sets out of date");
         let rows = &self.gate_rows;
         let spans = rows.spans(base);
-        let squares = cells.get(lo..hi).unwrap_or(&[]);
-        let mut occ = rays::Occupied::default();
-        for (i, cell) in squares.iter().enumerate() {
+        let mut occ = rays::Occupied::new(self.config.piece_sets);
+        for (sq, cell) in squares {
             if cell.is_empty() || cell.owner != side || cell.marks & DEAD != 0 {
                 continue;
             }
-            let sq = lo + i;
             let pi = cell.piece as usize - 1;
             let Some(&(a, b)) = spans.get(pi * n_pos + sq) else {
                 continue;

@@ -90,6 +90,54 @@ pub struct Position {
     pub counters_hash: u64,
     /// The part of `hash` that comes from the turn and the last move.
     pub(super) turn_key: u64,
+    /// The squares of each owner's pieces (bit `k`: position `k`), for owners below
+    /// [`SET_OWNERS`], kept up to date by every write while `owned.ok` (`Owned`).
+    pub(in crate::engine) owned: Owned,
+}
+
+/// The owners whose pieces [`Owned`] keeps as square sets.
+pub(in crate::engine) const SET_OWNERS: usize = 2;
+
+/// The squares of the pieces of each owner, as one-word square sets, on boards of at most 64
+/// squares: `sets[o]` has bit `k` set when position `k` holds a piece (live or captured) of
+/// owner `o`. Exact while `ok`, which is false on larger boards, once a piece of an owner
+/// past [`SET_OWNERS`] is written, and in perft's leaves (`undo::make_simple_leaf`), until
+/// the move that made it so is taken back (the sets are restored with the rest of the
+/// position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::engine) struct Owned {
+    pub(in crate::engine) sets: [u64; SET_OWNERS],
+    pub(in crate::engine) ok: bool,
+}
+
+impl Owned {
+    /// What writing `new` over `old` on position `sq` changes.
+    #[inline(always)]
+    pub(in crate::engine) fn write(&mut self, sq: u16, old: Cell, new: Cell) {
+        if !self.ok {
+            return;
+        }
+        let bit = 1u64 << (sq & 63);
+        // No piece, no bit (an empty cell's owner is meaningless).
+        let gone = bit & 0u64.wrapping_sub(u64::from(old.piece != 0));
+        let came = bit & 0u64.wrapping_sub(u64::from(new.piece != 0));
+        self.sets[old.owner as usize % SET_OWNERS] &= !gone;
+        self.sets[new.owner as usize % SET_OWNERS] |= came;
+        self.ok = came == 0 || (new.owner as usize) < SET_OWNERS;
+    }
+
+    /// The squares of the pieces of all owners, when the sets are exact.
+    #[inline(always)]
+    pub(in crate::engine) fn occupied(&self) -> Option<u64> {
+        let [a, b] = self.sets;
+        self.ok.then_some(a | b)
+    }
+
+    /// The squares of the pieces of owner `o`, when the sets are exact.
+    #[inline(always)]
+    pub(in crate::engine) fn of(&self, o: u8) -> Option<u64> {
+        (self.ok && (o as usize) < SET_OWNERS).then(|| self.sets[o as usize % SET_OWNERS])
+    }
 }
 
 /// Mixes a 64-bit value (splitmix64 finaliser); the keys of cells past [`KEYS`].
@@ -206,6 +254,10 @@ impl Position {
             hash: 0,
             counters_hash: 0,
             turn_key: turn_hash(0, NONE, NONE),
+            owned: Owned {
+                sets: [0; SET_OWNERS],
+                ok: n_pos <= 64,
+            },
         };
         p.hash = p.full_hash();
         p
@@ -277,6 +329,7 @@ impl Position {
     pub fn set(&mut self, pos: u16, cell: Cell) -> Cell {
         let old = std::mem::replace(&mut self.cells[pos as usize], cell);
         self.hash ^= change_hash(pos, old, cell);
+        self.owned.write(pos, old, cell);
         old
     }
 
@@ -287,6 +340,18 @@ impl Position {
         let new = (old as i64 + delta as i64).clamp(0, u32::MAX as i64) as u32;
         self.store[idx as usize] = new;
         self.hash ^= store_hash(idx, old) ^ store_hash(idx, new);
+    }
+
+    /// Whether [`Position::owned`] says what the cells hold (when it claims to be exact).
+    pub(in crate::engine) fn owned_agrees(&self) -> bool {
+        let mut sets = [0u64; SET_OWNERS];
+        for (k, c) in self.cells.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+            if k >= 64 || c.owner as usize >= SET_OWNERS {
+                return !self.owned.ok;
+            }
+            sets[c.owner as usize] |= 1 << k;
+        }
+        !self.owned.ok || sets == self.owned.sets
     }
 
     /// Sets the turn index and last move, keeping the hash up to date.

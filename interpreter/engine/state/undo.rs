@@ -2,7 +2,7 @@
 //! `after-move` program keeps in it between moves.
 
 use crate::engine::moves::{Move, Op};
-use crate::engine::position::{change_hash, Cell, Position};
+use crate::engine::position::{change_hash, Cell, Owned, Position};
 use crate::engine::scratch::Scratch;
 
 /// What `make` needs to take a move back.
@@ -45,6 +45,7 @@ struct Saved {
     hash: u64,
     counters_hash: u64,
     turn_key: u64,
+    owned: Owned,
 }
 
 impl Saved {
@@ -57,6 +58,7 @@ impl Saved {
             hash: pos.hash,
             counters_hash: pos.counters_hash,
             turn_key: pos.turn_key,
+            owned: pos.owned,
         }
     }
 
@@ -68,6 +70,7 @@ impl Saved {
         pos.hash = self.hash;
         pos.counters_hash = self.counters_hash;
         pos.turn_key = self.turn_key;
+        pos.owned = self.owned;
     }
 }
 
@@ -161,18 +164,25 @@ pub(in crate::engine) fn apply_simple_in_frame(
     log: &mut UndoLog,
 ) {
     let [from, to, _] = m.sq;
-    let (old_from, old_to) = write_simple(pos, m, turn);
+    let (old_from, old_to) = write_simple(pos, m, turn, true);
     log.cells
         .extend_from_slice(&[(from, old_from), (to, old_to)]);
 }
 
-/// A simple move's two cell writes, hashed, and the turn set: the cells it overwrote.
+/// A simple move's two cell writes, hashed, and the turn set: the cells it overwrote. The
+/// square sets of the pieces follow (`sets`), or are marked out of date (`Owned::ok`).
 #[inline(always)]
-fn write_simple(pos: &mut Position, m: &Move, turn: u32) -> (Cell, Cell) {
+fn write_simple(pos: &mut Position, m: &Move, turn: u32, sets: bool) -> (Cell, Cell) {
     let [from, to, _] = m.sq;
     let old_from = std::mem::replace(&mut pos.cells[from as usize], Cell::EMPTY);
     let old_to = std::mem::replace(&mut pos.cells[to as usize], m.cell);
     pos.hash ^= change_hash(from, old_from, Cell::EMPTY) ^ change_hash(to, old_to, m.cell);
+    if sets {
+        pos.owned.write(from, old_from, Cell::EMPTY);
+        pos.owned.write(to, old_to, m.cell);
+    } else {
+        pos.owned.ok = false;
+    }
     pos.set_turn(turn, from, to);
     (old_from, old_to)
 }
@@ -194,9 +204,21 @@ pub(in crate::engine) struct SimpleUndo {
 /// hash and turn), keeping what it overwrote in the returned record instead of the log.
 #[inline(always)]
 pub(in crate::engine) fn make_simple(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo {
+    make_simple_sets(pos, m, turn, true)
+}
+
+/// [`make_simple`] of a leaf of perft, from which nothing is generated: the square sets of
+/// the pieces are not kept up to date but marked so (`Owned::ok`), until [`unmake_simple`].
+#[inline(always)]
+pub(in crate::engine) fn make_simple_leaf(pos: &mut Position, m: &Move, turn: u32) -> SimpleUndo {
+    make_simple_sets(pos, m, turn, false)
+}
+
+#[inline(always)]
+fn make_simple_sets(pos: &mut Position, m: &Move, turn: u32, sets: bool) -> SimpleUndo {
     let [from, to, _] = m.sq;
     let saved = Saved::of(pos);
-    let (old_from, old_to) = write_simple(pos, m, turn);
+    let (old_from, old_to) = write_simple(pos, m, turn, sets);
     SimpleUndo {
         from,
         to,
@@ -239,6 +261,7 @@ fn apply_ops(pos: &mut Position, ops: &[Op], log: &mut UndoLog) {
         if let Op::Set(sq, cell) = *op {
             let old = std::mem::replace(&mut pos.cells[sq as usize], cell);
             h ^= change_hash(sq, old, cell);
+            pos.owned.write(sq, old, cell);
             log.cells.push((sq, old));
         } else {
             pos.hash = h;

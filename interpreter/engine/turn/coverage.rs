@@ -92,6 +92,12 @@ impl Rules {
                 royal,
             ),
             count(FastPath::Rays, "row gates", self.ray_gates(), gates),
+            count(
+                FastPath::PieceSets,
+                "games",
+                one(gates > 0 && self.def.board.n_pos() <= 64 && self.def.players.len() <= 2),
+                1,
+            ),
         ]
     }
 }

@@ -178,7 +178,7 @@ impl Rules {
             undo::push_frame(pos, log);
             for m in &list.moves {
                 if m.simple && simple_ok {
-                    let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
+                    let undo = make_simple_clocked(pos, m, turns.1, &mut clock, true);
                     leaf(pos);
                     undo::unmake_simple(pos, &undo);
                     continue;
@@ -193,7 +193,7 @@ impl Rules {
         let mut n = 0;
         for m in &list.moves {
             if m.simple && simple_ok {
-                let undo = make_simple_clocked(pos, m, turns.1, &mut clock);
+                let undo = make_simple_clocked(pos, m, turns.1, &mut clock, false);
                 n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
                 undo::unmake_simple(pos, &undo);
                 continue;
@@ -206,15 +206,21 @@ impl Rules {
     }
 }
 
-/// [`undo::make_simple`], then the `after-move` clock if there is one (perft's simple moves).
+/// [`undo::make_simple`] (of a `leaf`: [`undo::make_simple_leaf`]), then the `after-move`
+/// clock if there is one (perft's simple moves).
 #[inline(always)]
 fn make_simple_clocked(
     pos: &mut Position,
     m: &Move,
     next: u32,
     clock: &mut Option<after::ClockLeaves>,
+    leaf: bool,
 ) -> undo::SimpleUndo {
-    let mut undo = undo::make_simple(pos, m, next);
+    let mut undo = if leaf {
+        undo::make_simple_leaf(pos, m, next)
+    } else {
+        undo::make_simple(pos, m, next)
+    };
     if let Some(c) = clock {
         c.run_simple(pos, m, &mut undo);
     }
@@ -253,4 +259,75 @@ pub fn unique_captures(list: &mut MoveList) {
             false
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seeded random games of a shipped game: after every move made, every perft-style simple
+    /// make and every move taken back, the square sets of the pieces agree with the cells.
+    fn sets_follow_the_cells(text: &str, name: &str, exact: bool) {
+        let loaded = crate::load(name, text.as_bytes(), &crate::expand::NoFiles);
+        let (def, _) = crate::resolve_game(&loaded.games[0]);
+        let rules = Rules::new(def.expect("resolves"));
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n.max(1)
+        };
+        let mut ws = Workspace::default();
+        let mut log = UndoLog::new();
+        let (mut made, mut simple) = (0, 0);
+        for _game in 0..4 {
+            let mut pos = rules.initial();
+            log.clear();
+            for _ply in 0..120 {
+                let mut list = MoveList::new();
+                rules.legal_moves_in(&mut ws, &mut pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                assert_eq!(pos.owned.ok, exact, "{name}: sets kept");
+                let turn = pos.turn;
+                for m in list.moves.iter().filter(|m| m.simple) {
+                    let before = pos.clone();
+                    let undo = undo::make_simple(&mut pos, m, turn);
+                    assert!(pos.owned_agrees(), "{name}: a simple move");
+                    undo::unmake_simple(&mut pos, &undo);
+                    let undo = undo::make_simple_leaf(&mut pos, m, turn);
+                    assert!(!pos.owned.ok && pos.owned_agrees(), "{name}: a leaf");
+                    undo::unmake_simple(&mut pos, &undo);
+                    assert_eq!(pos, before, "{name}: taken back");
+                    simple += 1;
+                }
+                let m = list.moves[next(list.len())];
+                let before = pos.clone();
+                rules.make(&mut pos, &list, &m, &mut log);
+                assert!(pos.owned_agrees(), "{name}: a move");
+                undo::revert(&mut pos, &mut log);
+                assert_eq!(pos, before, "{name}: taken back");
+                rules.make(&mut pos, &list, &m, &mut log);
+                made += 1;
+            }
+        }
+        assert!(
+            made > 100 && simple > 100,
+            "{name}: {made} moves, {simple} simple"
+        );
+    }
+
+    #[test]
+    fn square_sets_follow_every_write() {
+        sets_follow_the_cells(include_str!("../../../games/chess.zrf"), "chess.zrf", true);
+        let checkers = include_str!("../../../games/checkers.zrf");
+        sets_follow_the_cells(checkers, "checkers.zrf", true);
+        let international = include_str!("../../../games/international-draughts.zrf");
+        sets_follow_the_cells(international, "international-draughts.zrf", true);
+        // 80 squares: no sets.
+        let capablanca = include_str!("../../../games/capablanca.zrf");
+        sets_follow_the_cells(capablanca, "capablanca.zrf", false);
+    }
 }

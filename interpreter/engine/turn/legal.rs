@@ -11,7 +11,8 @@
 //!
 //! Where the attack tables hold their leaps and slides as square sets (boards of at most 64
 //! squares, [`AttackBits`]) and the mover has one royal piece, the examination reads the
-//! occupied squares as one word: along each slide's ray to the royal square, the nearest piece
+//! occupied squares as one word (the position's square sets of the pieces where they are
+//! kept and the `piece_sets` path is on, else one pass over the cells): along each slide's ray to the royal square, the nearest piece
 //! checks when it is an enemy slider of that slide and is pinned when the next one is. The
 //! royal, pinned and blocking squares are then one-word sets, so a simple move is judged by a
 //! few bit tests.
@@ -205,16 +206,31 @@ impl Rules {
         s.checker = NONE;
         let a = &self.attacks;
         let bits = (a.bits.as_ref()).filter(|_| self.config.legality && s.word);
-        let mut occ = 0u64;
-        for (sq, c) in pos.cells.iter().enumerate() {
-            if !c.is_empty() {
-                occ |= 1u64.wrapping_shl(sq as u32);
-                if self.royal_of(*c, side) {
-                    s.kings.push(sq as u16);
+        let owned = &pos.owned;
+        let sets = (owned.occupied().zip(owned.of(side.0))).filter(|_| self.config.piece_sets);
+        if let Some((occ, mut own)) = sets {
+            // `FastPath::PieceSets`: the occupied squares and the mover's pieces are the
+            // position's square sets.
+            s.occ = occ;
+            while own != 0 {
+                let sq = own.trailing_zeros() as u16;
+                own &= own - 1;
+                if self.royal_of(pos.cells[sq as usize], side) {
+                    s.kings.push(sq);
                 }
             }
+        } else {
+            let mut occ = 0u64;
+            for (sq, c) in pos.cells.iter().enumerate() {
+                if !c.is_empty() {
+                    occ |= 1u64.wrapping_shl(sq as u32);
+                    if self.royal_of(*c, side) {
+                        s.kings.push(sq as u16);
+                    }
+                }
+            }
+            s.occ = occ;
         }
-        s.occ = occ;
         if let Some(bits) = bits.filter(|_| s.kings.len() == 1) {
             self.examine_sets(bits, pos, side, s);
             return;

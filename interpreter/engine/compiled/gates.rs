@@ -46,6 +46,9 @@ bitflags::bitflags! {
         /// from the row's square (`GateRows::mark_distinct`): generation notes nothing for
         /// the duplicate check there (`Scratch::note_square`).
         const DISTINCT = 64;
+        /// As `SIMPLE`, for a block whose one simple move lands on its second gate's
+        /// square ([`SqGate::q2`]: a pawn's double step), written by `Generator::run_row_gate`.
+        const SIMPLE2 = 128;
     }
 }
 
@@ -54,7 +57,8 @@ bitflags::bitflags! {
 pub(in crate::engine) struct SqGate {
     /// The gate's square (0 without a gate).
     pub q: u16,
-    /// The second gate's square (`GateEntry::second_gate`), or `q`.
+    /// The second gate's square (`GateEntry::second_gate`), or `q`: where a `SIMPLE2`
+    /// gate's move lands.
     pub q2: u16,
     /// The classes of the gate's square that pass.
     pub mask: Classes,
@@ -176,6 +180,9 @@ impl GateRows {
                                 let Some(code) = e.gate_code(def, pl, q) else {
                                     continue;
                                 };
+                                if !special.gate_zones_hold(def, e.id, pl, q) {
+                                    continue;
+                                }
                                 let (q2, mask2, gate2) =
                                     match e.second_gate(def, &special.leaps, pl, q) {
                                         None => (q, Classes::ANY, false),
@@ -187,26 +194,37 @@ impl GateRows {
                                 let mut simple = 0;
                                 // Under recycled captures only a step to an empty square is
                                 // a simple move (it captures nothing).
+                                let lands_empty = if gate2 {
+                                    mask2 == Classes::EMPTY
+                                } else {
+                                    code == GateTest::Empty
+                                };
                                 let may_simple = if recycle {
-                                    e.straight
-                                        && code == GateTest::Empty
-                                        && !flags.contains(RowFlags::TEST)
+                                    e.straight && lands_empty && !flags.contains(RowFlags::TEST)
                                 } else {
                                     is_straight && !flags.contains(RowFlags::TEST)
                                 };
-                                if may_simple && mask2 == Classes::ANY {
-                                    let m = special.gate_simple(def, e.id, pl, q);
-                                    if let Some(m) = m.filter(|_| config.simple) {
-                                        // One header per add (by its address).
-                                        let n = rows.simples.len() as u32;
-                                        let key = m as *const crate::engine::Move as usize;
-                                        simple = *simple_ids.entry(key).or_insert(n);
-                                        if simple == n {
-                                            rows.simples.push(*m);
-                                        }
-                                        flags |= RowFlags::SIMPLE;
+                                // With a second gate, the move lands there.
+                                let head = (may_simple && config.simple)
+                                    .then(|| {
+                                        special.gate_simple(def, e.id, pl, q, gate2.then_some(q2))
+                                    })
+                                    .flatten();
+                                if let Some(m) = head {
+                                    // One header per add (by its address).
+                                    let n = rows.simples.len() as u32;
+                                    let key = m as *const crate::engine::Move as usize;
+                                    simple = *simple_ids.entry(key).or_insert(n);
+                                    if simple == n {
+                                        rows.simples.push(*m);
                                     }
-                                } else if is_straight
+                                    flags |= if gate2 {
+                                        RowFlags::SIMPLE2
+                                    } else {
+                                        RowFlags::SIMPLE
+                                    };
+                                } else if !(may_simple && mask2 == Classes::ANY)
+                                    && is_straight
                                     && !flags.contains(RowFlags::TEST)
                                     && gate2
                                     && config.jump
@@ -254,7 +272,8 @@ impl GateRows {
     }
 
     /// Marks `RowFlags::DISTINCT` the rows whose gates each write moves to a known set of
-    /// destinations, pairwise apart: a `SIMPLE` gate its square, a `JUMP` gate its second
+    /// destinations, pairwise apart: a `SIMPLE` gate its square, a `SIMPLE2` gate its
+    /// second square, a `JUMP` gate its second
     /// square (an add with at most one promotion), a `RAY` gate the squares of its ray
     /// (`ray_mask`: the squares of `Rays::rays[SqGate::simple]`). Every such move's path
     /// begins at the row's square, so the moves of a row are distinct and the duplicate check
@@ -289,6 +308,8 @@ impl GateRows {
                     })
                 } else if g.flags.contains(RowFlags::SIMPLE) {
                     take(g.q as usize)
+                } else if g.flags.contains(RowFlags::SIMPLE2) {
+                    take(g.q2 as usize)
                 } else if g.flags.contains(RowFlags::JUMP) {
                     let one =
                         (self.jumps.get(g.simple as usize)).is_some_and(|j| j.promote.len() <= 1);
@@ -365,7 +386,7 @@ impl GateRows {
         [
             self.gates.len(),
             marked(RowFlags::STRAIGHT),
-            marked(RowFlags::SIMPLE),
+            marked(RowFlags::SIMPLE) + marked(RowFlags::SIMPLE2),
             marked(RowFlags::JUMP),
         ]
     }

@@ -5,11 +5,12 @@
 //! the blocking piece) is marked `RowFlags::RAY` when the squares of its ray, from the start square
 //! on, come in one order of their indexes (checked at load; a ray that turns back, or a board
 //! whose direction table is not in index order, keeps the straight runner). Generation then
-//! finds the nearest occupied square of the ray with one mask and one trailing or leading
-//! zero count over the board's occupied squares (made once per generation), writes the simple
-//! moves to the squares before it from the ray's list, and the capture onto it when its test
-//! holds there: the same moves in the same order as the straight runner, with the same steps
-//! counted against the limits.
+//! tests the ray's mask against the board's occupied squares (made once per generation):
+//! when none of its squares is occupied, each takes a quiet move; otherwise the nearest
+//! occupied one is found in the ray's list of squares. It writes the simple moves to the
+//! squares before it from that list (their shared fields filled once), and the capture onto
+//! it when its test holds there: the same moves in the same order as the straight runner,
+//! with the same steps counted against the limits.
 
 use super::gate_test::Classes;
 use super::gates::{GateRows, RowFlags};
@@ -27,8 +28,6 @@ pub(in crate::engine) struct Ray {
     pub(in crate::engine) at: u32,
     /// How many squares it has (at least one, the gate's).
     pub(in crate::engine) len: u32,
-    /// Its squares' indexes ascend from the start square (else they descend).
-    pub(in crate::engine) up: bool,
     /// The header of the move to an empty square, in [`Rays::heads`].
     pub(in crate::engine) quiet: u32,
     /// The header of the move onto the blocking piece, in [`Rays::heads`] (`u32::MAX`: none).
@@ -109,7 +108,11 @@ impl Rays {
                 continue;
             };
             for g in gates {
-                let other = RowFlags::RUN | RowFlags::TEST | RowFlags::SIMPLE | RowFlags::JUMP;
+                let other = RowFlags::RUN
+                    | RowFlags::TEST
+                    | RowFlags::SIMPLE
+                    | RowFlags::SIMPLE2
+                    | RowFlags::JUMP;
                 if g.flags.intersects(other) || g.mask != Classes::ANY || g.mask2 != Classes::ANY {
                     continue;
                 }
@@ -129,13 +132,11 @@ impl Rays {
                 if next.get(sq as usize) != Some(&g.q) || !ray(next, sq, &mut line) {
                     continue;
                 }
-                let Some(&last) = line.last() else { continue };
                 let mask = line.iter().fold(0u64, |m, &q| m | 1 << q);
                 rays.rays.push(Ray {
                     mask,
                     at: rays.squares.len() as u32,
                     len: line.len() as u32,
-                    up: last > sq,
                     quiet: head(shape.quiet, &mut rays.heads),
                     capture: (shape.capture_head()).map_or(u32::MAX, |m| head(m, &mut rays.heads)),
                     capture_mask,

@@ -753,6 +753,45 @@ impl Exec<'_> {
         fill_simple(m, move_type, [from, dest], original, taken);
         true
     }
+
+    /// The quiet simple moves (`Move::simple`, capturing nothing) of the piece on `from` to
+    /// each of the empty squares `dests` in turn, from the header `head`: what
+    /// [`Exec::push_simple`] writes for each, with the fields they share filled once. A
+    /// search for captures, which keeps only the first few quiet moves, writes them one by one.
+    #[inline(always)]
+    pub(super) fn push_quiet_run(
+        &mut self,
+        head: &Move,
+        move_type: u16,
+        from: u16,
+        dests: &[u16],
+        out: &mut MoveList,
+    ) {
+        if self.quiet_left != u32::MAX && head.promote == 0 {
+            for &q in dests {
+                self.push_simple(head, move_type, from, q, out);
+            }
+            return;
+        }
+        let Some(&original) = self
+            .pos
+            .cells
+            .get(from as usize)
+            .filter(|_| !dests.is_empty())
+        else {
+            return;
+        };
+        let mut m = *head;
+        fill_simple(&mut m, move_type, [from, from], original, false);
+        out.moves.reserve(dests.len());
+        for &q in dests {
+            // Copied whole, then its squares written in place (as `push_simple` does).
+            out.moves.push(m);
+            if let Some(last) = out.moves.last_mut() {
+                last.sq = [from, q, q];
+            }
+        }
+    }
 }
 
 /// Writes the fields of a simple move (`Move::simple`) that its header `m` (made at load by

@@ -456,11 +456,27 @@ impl Generator {
         out: &mut MoveList,
     ) {
         use gates::RowFlags;
+        if g.flags.contains(RowFlags::SIMPLE2)
+            && (self.gate_rows.simples.get(g.simple as usize))
+                .is_some_and(|head| ex.push_simple_call(head, e.move_type, sq as u16, g.q2, out))
+        {
+            // The block's one move, landing on its second gate's square.
+            scratch.work = scratch.work.saturating_add(e.weight as u64);
+            return;
+        }
         let seq = self.special.seq_of(e.id);
         let Some(block) = self.def.pieces[pi].moves.get(e.block as usize) else {
             return;
         };
         if g.flags.contains(RowFlags::RUN) {
+            // A block that first tests its own square (castling's `never-moved?`) ends
+            // there when the test fails, as the run's prefix would end it
+            // (`Exec::enter`), before a run is entered.
+            if let Some(t) = e.lead.filter(|_| self.config.tree) {
+                if !ex.test(t, sq as u16) {
+                    return;
+                }
+            }
             ex.run(block, sq as u16, None, scratch, out);
             return;
         }

@@ -6,6 +6,7 @@ use crate::def::NONE;
 use crate::engine::gate_test::passes;
 use crate::engine::gates::{RowFlags, SqGate};
 use crate::engine::moves::{Cut, MoveList};
+use crate::engine::position::Cell;
 use crate::engine::rays::Occupied;
 use crate::engine::special::GateEntry;
 
@@ -38,23 +39,35 @@ impl Generator {
         ex.move_type = e.move_type;
         ex.from = sq;
         ex.first_move = out.moves.len();
-        let blockers = r.mask & occ.get(ex.pos);
-        let (empty, rounds, blocker) = if blockers == 0 {
+        // The commonest ray in play: its first square (the gate's) holds a piece it does not
+        // take. No move, no round counted.
+        let first = ex
+            .pos
+            .cells
+            .get(g.q as usize)
+            .copied()
+            .unwrap_or(Cell::EMPTY);
+        if !first.is_empty() && !passes(r.capture_mask, first, ex.side.0) {
+            ex.steps = 0;
+            scratch.work = scratch.work.saturating_add(e.weight as u64);
+            return;
+        }
+        let occ = occ.get(ex.pos);
+        let (empty, rounds, blocker) = if r.mask & occ == 0 {
             // Off the board after the last square: its step is not counted.
             (r.len, r.len - 1, NONE)
-        } else if r.up {
-            let b = blockers.trailing_zeros();
-            let k = (r.mask & ((1u64 << b) - 1)).count_ones();
-            (k, k, b as u16)
         } else {
-            let b = 63 - blockers.leading_zeros();
-            let k = (r.mask >> b >> 1).count_ones();
-            (k, k, b as u16)
+            // The nearest occupied square of the ray (its squares are few: a scan of them
+            // costs less than counting the mask's bits below the blocker).
+            let k = (squares.iter())
+                .position(|&q| occ >> (q & 63) & 1 != 0)
+                .unwrap_or(squares.len());
+            let b = squares.get(k).copied().unwrap_or(NONE);
+            (k as u32, k as u32, b)
         };
         if let Some(quiet) = rays.heads.get(r.quiet as usize) {
-            for &q in squares.iter().take(empty as usize) {
-                ex.push_simple(quiet, e.move_type, sq, q, out);
-            }
+            let quiet_squares = squares.get(..empty as usize).unwrap_or(squares);
+            ex.push_quiet_run(quiet, e.move_type, sq, quiet_squares, out);
         }
         if blocker != NONE {
             let c = ex.pos.cells[blocker as usize];

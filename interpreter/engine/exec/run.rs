@@ -327,8 +327,9 @@ impl Exec<'_> {
             .is_some_and(|w| w >> (p % 64) & 1 == 1)
     }
 
+    /// Whether test `t` holds on square `p` (`NONE`: off the board).
     #[inline(always)]
-    fn test(&self, t: Test, p: u16) -> bool {
+    pub(super) fn test(&self, t: Test, p: u16) -> bool {
         let holds = p != NONE && {
             let c = self.cell(p);
             match t.kind {

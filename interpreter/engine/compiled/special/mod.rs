@@ -195,6 +195,9 @@ pub(in crate::engine) struct GateEntry {
     /// A straight block's second gate: the step or leap after its gate, past captures of the
     /// gate's square, with its test (see [`GateEntry::second_gate`]).
     gate2: Option<(Gate, Test)>,
+    /// A block without a gate whose tree begins with a test of its own square (castling's
+    /// `(verify never-moved?)`): that test, which generation makes before entering the run.
+    pub(in crate::engine) lead: Option<Test>,
 }
 
 /// Where a [`GateEntry`]'s gate square is read.
@@ -298,17 +301,22 @@ impl Special {
         };
         let straight = seq.is_some_and(|s| s.straight);
         // A straight block reads only the board: once its gate passes, captures of the
-        // gate's square record a square and change nothing else, so a step and test that
-        // follow them decide as well as the gate whether the block goes on.
+        // gate's square record a square and change nothing else, and zone tests of it are
+        // decided at load (`Special::gate_zones_hold`), so a step and test that follow them
+        // decide as well as the gate whether the block goes on.
         let gate2 = match seq {
             Some(s) if straight && s.gate.is_some() => s.nodes[1..]
                 .iter()
-                .find(|n| !matches!(n, Node::Capture(Tgt::Here)))
+                .find(|n| !matches!(n, Node::Capture(Tgt::Here)) && zone_here(n).is_none())
                 .and_then(|n| match *n {
                     Node::StepTest(off, t) => Some((Gate::Step(off), t)),
                     Node::Leap(at, t) => Some((Gate::Leap(at), t)),
                     _ => None,
                 }),
+            _ => None,
+        };
+        let lead = match seq.and_then(|s| s.nodes.first()) {
+            Some(Node::Verify(SCond::Test(t, Tgt::Here))) if table == GateTable::None => Some(*t),
             _ => None,
         };
         GateEntry {
@@ -321,6 +329,7 @@ impl Special {
             move_type: block.move_type.map_or(u16::MAX, |t| t.0),
             weight: self.weight(block),
             gate2,
+            lead,
         }
     }
 }
@@ -693,6 +702,14 @@ impl Seq {
     }
 }
 
+/// The test of a `(verify (in-zone? Z))` (or `not-in-zone?`) of the current square.
+fn zone_here(n: &Node) -> Option<Test> {
+    match n {
+        Node::Verify(SCond::Test(t, Tgt::Here)) if matches!(t.kind, Kind::Zone(_)) => Some(*t),
+        _ => None,
+    }
+}
+
 impl Special {
     /// The specialised tree of the block with this id, whether `EngineConfig::tree` is on or
     /// not (its callers are the paths built on it).
@@ -701,17 +718,45 @@ impl Special {
         &self.blocks[id as usize]
     }
 
+    /// Whether the zone tests of its gate's square that a straight block makes after its
+    /// gate, before anything but captures of that square (`(verify (in-zone? Z))`, as a
+    /// pawn's double step asks), hold on square `q` for player `pl`: decided at load, as the
+    /// gate's own zone test is, so that the gate rows leave out a block that ends there.
+    pub(super) fn gate_zones_hold(&self, def: &GameDef, id: u32, pl: usize, q: u16) -> bool {
+        let Some(seq) = self.blocks.get(id as usize) else {
+            return true;
+        };
+        if !seq.straight || seq.gate.is_none() {
+            return true;
+        }
+        for n in seq.nodes.iter().skip(1) {
+            if let Some(t) = zone_here(n) {
+                if test_code(t, def, pl, q).is_none() {
+                    return false;
+                }
+            } else if !matches!(n, Node::Capture(Tgt::Here)) {
+                break;
+            }
+        }
+        true
+    }
+
     /// The header of the simple move (`Move::simple`) that block `id` writes once its gate
     /// has passed on square `q` for player `pl`, when that is all it does: a straight block
     /// whose gate is followed by one add of a simple move, or by an `if` on a zone of the
-    /// landing square (decided here) with such an add in the branch taken. Generation then
-    /// writes the move from the gate row (`Exec::push_simple`), as the block would.
+    /// landing square (decided here) with such an add in the branch taken. With `q2`, the
+    /// square of the block's second gate (`GateEntry::second_gate`, whose test the rows
+    /// make), the block may first test zones of the gate's square (decided at load,
+    /// [`Special::gate_zones_hold`]) and step to the second gate, where it lands (a pawn's
+    /// double step). Generation then writes the move from the gate row
+    /// (`Exec::push_simple`), as the block would.
     pub(super) fn gate_simple(
         &self,
         def: &GameDef,
         id: u32,
         pl: usize,
         q: u16,
+        q2: Option<u16>,
     ) -> Option<&crate::engine::Move> {
         let seq = self.blocks.get(id as usize)?;
         if !seq.straight || seq.gate.is_none() {
@@ -723,20 +768,25 @@ impl Special {
                 _ => None,
             }
         }
-        match seq.nodes.get(1..)? {
+        let mut rest = seq.nodes.get(1..)?;
+        let mut land = q;
+        if let Some(q2) = q2 {
+            while let [n, tail @ ..] = rest {
+                if zone_here(n).is_none() {
+                    break;
+                }
+                rest = tail;
+            }
+            let [Node::StepTest(..) | Node::Leap(..), tail @ ..] = rest else {
+                return None;
+            };
+            rest = tail;
+            land = q2;
+        }
+        match rest {
             [Node::Add(a)] => a.simple(),
-            [Node::If(
-                SCond::Test(
-                    t @ Test {
-                        kind: Kind::Zone(_),
-                        ..
-                    },
-                    Tgt::Here,
-                ),
-                a,
-                b,
-            )] => {
-                if test_code(*t, def, pl, q).is_some() {
+            [Node::If(SCond::Test(t, Tgt::Here), a, b)] if matches!(t.kind, Kind::Zone(_)) => {
+                if test_code(*t, def, pl, land).is_some() {
                     only_add(a)
                 } else {
                     only_add(b)

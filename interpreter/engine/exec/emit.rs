@@ -773,20 +773,23 @@ impl Exec<'_> {
             }
             return;
         }
-        let Some(&original) = self
-            .pos
-            .cells
-            .get(from as usize)
-            .filter(|_| !dests.is_empty())
+        let (Some(&original), Some((&first, rest))) =
+            (self.pos.cells.get(from as usize), dests.split_first())
         else {
             return;
         };
-        let mut m = *head;
-        fill_simple(&mut m, move_type, [from, from], original, false);
         out.moves.reserve(dests.len());
-        for &q in dests {
-            // Copied whole, then its squares written in place (as `push_simple` does).
-            out.moves.push(m);
+        out.moves.push(*head);
+        let Some(m) = out.moves.last_mut() else {
+            return;
+        };
+        fill_simple(m, move_type, [from, first], original, false);
+        for &q in rest {
+            // The move before, copied whole, then its squares written in place.
+            let Some(&prev) = out.moves.last() else {
+                return;
+            };
+            out.moves.push(prev);
             if let Some(last) = out.moves.last_mut() {
                 last.sq = [from, q, q];
             }

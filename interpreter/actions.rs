@@ -158,10 +158,11 @@ pub struct Turns {
     keys: Vec<u64>,
     /// The action numbering.
     space: Option<Space>,
-    /// Every turn is one step of its own ([`single_steps`]): `seq` holds each turn's action in
-    /// engine order, `firsts` them ascending and `turn_of` the turn of each, and `start`,
-    /// `needed`, `order` and `keys` are not built (each turn starts at its index, needs its one
-    /// action, and sorts where its action does).
+    /// Every turn is one action of its own ([`single_steps`], or [`single_actions`] with
+    /// `by_keys`): `seq` holds each turn's action in engine order, `firsts` them ascending and
+    /// `turn_of` the turn of each, and `start`, `needed`, `order` and (but with `by_keys`)
+    /// `keys` are not built (each turn starts at its index, needs its one action, and sorts
+    /// where its action does).
     simple: bool,
     /// With `simple`, the turns' actions ascending: the actions legal at the start of the turn.
     firsts: Vec<u32>,
@@ -172,6 +173,9 @@ pub struct Turns {
     bits: Vec<u64>,
     /// A bit per word of `bits` that has a bit set.
     summary: Vec<u64>,
+    /// With `simple`, the turns were numbered by [`single_actions`]: `keys` holds each turn's
+    /// action above its index, ascending, and `turn_of` is not used.
+    by_keys: bool,
 }
 
 /// What a prefix of actions names.
@@ -225,6 +229,12 @@ impl Turns {
 
     /// The turn whose first action is `a`, when that action alone names it.
     pub fn single(&self, a: u32) -> Option<usize> {
+        if self.simple && self.by_keys {
+            let head = a as u64;
+            let lo = self.keys.partition_point(|&k| k >> 32 < head);
+            let &k = self.keys.get(lo)?;
+            return (k >> 32 == head).then_some(k as u32 as usize);
+        }
         if self.simple {
             let i = *self.turn_of.get(a as usize)? as usize;
             return (self.seq.get(i) == Some(&a)).then_some(i);
@@ -247,7 +257,14 @@ impl Turns {
 /// Builds the action sequences of every move of `list` into `out` (the entry function).
 pub fn turns(def: &GameDef, list: &MoveList, out: &mut Turns) {
     let space = *out.space.get_or_insert_with(|| Space::new(def));
-    out.simple = single_steps(list, space, out);
+    (out.simple, out.by_keys) = match single_steps(list, space, out) {
+        Single::Done => (true, false),
+        Single::TryActions => {
+            let numbered = single_actions(list, space, out);
+            (numbered, numbered)
+        }
+        Single::No => (false, false),
+    };
     if out.simple {
         return;
     }
@@ -292,12 +309,13 @@ const MAX_SIMPLE_POS: u32 = 128;
 /// The common case of [`turns`]: every turn is one step (no huff, drop, pass, chain or
 /// promotion choice) and no two turns share it. Then each turn is its own action and no choice
 /// is needed: only `seq`, `firsts` (through a bit per step, so no sort) and `turn_of` are
-/// built, and `out` is complete when this returns true. False (with `out` to be rebuilt) for
-/// any other list, or a board of more than [`MAX_SIMPLE_POS`] positions.
-fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
+/// built, and `out` is complete when this returns [`Single::Done`]. For any other list (with
+/// `out` to be rebuilt), whether [`single_actions`] may number it: a board of more than
+/// [`MAX_SIMPLE_POS`] positions, or a turn of one action that is not a step.
+fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> Single {
     let n_pos = space.n_pos;
     if n_pos > MAX_SIMPLE_POS || list.moves.len() > u16::MAX as usize {
-        return false;
+        return Single::TryActions;
     }
     // Room for every step, rounded up to whole words of bits.
     let size = (n_pos * n_pos).div_ceil(64) as usize * 64;
@@ -339,7 +357,15 @@ fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
                     bits[a as usize / 64] = 0;
                     summary[a as usize / 4096] = 0;
                 }
-                return false;
+                // A drop, a pass or a step in place is one action too; a step taken twice, a
+                // chain, a huff or a promotion choice is not one distinct action.
+                let one = m.huff == 0
+                    && !(m.promote != 0 && m.promote_choice)
+                    && (m.pass || m.drop != 0 || list.path(m).len() == 1);
+                return match step == usize::MAX && one {
+                    true => Single::TryActions,
+                    false => Single::No,
+                };
             }
         }
         summary[w / 64] |= 1 << (w % 64);
@@ -361,7 +387,58 @@ fn single_steps(list: &MoveList, space: Space, out: &mut Turns) -> bool {
             }
         }
     }
-    true
+    Single::Done
+}
+
+/// What [`single_steps`] made of a list.
+enum Single {
+    /// Every turn is one step, numbered.
+    Done,
+    /// Not numbered, but every turn may be one action: [`single_actions`] may number it.
+    TryActions,
+    /// Not every turn is one distinct action.
+    No,
+}
+
+/// The case of [`turns`] where every turn is one action but not every one a step (drops, passes,
+/// steps in place, as in tic-tac-toe) and no two turns share it: each turn is its own action,
+/// and only `seq`, `keys` (each action above its turn's index, sorted) and `firsts` are built.
+/// False (with `out` to be rebuilt) for any other list.
+fn single_actions(list: &MoveList, space: Space, out: &mut Turns) -> bool {
+    /// The key of a turn that is not one action: above every other key, so it sorts last.
+    const OTHER: u64 = u64::MAX;
+    // Each action with its turn's index in one key.
+    if space.size() > u32::MAX as u64 {
+        return false;
+    }
+    let n_pos = space.n_pos as u64;
+    let Turns {
+        seq, firsts, keys, ..
+    } = out;
+    // One pass that no test stops, so the keys are written without a check of room per move.
+    keys.clear();
+    keys.extend(list.moves.iter().enumerate().map(|(i, m)| {
+        let action = match *list.path(m) {
+            _ if m.huff != 0 || (m.promote != 0 && m.promote_choice) => return OTHER,
+            _ if m.pass => space.encode(Action::Pass),
+            [.., sq] if m.drop != 0 => space.encode(Action::Drop(m.drop - 1, sq)),
+            _ if m.drop != 0 => return OTHER,
+            [f, t] => f as u64 * n_pos + t as u64,
+            [sq] => sq as u64 * n_pos + sq as u64,
+            _ => return OTHER,
+        };
+        action << 32 | i as u64
+    }));
+    seq.clear();
+    seq.extend(keys.iter().map(|&k| (k >> 32) as u32));
+    sort_keys(keys);
+    if keys.last() == Some(&OTHER) {
+        return false;
+    }
+    firsts.clear();
+    firsts.extend(keys.iter().map(|&k| (k >> 32) as u32));
+    // Two turns with the same action need a choice.
+    firsts.windows(2).all(|w| w[0] != w[1])
 }
 
 /// Sorts the turns by their sequences: by first action through one integer key each (most

@@ -43,6 +43,22 @@ fn check_position(name: &str, space: Space, turns: &Turns, at: &str) -> usize {
             }
         }
     }
+    // An action that alone names a turn says which at once (`Turns::single`, which applying an
+    // action asks first), and one that does not, or is not offered, says nothing.
+    actions::next(turns, &[], &mut out);
+    let stop = space.encode(Action::Stop) as u32;
+    let mut after = Vec::new();
+    for &a in out.iter().filter(|&&a| a != stop) {
+        let alone = match actions::next(turns, &[a], &mut after) {
+            Next::Turn(i) => Some(i),
+            _ => None,
+        };
+        assert_eq!(turns.single(a), alone, "{name} {at}: action {a}");
+    }
+    let unoffered = (0..space.size().min(1 << 20) as u32).find(|a| !out.contains(a));
+    if let Some(a) = unoffered {
+        assert_eq!(turns.single(a), None, "{name} {at}: action {a}");
+    }
     for (i, &n) in reached.iter().enumerate() {
         assert_eq!(n, 1, "{name} {at}: turn {i} reached {n} times");
         // The sequence a move's text is played by is the one the walk found.

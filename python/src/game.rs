@@ -46,8 +46,7 @@ pub struct Shared {
     pub ints: Mutex<Vec<Option<Py<PyAny>>>>,
     /// What dropped states of this game left: their buffers, for the next new states.
     pub spare: Mutex<Vec<crate::state::Spare>>,
-    /// A game at the start with nothing grown: what a dropped state holds once its buffers
-    /// are kept in `spare` (a copy of it costs a few small allocations).
+    /// A game at the start: the start position of new states, made once.
     pub blank: zrf::play::Game,
 }
 

@@ -423,8 +423,11 @@ impl Drop for State {
         if spare.len() >= MAX_SPARE {
             return;
         }
+        // What the state keeps in place of its game until it is dropped: a game of no
+        // position, cheaper to make and drop than a copy of the blank one.
+        let husk = PlayGame::new(shared.rules.clone(), Position::empty(0, 0, 0));
         spare.push(Spare {
-            game: std::mem::replace(&mut g.game, shared.blank.clone()),
+            game: std::mem::replace(&mut g.game, husk),
             turns: std::mem::take(&mut g.turns),
             options: std::mem::take(&mut g.options),
             prefix: std::mem::take(&mut g.prefix),

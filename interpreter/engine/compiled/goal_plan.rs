@@ -29,6 +29,8 @@ pub(in crate::engine) enum Check {
     /// A counter against a number (`(>= halfmove-clock 100)`): the counter's slot per player,
     /// the comparison with the counter on the left.
     Counter(CmpOp, Vec<u32>, i64),
+    /// `only-pieces`: the most pieces of any of its sets, then the sets (sorted piece types).
+    OnlyPieces(usize, Vec<Vec<PieceId>>),
     Leaf(GoalCond),
 }
 
@@ -233,6 +235,9 @@ fn check(def: &GameDef, base: &[u32], c: &GoalCond) -> Check {
     }
     match c {
         GoalCond::Repetition => Check::Repetition,
+        GoalCond::OnlyPieces(sets) => {
+            Check::OnlyPieces(sets.iter().map(Vec::len).max().unwrap_or(0), sets.clone())
+        }
         GoalCond::Not(x) => Check::Not(Box::new(check(x))),
         GoalCond::And(xs) => Check::And(all(xs)),
         GoalCond::Or(xs) => {

@@ -93,7 +93,30 @@ pub struct GoalContext<'a> {
 impl Rules {
     /// The outcome, if the game is over in this position.
     pub fn outcome(&self, cx: &GoalContext) -> Option<Outcome> {
+        // Most positions end nothing: a plain pass over the goals says so before the outcome
+        // is put together (a game's last position tests its goals twice).
+        if !self.any_goal_holds(cx) {
+            return None;
+        }
         self.outcome_by(cx, true)
+    }
+
+    /// Whether some goal holds for some player it lists: whether [`Rules::outcome`] is `Some`.
+    fn any_goal_holds(&self, cx: &GoalContext) -> bool {
+        let to_move = self.entry(cx.pos.turn).mover;
+        let plan = &self.goal_plan;
+        let goals = self.def.goals.iter().zip(&plan.checks);
+        goals.enumerate().any(|(gi, (goal, check))| {
+            if plan.idle[gi] && !cx.moves.is_empty() {
+                return false;
+            }
+            let holds = |&p: &PlayerId| self.check(check, p, to_move, cx);
+            // A condition that reads no player holds for all or none.
+            match self.goal_shared[gi] {
+                true => goal.players.first().is_some_and(holds),
+                false => goal.players.iter().any(holds),
+            }
+        })
     }
 
     /// [`Rules::outcome`] from the goals' conditions as the rules file gives them, without
@@ -258,6 +281,7 @@ impl Rules {
             Check::Lines(lines) => lines.any(p, &cx.pos.cells),
             Check::Masks(masks) => masks.any(p, &cx.pos.cells),
             Check::Repetition => cx.repetitions >= 3,
+            Check::OnlyPieces(most, sets) => self.only_pieces(cx.pos, *most, sets),
             Check::Counter(op, slots, n) => {
                 let slot = slots.get(p.idx()).copied().unwrap_or(0) as usize;
                 op.test(cx.pos.counters.get(slot).copied().unwrap_or(0) as i64, *n)
@@ -297,7 +321,10 @@ impl Rules {
                     })
             }
             GoalCond::Repetition => cx.repetitions >= 3,
-            GoalCond::OnlyPieces(sets) => self.only_pieces(pos, sets),
+            GoalCond::OnlyPieces(sets) => {
+                let most = sets.iter().map(Vec::len).max().unwrap_or(0);
+                self.only_pieces(pos, most, sets)
+            }
             GoalCond::PiecesRemaining(n, types) => self.count(pos, p, types) == *n as usize,
             GoalCond::TotalPieceCount(n, types) => {
                 (0..self.def.players.len())
@@ -346,16 +373,30 @@ impl Rules {
     }
 
     /// Whether the pieces on the board and in hand, all players together, are exactly one of
-    /// the multisets `sets` (sorted piece types).
-    fn only_pieces(&self, pos: &Position, sets: &[Vec<PieceId>]) -> bool {
-        let most = sets.iter().map(Vec::len).max().unwrap_or(0);
+    /// the multisets `sets` (sorted piece types), of which the largest has `most` pieces.
+    fn only_pieces(&self, pos: &Position, most: usize, sets: &[Vec<PieceId>]) -> bool {
         // Most positions hold more pieces than any set: counted first, without allocating.
         let on_board = |c: &crate::engine::Cell| !c.is_empty() && c.marks & DEAD == 0;
         let mut n = 0;
-        for c in &pos.cells {
-            n += on_board(c) as usize;
-            if n > most {
-                return false;
+        match pos.owned.occupied() {
+            // The occupied squares from the position's square sets: only pieces are read.
+            Some(mut occupied) => {
+                while occupied != 0 {
+                    let sq = occupied.trailing_zeros() as usize;
+                    occupied &= occupied - 1;
+                    n += (pos.cells[sq].marks & DEAD == 0) as usize;
+                    if n > most {
+                        return false;
+                    }
+                }
+            }
+            None => {
+                for c in &pos.cells {
+                    n += on_board(c) as usize;
+                    if n > most {
+                        return false;
+                    }
+                }
             }
         }
         let in_hand: usize = pos.store.iter().map(|&k| k as usize).sum();

@@ -57,11 +57,17 @@ pub enum FastPath {
     /// sets of each owner's pieces (`Position::owned`, kept up to date by every write)
     /// instead of scanning the cells.
     PieceSets,
+    /// The last level of bulk perft counts the legal moves of a position without writing
+    /// them where it can (`compiled/count.rs`, `Rules::count_legal`): the pieces whose gate
+    /// rows are all plain leaps (`SIMPLE`) or plain slides (`RAY`) are counted over square
+    /// sets, restricted by royal safety's examination; the other pieces' moves are generated
+    /// and filtered as before, and counted.
+    Count,
 }
 
 impl FastPath {
     /// Every fast path, in the order of [`EngineConfig`]'s fields.
-    pub const ALL: [FastPath; 14] = [
+    pub const ALL: [FastPath; 15] = [
         FastPath::Tree,
         FastPath::GateRows,
         FastPath::Straight,
@@ -76,6 +82,7 @@ impl FastPath {
         FastPath::Legality,
         FastPath::Rays,
         FastPath::PieceSets,
+        FastPath::Count,
     ];
 
     /// The path's name, as in tables and test messages.
@@ -95,6 +102,7 @@ impl FastPath {
             FastPath::Legality => "legality",
             FastPath::Rays => "rays",
             FastPath::PieceSets => "piece-sets",
+            FastPath::Count => "count",
         }
     }
 
@@ -109,6 +117,18 @@ impl FastPath {
             | FastPath::ChainEnds
             | FastPath::Rays
             | FastPath::PieceSets => &[FastPath::Tree, FastPath::GateRows],
+            // Counting reads the rows' `SIMPLE`, `RAY` and `DISTINCT` marks, royal safety's
+            // square sets, and leaves the counted pieces out of the rows' loop over the
+            // mover's square set.
+            FastPath::Count => &[
+                FastPath::Tree,
+                FastPath::GateRows,
+                FastPath::Simple,
+                FastPath::Rays,
+                FastPath::Distinct,
+                FastPath::Legality,
+                FastPath::PieceSets,
+            ],
             _ => &[],
         }
     }
@@ -146,6 +166,8 @@ pub struct EngineConfig {
     pub rays: bool,
     /// [`FastPath::PieceSets`].
     pub piece_sets: bool,
+    /// [`FastPath::Count`].
+    pub count: bool,
 }
 
 impl Default for EngineConfig {
@@ -172,6 +194,7 @@ impl EngineConfig {
             legality: true,
             rays: true,
             piece_sets: true,
+            count: true,
         }
     }
 
@@ -192,6 +215,7 @@ impl EngineConfig {
             legality: false,
             rays: false,
             piece_sets: false,
+            count: false,
         }
     }
 
@@ -221,6 +245,7 @@ impl EngineConfig {
             FastPath::Legality => self.legality,
             FastPath::Rays => self.rays,
             FastPath::PieceSets => self.piece_sets,
+            FastPath::Count => self.count,
         }
     }
 
@@ -241,6 +266,7 @@ impl EngineConfig {
             FastPath::Legality => &mut self.legality,
             FastPath::Rays => &mut self.rays,
             FastPath::PieceSets => &mut self.piece_sets,
+            FastPath::Count => &mut self.count,
         };
         *flag = on;
     }

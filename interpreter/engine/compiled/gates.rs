@@ -46,6 +46,10 @@ bitflags::bitflags! {
         /// from the row's square (`GateRows::mark_distinct`): generation notes nothing for
         /// the duplicate check there (`Scratch::note_square`).
         const DISTINCT = 64;
+        /// A `SIMPLE` or `RAY` gate whose moves the last level of bulk perft counts instead of
+        /// writing them (`compiled/count.rs`): generation leaves it out on the squares
+        /// `Scratch::count_part` names.
+        const COUNTED = 128;
     }
 }
 

@@ -279,31 +279,38 @@ impl Generator {
         }
         let sets = self.config.piece_sets;
         match ex.pos.owned.of(ex.side.0).filter(|_| sets && only == NONE) {
-            // `FastPath::PieceSets`: the mover's pieces from its square set, in order.
-            Some(mut own) => {
+            // `FastPath::PieceSets`: the mover's pieces from its square set, in order, but
+            // those whose moves are counted (`FastPath::Count`).
+            Some(own) => {
+                let mut own = own & !std::mem::take(&mut scratch.count_skip);
+                let part = std::mem::take(&mut scratch.count_part);
                 let squares = std::iter::from_fn(move || {
                     let sq = own.trailing_zeros() as usize;
                     own &= own.wrapping_sub(1);
                     cells.get(sq).map(|c| (sq, c))
                 });
-                self.gen_rows_of(ex, base, hi, squares, scratch, out)
+                if part != 0 {
+                    self.gen_rows_of::<true>(ex, (base, hi, part), squares, scratch, out)
+                } else {
+                    self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
+                }
             }
             None => {
                 let squares = cells.get(lo..hi).unwrap_or(&[]).iter().enumerate();
                 let squares = squares.map(|(i, c)| (lo + i, c));
-                self.gen_rows_of(ex, base, hi, squares, scratch, out)
+                self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
             }
         }
     }
 
     /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those
-    /// of the mover's live pieces are taken).
+    /// of the mover's live pieces are taken); with `PART`, the gates marked
+    /// `RowFlags::COUNTED` are left out on the squares of `part` (`FastPath::Count`).
     #[inline(always)]
-    fn gen_rows_of<'c>(
+    fn gen_rows_of<'c, const PART: bool>(
         &self,
         ex: &mut Exec,
-        base: usize,
-        hi: usize,
+        (base, hi, part): (usize, usize, u64),
         squares: impl Iterator<Item = (usize, &'c Cell)>,
         scratch: &mut Scratch,
         out: &mut MoveList,
@@ -335,7 +342,15 @@ impl Generator {
             // The moves written from this square begin at `first`, read once a gate is
             // open (most rows have none), unless the row is marked distinct.
             let mut first = usize::MAX;
+            let counted = if PART && part >> sq & 1 != 0 {
+                RowFlags::COUNTED
+            } else {
+                RowFlags::empty()
+            };
             for g in row {
+                if PART && g.flags.intersects(counted) {
+                    continue;
+                }
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
                 if !passes(g.mask, c, side) {
                     continue;
@@ -353,7 +368,8 @@ impl Generator {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                let flags = g.flags.difference(RowFlags::SIMPLE | RowFlags::DISTINCT);
+                let plain = RowFlags::SIMPLE | RowFlags::DISTINCT | RowFlags::COUNTED;
+                let flags = g.flags.difference(plain);
                 if g.flags.contains(RowFlags::RAY) {
                     self.run_ray(ex, (g, e, sq as u16), &mut occ, scratch, out);
                 } else if g.flags.contains(RowFlags::SIMPLE)

@@ -159,6 +159,10 @@ impl Rules {
             return 1;
         }
         let (list, rest) = bufs.split_first_mut().expect("a buffer per depth");
+        if opts.bulk && depth == 1 && !opts.unique {
+            // The last level counted, most moves without being written (`FastPath::Count`).
+            return self.count_legal(ws, pos, list);
+        }
         self.legal_moves_in(ws, pos, list);
         if opts.unique {
             unique_captures(list);

@@ -46,6 +46,7 @@ impl Rules {
             self.whole_turns(ws, pos, entry.owner, sel, out);
             cut = out.cut;
         }
+        ws.generated = ws.generated.max(out.len());
         self.finish(ws, pos, out);
         ws.distinct = false;
         ws.one_rank = false;
@@ -144,6 +145,7 @@ impl Rules {
         // turns, the usual case.
         debug_assert!(out.is_empty() && out.ops.is_empty() && out.squares.is_empty());
         self.gen_steps_where(pos, side, sel, NONE, &mut ws.scratch, out);
+        ws.generated = out.len();
         // Deferred captures are removed when the chain ends: a step that captured nothing
         // has none to remove.
         let deferred = self.deferred;

@@ -58,10 +58,10 @@ pub enum FastPath {
     /// instead of scanning the cells.
     PieceSets,
     /// The last level of bulk perft counts the legal moves of a position without writing
-    /// them where it can (`compiled/count.rs`, `Rules::count_legal`): the pieces whose gate
-    /// rows are all plain leaps (`SIMPLE`) or plain slides (`RAY`) are counted over square
-    /// sets, restricted by royal safety's examination; the other pieces' moves are generated
-    /// and filtered as before, and counted.
+    /// them where it can (`compiled/count.rs`, `Rules::count_legal`): the gates of the rows
+    /// that are plain leaps (`SIMPLE`) or plain slides (`RAY`) are counted over square sets,
+    /// restricted by royal safety's examination; the other gates' moves are generated and
+    /// filtered as before, and counted.
     Count,
 }
 
@@ -117,15 +117,13 @@ impl FastPath {
             | FastPath::ChainEnds
             | FastPath::Rays
             | FastPath::PieceSets => &[FastPath::Tree, FastPath::GateRows],
-            // Counting reads the rows' `SIMPLE`, `RAY` and `DISTINCT` marks, royal safety's
-            // square sets, and leaves the counted pieces out of the rows' loop over the
-            // mover's square set.
+            // Counting reads the rows' `SIMPLE` and `RAY` marks and royal safety's square sets,
+            // and leaves the counted gates out of the rows' loop over the mover's square set.
             FastPath::Count => &[
                 FastPath::Tree,
                 FastPath::GateRows,
                 FastPath::Simple,
                 FastPath::Rays,
-                FastPath::Distinct,
                 FastPath::Legality,
                 FastPath::PieceSets,
             ],

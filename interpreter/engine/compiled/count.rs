@@ -1,16 +1,19 @@
-//! The `count` fast path's plan (`FastPath::Count`): which gate rows the last level of bulk
-//! perft may count over square sets instead of writing their moves (`Rules::count_legal`).
+//! The `count` fast path's plan (`FastPath::Count`): which gates of the rows the last level
+//! of bulk perft may count over square sets instead of writing their moves
+//! (`Rules::count_legal`).
 //!
-//! A row (a player's piece type on one square, all blocks) is counted when every gate in it
-//! is a plain leap (`RowFlags::SIMPLE`: one simple move onto the gate's square when its test,
-//! empty or enemy, holds there) or a plain slide (`RowFlags::RAY`), the row is marked
-//! `RowFlags::DISTINCT` (its moves reach pairwise different squares, so their number is the
-//! number of squares), and no move of it promotes or is partial. Its moves are then the
-//! squares of one word: the leaps' squares that are empty or hold an enemy piece, and each
-//! ray's squares up to its nearest piece (with that piece when the ray's capture takes it).
-//! The piece types that are royal, and games whose filters compare moves with each other
-//! (move priorities, maximal captures, capture precedence, huffing, complete or deferred
-//! captures) or whose turns are chains of partial moves, count nothing here.
+//! A gate of a row (a player's piece type on one square, all blocks) is counted, and marked
+//! `RowFlags::COUNTED`, when it is a plain leap (`RowFlags::SIMPLE`: one simple move onto the
+//! gate's square when its test, empty or enemy, holds there) or a plain slide
+//! (`RowFlags::RAY`) onto squares that no gate counted before in the row reaches (so the
+//! number of moves is the number of squares), and no move of it promotes or is partial. Its
+//! moves are then the squares of one word: the leap's square when it is empty or holds an
+//! enemy piece as the test asks, and the ray's squares up to its nearest piece (with that
+//! piece when the ray's capture takes it). A row whose gates are all counted is counted
+//! whole (generation leaves its square out); the other gates of a row (a pawn's double step,
+//! en passant, promotions, castling) are generated. Games whose filters compare moves with
+//! each other (move priorities, maximal captures, capture precedence, huffing, complete or
+//! deferred captures), or whose turns may be chains of partial moves, count nothing here.
 
 use super::gate_test::Classes;
 use super::gates::{GateRows, RowFlags};

@@ -27,11 +27,11 @@ impl Generator {
         let sel = self.type_selector(move_type);
         if scratch.work_stop.0 != u64::MAX {
             // Within a budgeted call (`Rules::legal_moves_in`, chains): its budget holds.
-            self.gen_steps_where(pos, side, sel, only, scratch, out);
+            self.gen_steps_where::<false>(pos, side, sel, only, scratch, out);
             return;
         }
         scratch.work_stop = WorkStop(scratch.work.saturating_add(GEN_WORK_LIMIT));
-        self.gen_steps_where(pos, side, sel, only, scratch, out);
+        self.gen_steps_where::<false>(pos, side, sel, only, scratch, out);
         scratch.work_stop = WorkStop::default();
     }
 
@@ -56,9 +56,10 @@ impl Generator {
         }
     }
 
-    /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes.
+    /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes;
+    /// with `COUNTING`, less what `FastPath::Count` counts (`Generator::gen_rows_counting`).
     #[inline]
-    pub(in crate::engine) fn gen_steps_where(
+    pub(in crate::engine) fn gen_steps_where<const COUNTING: bool>(
         &self,
         pos: &Position,
         side: PlayerId,
@@ -75,7 +76,7 @@ impl Generator {
             ex.quiet_left = QUIET_KEPT;
         }
         let go = match rows {
-            Some(base) => self.gen_rows(&mut ex, base, only, scratch, out),
+            Some(base) => self.gen_rows::<COUNTING>(&mut ex, base, only, scratch, out),
             None => self.gen_lists_of(&mut ex, sel, only, scratch, out),
         };
         if ex.quiet_skipped > 0 {
@@ -257,7 +258,7 @@ impl Generator {
     /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
     /// gates' squares read at load. False once generation is cut.
     #[inline]
-    fn gen_rows(
+    fn gen_rows<const COUNTING: bool>(
         &self,
         ex: &mut Exec,
         base: usize,
@@ -279,21 +280,15 @@ impl Generator {
         }
         let sets = self.config.piece_sets;
         match ex.pos.owned.of(ex.side.0).filter(|_| sets && only == NONE) {
-            // `FastPath::PieceSets`: the mover's pieces from its square set, in order, but
-            // those whose moves are counted (`FastPath::Count`).
-            Some(own) => {
-                let mut own = own & !std::mem::take(&mut scratch.count_skip);
-                let part = std::mem::take(&mut scratch.count_part);
+            // `FastPath::PieceSets`: the mover's pieces from its square set, in order.
+            Some(_) if COUNTING => self.gen_rows_counting(ex, base, hi, scratch, out),
+            Some(mut own) => {
                 let squares = std::iter::from_fn(move || {
                     let sq = own.trailing_zeros() as usize;
                     own &= own.wrapping_sub(1);
                     cells.get(sq).map(|c| (sq, c))
                 });
-                if part != 0 {
-                    self.gen_rows_of::<true>(ex, (base, hi, part), squares, scratch, out)
-                } else {
-                    self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
-                }
+                self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
             }
             None => {
                 let squares = cells.get(lo..hi).unwrap_or(&[]).iter().enumerate();
@@ -301,6 +296,30 @@ impl Generator {
                 self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
             }
         }
+    }
+
+    /// [`Rules::gen_rows`] over the mover's square set when `FastPath::Count` counts some of
+    /// its moves: the pieces of `Scratch::count_skip` are left out, and on the squares of
+    /// `Scratch::count_part` the gates marked `RowFlags::COUNTED`; both are cleared.
+    #[inline(never)]
+    fn gen_rows_counting(
+        &self,
+        ex: &mut Exec,
+        base: usize,
+        hi: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        let cells = &ex.pos.cells[..];
+        let skip = std::mem::take(&mut scratch.count_skip);
+        let part = std::mem::take(&mut scratch.count_part);
+        let mut own = ex.pos.owned.of(ex.side.0).unwrap_or(0) & !skip;
+        let squares = std::iter::from_fn(move || {
+            let sq = own.trailing_zeros() as usize;
+            own &= own.wrapping_sub(1);
+            cells.get(sq).map(|c| (sq, c))
+        });
+        self.gen_rows_of::<true>(ex, (base, hi, part), squares, scratch, out)
     }
 
     /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those

@@ -75,6 +75,7 @@ impl Rules {
     /// length, with `list` as a buffer (its contents are left unspecified). With
     /// [`FastPath::Count`](crate::engine::FastPath::Count), the moves of most pieces are
     /// counted without being written.
+    #[inline(never)]
     pub fn count_legal(&self, ws: &mut Workspace, pos: &mut Position, list: &mut MoveList) -> u64 {
         if let Some(n) = self.count_fast(ws, pos, list) {
             return n;
@@ -159,7 +160,7 @@ impl Rules {
         ws.generated = 0;
         (ws.scratch.count_skip, ws.scratch.count_part) = (skip, part);
         // The rest's royal safety takes the examination above (`Safety::examined`).
-        self.legal_moves_in(ws, pos, list);
+        self.legal_moves_of::<true>(ws, pos, list);
         ws.safety.examined = false;
         let left = std::mem::take(&mut ws.scratch.count_skip);
         if left | std::mem::take(&mut ws.scratch.count_part) != 0 {

@@ -26,8 +26,8 @@ pub struct Workspace {
     /// ([`Workspace::set_checking_drops`]).
     pub(super) checking_drops: bool,
     pub(super) safety: Safety,
-    /// The most moves the last call of `Rules::legal_moves_in` held before its filters:
-    /// the single steps generated, or the whole turns made of them.
+    /// The whole turns the last call of `Rules::legal_moves_in` held before its filters
+    /// (without partial moves, the single steps generated).
     pub(super) generated: usize,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.

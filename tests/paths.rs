@@ -252,6 +252,15 @@ fn perft_counts_alike_on_every_path() {
                     let sum =
                         (want.iter()).fold((0, 0u64), |a, b| (a.0 + b.0, a.1.wrapping_add(b.1)));
                     assert_eq!(total, sum, "{name} #{i} depth {depth} with {path}");
+                    // The last level counted without making its moves (`FastPath::Count`).
+                    let bulk = PerftOptions {
+                        bulk: true,
+                        ..PerftOptions::default()
+                    };
+                    let mut p = pos.clone();
+                    let n = rules.perft_with(&mut p, depth, bulk);
+                    assert_eq!(n, sum.0, "{name} #{i} depth {depth} bulk with {path}");
+                    assert_eq!(p, pos, "{name} #{i}: bulk perft changed the position");
                 }
                 checked += 1;
                 leaves += want.iter().map(|w| w.0).sum::<u64>();

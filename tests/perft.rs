@@ -79,6 +79,10 @@ fn run_file(name: &str) {
         };
         let got = rules.perft_with(&mut pos, c.depth, opts);
         assert_eq!(got, c.nodes, "{name} {} perft {}", c.id, c.depth);
+        // The last level counted in bulk (most moves without being written).
+        let bulk = PerftOptions { bulk: true, ..opts };
+        let got = rules.perft_with(&mut pos, c.depth, bulk);
+        assert_eq!(got, c.nodes, "{name} {} perft {} bulk", c.id, c.depth);
         ran += 1;
     }
     assert!(ran > 0, "{name}: no entry within the budget");

@@ -1,7 +1,7 @@
 //! `Tables`: a game's definition with the tables derived from it once, and the one
 //! build step that applies an engine configuration.
 
-use super::{after, gates, goal_plan, rays, special};
+use super::{after, count, gates, goal_plan, rays, special};
 use crate::def::*;
 use crate::engine::arith::arith;
 use crate::engine::attack::Attacks;
@@ -81,6 +81,9 @@ pub struct Tables {
     pub(in crate::engine) gate_rows: gates::GateRows,
     /// The plain slides of the gate rows over square sets (`compiled/rays.rs`).
     pub(in crate::engine) rays: rays::Rays,
+    /// The gate rows the last level of bulk perft counts without writing their moves
+    /// (`compiled/count.rs`).
+    pub(in crate::engine) count: count::CountRows,
     /// The `after-move` program as a clock, when it is one.
     pub(in crate::engine) clock: Option<after::Clock>,
     /// The plain `after-move` program, compiled (`after/`), when it is plain.
@@ -205,6 +208,7 @@ impl Tables {
             after_move_plain: false,
             goal_shared: shared_goals(&def),
             goal_plan: goal_plan::GoalPlan::default(),
+            count: count::CountRows::default(),
             clock: None,
             after_prog: None,
             special,
@@ -255,6 +259,13 @@ impl Tables {
             let rays = &self.rays.rays;
             (self.gate_rows).mark_distinct(|k| rays.get(k as usize).map(|r| r.mask));
         }
+        self.count = if config.count {
+            let tables = (&mut self.gate_rows, &self.rays);
+            let sel = self.rank_passes.len();
+            count::CountRows::build(&self.def, tables, sel)
+        } else {
+            count::CountRows::default()
+        };
         let plain = after::plain_program(&self.def.after_move);
         self.after_move_plain = config.after_move && plain;
         self.after_prog = self

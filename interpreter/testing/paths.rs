@@ -130,6 +130,14 @@ impl PathRules {
             if b.cut != a.cut {
                 return Err(format!("{name}: limits {:?}, plain {:?}", b.cut, a.cut));
             }
+            if rules.config().count {
+                // Counting (`Rules::count_legal`) gives the number of legal moves.
+                let mut p = pos.clone();
+                let n = rules.count_legal(&mut ws, &mut p, &mut MoveList::new());
+                if n != a.len() as u64 || &p != pos {
+                    return Err(format!("{name}: counted {n} moves, plain {}", a.len()));
+                }
+            }
             if let (Some(i), Some(after)) = (pick, &after) {
                 let mut p = pos.clone();
                 rules.make(&mut p, &b, &b.moves[i], &mut log);

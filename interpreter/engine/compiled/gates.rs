@@ -22,7 +22,7 @@ const MAX_ROW_ENTRIES: usize = 1 << 20;
 bitflags::bitflags! {
     /// How generation treats one block of a row ([`SqGate::flags`]).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub(in crate::engine) struct RowFlags: u8 {
+    pub(in crate::engine) struct RowFlags: u16 {
         /// the block runs straight (`Exec::run_straight`): its tree is straight
         /// and the game recycles no captures.
         const STRAIGHT = 1;
@@ -49,6 +49,12 @@ bitflags::bitflags! {
         /// As `SIMPLE`, for a block whose one simple move lands on its second gate's
         /// square ([`SqGate::q2`]: a pawn's double step), written by `Generator::run_row_gate`.
         const SIMPLE2 = 128;
+        /// A `SIMPLE` or `RAY` gate whose moves the last level of bulk perft counts instead of
+        /// writing them (`compiled/count.rs`): generation leaves it out on the squares
+        /// `Scratch::count_part` names.
+        const COUNTED = 256;
+        /// The block is the last of its piece's list.
+        const LAST = 512;
     }
 }
 
@@ -65,8 +71,6 @@ pub(in crate::engine) struct SqGate {
     /// The classes of the second gate's square that pass (any: any, or none).
     pub mask2: Classes,
     pub flags: RowFlags,
-    /// The block is the last of its piece's list.
-    pub last: bool,
     /// The block's entry in [`GateRows::entries`].
     pub entry: u32,
     /// With `SIMPLE`: the move's header in [`GateRows::simples`]; with `JUMP`: the
@@ -143,6 +147,11 @@ impl GateRows {
                     for sq in 0..n_pos {
                         let row_start = rows.gates.len() as u32;
                         for (k, e) in list.iter().enumerate() {
+                            let is_last = if k == last {
+                                RowFlags::LAST
+                            } else {
+                                RowFlags::empty()
+                            };
                             let q = match e.table {
                                 GateTable::Step => {
                                     board.next.get(pl * n_dirs * n_pos + e.off as usize + sq)
@@ -168,8 +177,7 @@ impl GateRows {
                                     q2: 0,
                                     mask: Classes::ANY,
                                     mask2: Classes::ANY,
-                                    flags: RowFlags::RUN,
-                                    last: k == last,
+                                    flags: RowFlags::RUN | is_last,
                                     entry: first + k as u32,
                                     simple: 0,
                                 }
@@ -246,8 +254,7 @@ impl GateRows {
                                     q2,
                                     mask: code.classes(),
                                     mask2,
-                                    flags,
-                                    last: k == last,
+                                    flags: flags | is_last,
                                     entry: first + k as u32,
                                     simple,
                                 }

@@ -27,11 +27,11 @@ impl Generator {
         let sel = self.type_selector(move_type);
         if scratch.work_stop.0 != u64::MAX {
             // Within a budgeted call (`Rules::legal_moves_in`, chains): its budget holds.
-            self.gen_steps_where(pos, side, sel, only, scratch, out);
+            self.gen_steps_where::<false>(pos, side, sel, only, scratch, out);
             return;
         }
         scratch.work_stop = WorkStop(scratch.work.saturating_add(GEN_WORK_LIMIT));
-        self.gen_steps_where(pos, side, sel, only, scratch, out);
+        self.gen_steps_where::<false>(pos, side, sel, only, scratch, out);
         scratch.work_stop = WorkStop::default();
     }
 
@@ -56,9 +56,10 @@ impl Generator {
         }
     }
 
-    /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes.
+    /// [`Rules::gen_steps`] of the blocks that selector `sel` of `Rules::gen_lists` takes;
+    /// with `COUNTING`, less what `FastPath::Count` counts (`Generator::gen_rows_counting`).
     #[inline]
-    pub(in crate::engine) fn gen_steps_where(
+    pub(in crate::engine) fn gen_steps_where<const COUNTING: bool>(
         &self,
         pos: &Position,
         side: PlayerId,
@@ -75,7 +76,7 @@ impl Generator {
             ex.quiet_left = QUIET_KEPT;
         }
         let go = match rows {
-            Some(base) => self.gen_rows(&mut ex, base, only, scratch, out),
+            Some(base) => self.gen_rows::<COUNTING>(&mut ex, base, only, scratch, out),
             None => self.gen_lists_of(&mut ex, sel, only, scratch, out),
         };
         if ex.quiet_skipped > 0 {
@@ -257,7 +258,7 @@ impl Generator {
     /// `gates.rs`): the same blocks in the same order as [`Rules::gen_lists_of`], with the
     /// gates' squares read at load. False once generation is cut.
     #[inline]
-    fn gen_rows(
+    fn gen_rows<const COUNTING: bool>(
         &self,
         ex: &mut Exec,
         base: usize,
@@ -280,30 +281,55 @@ impl Generator {
         let sets = self.config.piece_sets;
         match ex.pos.owned.of(ex.side.0).filter(|_| sets && only == NONE) {
             // `FastPath::PieceSets`: the mover's pieces from its square set, in order.
+            Some(_) if COUNTING => self.gen_rows_counting(ex, base, hi, scratch, out),
             Some(mut own) => {
                 let squares = std::iter::from_fn(move || {
                     let sq = own.trailing_zeros() as usize;
                     own &= own.wrapping_sub(1);
                     cells.get(sq).map(|c| (sq, c))
                 });
-                self.gen_rows_of(ex, base, hi, squares, scratch, out)
+                self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
             }
             None => {
                 let squares = cells.get(lo..hi).unwrap_or(&[]).iter().enumerate();
                 let squares = squares.map(|(i, c)| (lo + i, c));
-                self.gen_rows_of(ex, base, hi, squares, scratch, out)
+                self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
             }
         }
     }
 
-    /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those
-    /// of the mover's live pieces are taken).
-    #[inline(always)]
-    fn gen_rows_of<'c>(
+    /// [`Rules::gen_rows`] over the mover's square set when `FastPath::Count` counts some of
+    /// its moves: the pieces of `Scratch::count_skip` are left out, and on the squares of
+    /// `Scratch::count_part` the gates marked `RowFlags::COUNTED`; both are cleared.
+    #[inline(never)]
+    fn gen_rows_counting(
         &self,
         ex: &mut Exec,
         base: usize,
         hi: usize,
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) -> bool {
+        let cells = &ex.pos.cells[..];
+        let skip = std::mem::take(&mut scratch.count_skip);
+        let part = std::mem::take(&mut scratch.count_part);
+        let mut own = ex.pos.owned.of(ex.side.0).unwrap_or(0) & !skip;
+        let squares = std::iter::from_fn(move || {
+            let sq = own.trailing_zeros() as usize;
+            own &= own.wrapping_sub(1);
+            cells.get(sq).map(|c| (sq, c))
+        });
+        self.gen_rows_of::<true>(ex, (base, hi, part), squares, scratch, out)
+    }
+
+    /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those
+    /// of the mover's live pieces are taken); with `PART`, the gates marked
+    /// `RowFlags::COUNTED` are left out on the squares of `part` (`FastPath::Count`).
+    #[inline(always)]
+    fn gen_rows_of<'c, const PART: bool>(
+        &self,
+        ex: &mut Exec,
+        (base, hi, part): (usize, usize, u64),
         squares: impl Iterator<Item = (usize, &'c Cell)>,
         scratch: &mut Scratch,
         out: &mut MoveList,
@@ -335,7 +361,15 @@ impl Generator {
             // The moves written from this square begin at `first`, read once a gate is
             // open (most rows have none), unless the row is marked distinct.
             let mut first = usize::MAX;
+            let counted = if PART && part >> sq & 1 != 0 {
+                RowFlags::COUNTED
+            } else {
+                RowFlags::empty()
+            };
             for g in row {
+                if PART && g.flags.intersects(counted) {
+                    continue;
+                }
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
                 if !passes(g.mask, c, side) {
                     continue;
@@ -353,7 +387,9 @@ impl Generator {
                 let Some(e) = rows.entries.get(g.entry as usize) else {
                     continue;
                 };
-                let flags = g.flags.difference(RowFlags::SIMPLE | RowFlags::DISTINCT);
+                let plain =
+                    RowFlags::SIMPLE | RowFlags::DISTINCT | RowFlags::COUNTED | RowFlags::LAST;
+                let flags = g.flags.difference(plain);
                 if g.flags.contains(RowFlags::RAY) {
                     self.run_ray(ex, (g, e, sq as u16), &mut occ, scratch, out);
                 } else if g.flags.contains(RowFlags::SIMPLE)
@@ -394,7 +430,7 @@ impl Generator {
     /// block, so that is where it notes a cut once `out` is full.
     #[cold]
     fn more_blocks(&self, ex: &Exec, base: usize, g: &gates::SqGate, sq: usize, hi: usize) -> bool {
-        if !g.last {
+        if !g.flags.contains(gates::RowFlags::LAST) {
             return true;
         }
         let side = ex.side.0;

@@ -132,6 +132,12 @@ pub struct Scratch {
     pub(in crate::engine) check_mask: Vec<bool>,
     /// The entries of `check_mask` set.
     pub(in crate::engine) check_marked: Vec<u32>,
+    /// Squares whose pieces the next generation of the gate rows over the mover's square
+    /// set leaves out, and clears (`Rules::count_legal` counts their moves instead).
+    pub(in crate::engine) count_skip: u64,
+    /// Squares on which that generation leaves out the gates marked `RowFlags::COUNTED`
+    /// only, and clears.
+    pub(in crate::engine) count_part: u64,
 }
 
 impl Scratch {

@@ -42,6 +42,17 @@ impl Rules {
         let on = |p: FastPath, n: usize| if c.get(p) { n } else { 0 };
         let after = one(!self.def.after_move.is_empty());
         let royal = one(self.royal.iter().any(|&r| r));
+        // The rows (player, piece type, square) of all blocks that hold a gate.
+        let rows: usize = (0..self.def.players.len())
+            .filter_map(|pl| self.gate_rows.base(self.rank_passes.len(), pl))
+            .map(|b| {
+                self.gate_rows
+                    .spans(b)
+                    .iter()
+                    .filter(|(a, b)| a < b)
+                    .count()
+            })
+            .sum();
         let count = |path, unit, taken, of| PathCount {
             path,
             unit,
@@ -98,6 +109,7 @@ impl Rules {
                 one(gates > 0 && self.def.board.n_pos() <= 64 && self.def.players.len() <= 2),
                 1,
             ),
+            count(FastPath::Count, "rows", self.count.counted(), rows),
         ]
     }
 }

@@ -74,6 +74,9 @@ pub struct Safety {
     block_set: u64,
     /// The occupied squares, where the position is examined on a board of at most 64 squares.
     occ: u64,
+    /// The position being filtered was examined already (`Rules::count_legal`, which
+    /// clears it): [`Rules::royal_filter`] takes the examination as it is.
+    pub(super) examined: bool,
 }
 
 impl Safety {
@@ -101,6 +104,30 @@ impl Safety {
         }
     }
 
+    /// What [`Rules::simple_verdict`] decides from the sets of an examined position on a board
+    /// of at most 64 squares: the squares from which it judges no move (royal and pinned
+    /// pieces), and the destinations of the simple moves of a live non-royal piece of the
+    /// mover from any other square that it keeps (`Rules::count_legal`). `None` when it
+    /// judges none of them.
+    pub(super) fn simple_sets(&self) -> Option<(u64, u64)> {
+        let from = self.king_set | self.pinned_set;
+        if !self.word {
+            None
+        } else if self.proven {
+            Some((from, !self.king_set))
+        } else if self.blockable {
+            let checker = 1u64.checked_shl(u32::from(self.checker)).unwrap_or(0);
+            Some((from, (self.block_set | checker) & !self.king_set))
+        } else {
+            None
+        }
+    }
+
+    /// The square of the mover's one royal piece, on a board of at most 64 squares.
+    pub(super) fn one_king(&self) -> Option<u16> {
+        (self.word && self.kings.len() == 1).then(|| self.kings[0])
+    }
+
     /// The [`KING`], [`PINNED`] and [`BLOCK`] bits of square `q`.
     #[inline(always)]
     fn mark(&self, q: u16) -> u8 {
@@ -116,7 +143,7 @@ impl Safety {
 /// The nearest square of `on` (not empty) along a slide whose squares come in ascending
 /// index order towards its target when `up` (the lowest bit), else descending (the highest).
 #[inline(always)]
-fn nearest(on: u64, up: bool) -> u64 {
+pub(super) fn nearest(on: u64, up: bool) -> u64 {
     if up {
         on & on.wrapping_neg()
     } else {
@@ -185,7 +212,7 @@ impl Rules {
     }
 
     /// Examines a position for `side` before its moves are judged.
-    fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
+    pub(super) fn examine_safety(&self, pos: &Position, side: PlayerId, s: &mut Safety) {
         if !s.word {
             for &q in s.kings.iter().chain(&s.pinned).chain(&s.blocks) {
                 if let Some(m) = s.marks.get_mut(q as usize) {
@@ -543,7 +570,9 @@ impl Rules {
         out: &mut MoveList,
     ) {
         let side = self.entry(pos.turn).owner;
-        self.examine_safety(pos, side, s);
+        if !std::mem::take(&mut s.examined) {
+            self.examine_safety(pos, side, s);
+        }
         keep.clear();
         let mut dropped = false;
         for m in &out.moves {
@@ -744,6 +773,33 @@ impl Rules {
 }
 
 impl Rules {
+    /// For counting (`Rules::count_legal`): whether the one royal piece of `side` (examined in
+    /// `s`) may step from `from` to `to` with the simple move whose cell is `cell`, as
+    /// [`Rules::simple_safe`] judges it; `None` where that would play the move.
+    pub(super) fn royal_step_safe(
+        &self,
+        s: &mut Safety,
+        pos: &Position,
+        side: PlayerId,
+        (from, to): (u16, u16),
+        cell: Cell,
+    ) -> Option<bool> {
+        let bits = self.attacks.bits.is_some() && self.config.legality;
+        if !bits || s.one_king() != Some(from) || from == to {
+            return None;
+        }
+        s.after.clear();
+        s.after.push(to);
+        let m = crate::engine::Move {
+            simple: true,
+            sq: [from, to, NONE],
+            cell,
+            ..Default::default()
+        };
+        self.any_attacked_after_simple(s, pos, side, &m)
+            .map(|attacked| !attacked)
+    }
+
     /// After a simple move of `m` (its from-square emptied, its destination written) and
     /// without playing it: whether a piece of another side than `side` attacks one of the
     /// squares `royal` by a leap or a slide of the tables. `None` when none does but an enemy

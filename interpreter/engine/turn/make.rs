@@ -141,11 +141,16 @@ impl Rules {
         let mut bufs: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
         let mut log = UndoLog::new();
         let mut ws = Workspace::default();
-        self.perft_rec(&mut ws, pos, depth, &mut bufs, &mut log, opts, leaf)
+        if opts.bulk && !opts.unique {
+            // The last level counted (`Rules::count_legal`).
+            return self.perft_rec::<true>(&mut ws, pos, depth, &mut bufs, &mut log, opts, leaf);
+        }
+        self.perft_rec::<false>(&mut ws, pos, depth, &mut bufs, &mut log, opts, leaf)
     }
 
+    /// Perft below `pos`; with `COUNT`, the last level by [`Rules::count_legal`].
     #[allow(clippy::too_many_arguments)]
-    fn perft_rec(
+    fn perft_rec<const COUNT: bool>(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -159,6 +164,10 @@ impl Rules {
             return 1;
         }
         let (list, rest) = bufs.split_first_mut().expect("a buffer per depth");
+        if COUNT && depth == 1 {
+            // Most moves counted without being written (`FastPath::Count`).
+            return self.count_legal(ws, pos, list);
+        }
         self.legal_moves_in(ws, pos, list);
         if opts.unique {
             unique_captures(list);
@@ -194,12 +203,12 @@ impl Rules {
         for m in &list.moves {
             if m.simple && simple_ok {
                 let undo = make_simple_clocked(pos, m, turns.1, &mut clock, false);
-                n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
+                n += self.perft_rec::<COUNT>(ws, pos, depth - 1, rest, log, opts, leaf);
                 undo::unmake_simple(pos, &undo);
                 continue;
             }
             self.make_from(pos, list, m, log, turns);
-            n += self.perft_rec(ws, pos, depth - 1, rest, log, opts, leaf);
+            n += self.perft_rec::<COUNT>(ws, pos, depth - 1, rest, log, opts, leaf);
             undo::revert_inline(pos, log);
         }
         n

@@ -1,6 +1,7 @@
 //! The turn layer: whole turns from single steps, legality, goals, make and perft.
 
 pub(super) mod chains;
+pub(super) mod count;
 pub(super) mod coverage;
 pub(super) mod goals;
 pub(super) mod legal;

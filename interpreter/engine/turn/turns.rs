@@ -22,6 +22,19 @@ impl Rules {
 
     /// [`Rules::legal_moves`] with buffers kept between calls (no allocation once warm).
     pub fn legal_moves_in(&self, ws: &mut Workspace, pos: &mut Position, out: &mut MoveList) {
+        self.legal_moves_of::<false>(ws, pos, out);
+    }
+
+    /// [`Rules::legal_moves_in`]; with `COUNTING`, the generation of the rows over the mover's
+    /// square set leaves out what `Rules::count_legal` counts (`Scratch::count_skip`), and the
+    /// number of whole turns before the filters is noted (`Workspace::generated`).
+    #[inline(always)]
+    pub(super) fn legal_moves_of<const COUNTING: bool>(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) {
         out.clear();
         // One budget for the whole call: generation, chains and royal safety.
         ws.scratch.work_stop = WorkStop(ws.scratch.work.saturating_add(GEN_WORK_LIMIT));
@@ -33,7 +46,7 @@ impl Rules {
             // answer (the worse ones are never generated).
             for k in 0..self.rank_passes.len() {
                 out.clear();
-                self.whole_turns(ws, pos, entry.owner, k, out);
+                self.whole_turns::<COUNTING>(ws, pos, entry.owner, k, out);
                 cut = cut.or(out.cut);
                 if !out.is_empty() {
                     break;
@@ -43,8 +56,11 @@ impl Rules {
             ws.one_rank = true;
         } else {
             let sel = self.type_selector(entry.move_type);
-            self.whole_turns(ws, pos, entry.owner, sel, out);
+            self.whole_turns::<COUNTING>(ws, pos, entry.owner, sel, out);
             cut = out.cut;
+        }
+        if COUNTING {
+            ws.generated = out.len();
         }
         self.finish(ws, pos, out);
         ws.distinct = false;
@@ -131,7 +147,7 @@ impl Rules {
 
     /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
     /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty).
-    fn whole_turns(
+    fn whole_turns<const COUNTING: bool>(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -143,7 +159,7 @@ impl Rules {
         // The steps are generated into `out` (empty), which they stay in when they are whole
         // turns, the usual case.
         debug_assert!(out.is_empty() && out.ops.is_empty() && out.squares.is_empty());
-        self.gen_steps_where(pos, side, sel, NONE, &mut ws.scratch, out);
+        self.gen_steps_where::<COUNTING>(pos, side, sel, NONE, &mut ws.scratch, out);
         // Deferred captures are removed when the chain ends: a step that captured nothing
         // has none to remove.
         let deferred = self.deferred;

@@ -26,6 +26,9 @@ pub struct Workspace {
     /// ([`Workspace::set_checking_drops`]).
     pub(super) checking_drops: bool,
     pub(super) safety: Safety,
+    /// The whole turns the last call of `Rules::legal_moves_in` held before its filters
+    /// (without partial moves, the single steps generated).
+    pub(super) generated: usize,
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.
     pub(super) chain_keys: Vec<u64>,

@@ -1,0 +1,214 @@
+//! The `count` fast path's plan (`FastPath::Count`): which gates of the rows the last level
+//! of bulk perft may count over square sets instead of writing their moves
+//! (`Rules::count_legal`).
+//!
+//! A gate of a row (a player's piece type on one square, all blocks) is counted, and marked
+//! `RowFlags::COUNTED`, when it is a plain leap (`RowFlags::SIMPLE`: one simple move onto the
+//! gate's square when its test, empty or enemy, holds there) or a plain slide
+//! (`RowFlags::RAY`) onto squares that no gate counted before in the row reaches (so the
+//! number of moves is the number of squares), and no move of it promotes or is partial. Its
+//! moves are then the squares of one word: the leap's square when it is empty or holds an
+//! enemy piece as the test asks, and the ray's squares up to its nearest piece (with that
+//! piece when the ray's capture takes it). A row whose gates are all counted is counted
+//! whole (generation leaves its square out); the other gates of a row (a pawn's double step,
+//! en passant, promotions, castling) are generated. Games whose filters compare moves with
+//! each other (move priorities, maximal captures, capture precedence, huffing, complete or
+//! deferred captures), or whose turns may be chains of partial moves, count nothing here.
+
+use super::gate_test::Classes;
+use super::gates::{GateRows, RowFlags};
+use super::rays::Rays;
+use crate::def::{GameDef, Instr};
+use crate::engine::moves::Move;
+
+/// The most steps the slide of a counted row may count against the step limit (a row past
+/// it is generated, where the limit is checked); at most `STEP_LIMIT`, as `turn/count.rs`
+/// asserts.
+pub(in crate::engine) const MAX_RAY_STEPS: u64 = 1 << 16;
+
+/// One counted row.
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::engine) struct CountRow {
+    /// The squares of its leaps that it moves to when they are empty.
+    pub empty: u64,
+    /// The squares of its leaps that it moves to when an enemy piece stands there.
+    pub enemy: u64,
+    /// Its slides: `CountRows::rays[rays.0..rays.1]`.
+    pub rays: (u32, u32),
+    /// The most work (`Scratch::work`) its generation would count.
+    pub work: u64,
+    /// Every gate of the row is counted: generation leaves the square out.
+    pub whole: bool,
+}
+
+/// One counted slide.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::engine) struct CountRay {
+    /// The ray's squares (`Ray::mask`).
+    pub mask: u64,
+    /// Its squares' indexes ascend from the start square.
+    pub up: bool,
+    /// It moves onto its nearest piece when that is an enemy's.
+    pub capture: bool,
+}
+
+/// The counted rows of a game (none without [`FastPath::Count`](super::FastPath::Count)).
+#[derive(Clone, Debug, Default)]
+pub(in crate::engine) struct CountRows {
+    /// Per (player, piece type, square), the rows of the selector of all blocks: `None` where
+    /// the row is generated.
+    pub rows: Vec<Option<CountRow>>,
+    pub rays: Vec<CountRay>,
+    /// The counted rows that hold a gate.
+    counted: usize,
+    n_pieces: usize,
+    n_pos: usize,
+}
+
+impl CountRows {
+    /// The plan of `rows` (those of selector `sel`, all blocks) and their `rays`.
+    pub(in crate::engine) fn build(
+        def: &GameDef,
+        (rows, rays): (&mut GateRows, &Rays),
+        sel: usize,
+    ) -> CountRows {
+        let mut plan = CountRows::default();
+        let n_pos = def.board.n_pos();
+        let n_pieces = def.pieces.len();
+        let o = &def.options;
+        let compares = !def.move_priorities.is_empty()
+            || o.maximal_captures > 0
+            || !def.capture_precedence.is_empty()
+            || o.huffing
+            || o.complete_captures
+            || o.deferred_captures;
+        let blocks = || (def.pieces.iter()).flat_map(|p| p.moves.iter().chain(&p.drops));
+        let partial = blocks().any(|b| adds_partial(&b.body));
+        if n_pos == 0 || n_pos > 64 || def.players.len() > 2 || compares || partial {
+            return plan;
+        }
+        plan.n_pieces = n_pieces;
+        plan.n_pos = n_pos;
+        for pl in 0..def.players.len() {
+            let base = rows.base(sel, pl);
+            for pi in 0..n_pieces {
+                for sq in 0..n_pos {
+                    let span = base.and_then(|b| rows.spans(b).get(pi * n_pos + sq).copied());
+                    let row = span.and_then(|(a, b)| plan.row_of(rows, rays, a, b));
+                    plan.counted += usize::from(row.is_some() && span.is_some_and(|s| s.0 < s.1));
+                    plan.rows.push(row);
+                }
+            }
+        }
+        if plan.counted == 0 {
+            // Nothing to count: the old path, at no cost.
+            return CountRows::default();
+        }
+        plan
+    }
+
+    /// The plan of the row `rows.gates[a..b]`: its gates that can be counted (a plain leap or
+    /// slide whose moves neither promote nor continue, onto squares no gate counted before
+    /// reaches), marked `RowFlags::COUNTED`; `None` when there is none.
+    fn row_of(&mut self, rows: &mut GateRows, rays: &Rays, a: u32, b: u32) -> Option<CountRow> {
+        let plain = |m: &Move| m.promote == 0 && !m.partial && m.simple;
+        let first = self.rays.len();
+        let mut row = CountRow {
+            whole: true,
+            ..CountRow::default()
+        };
+        let mut any = false;
+        let gates = rows.gates.get_mut(a as usize..b as usize)?;
+        for g in gates {
+            let Some(e) = rows.entries.get(g.entry as usize) else {
+                row.whole = false;
+                continue;
+            };
+            let reached =
+                row.empty | row.enemy | self.rays[first..].iter().fold(0, |m, r| m | r.mask);
+            let other = RowFlags::RUN | RowFlags::TEST | RowFlags::JUMP;
+            let mut counted = !g.flags.intersects(other);
+            if g.flags.contains(RowFlags::RAY) {
+                let r = rays.rays.get(g.simple as usize);
+                let quiet = r.and_then(|r| rays.heads.get(r.quiet as usize));
+                let capture = r.and_then(|r| rays.heads.get(r.capture as usize));
+                match (r, quiet) {
+                    (Some(r), Some(quiet)) if counted => {
+                        let mask = r.capture_mask.bits();
+                        let steps = u64::from(r.len) * u64::from(r.round);
+                        counted = plain(quiet)
+                            && capture.is_none_or(plain)
+                            && mask & FRIEND == 0
+                            && steps <= MAX_RAY_STEPS
+                            && r.mask & reached == 0;
+                        if counted {
+                            row.work += steps + u64::from(e.weight);
+                            self.rays.push(CountRay {
+                                mask: r.mask,
+                                // The squares run one way from the start (checked at
+                                // load): up when the nearest is the lowest.
+                                up: rays
+                                    .squares
+                                    .get(r.at as usize)
+                                    .is_some_and(|&q| u32::from(q) == r.mask.trailing_zeros()),
+                                capture: capture.is_some() && mask & ENEMY != 0,
+                            });
+                        }
+                    }
+                    _ => counted = false,
+                }
+            } else if g.flags.contains(RowFlags::SIMPLE) {
+                let mask = g.mask.bits();
+                let bit = 1u64.wrapping_shl(u32::from(g.q));
+                counted &= (rows.simples.get(g.simple as usize)).is_some_and(plain)
+                    && mask & FRIEND == 0
+                    && g.q < 64
+                    && bit & reached == 0;
+                if counted {
+                    if mask & EMPTY != 0 {
+                        row.empty |= bit;
+                    }
+                    if mask & ENEMY != 0 {
+                        row.enemy |= bit;
+                    }
+                    row.work += u64::from(e.weight);
+                }
+            } else {
+                counted = false;
+            }
+            g.flags.set(RowFlags::COUNTED, counted);
+            row.whole &= counted;
+            any |= counted;
+        }
+        row.rays = (first as u32, self.rays.len() as u32);
+        (any || a == b).then_some(row)
+    }
+
+    /// The plan of the row of player `pl`'s piece type `pi` on `sq`.
+    #[inline(always)]
+    pub(in crate::engine) fn row(&self, pl: usize, pi: usize, sq: usize) -> Option<&CountRow> {
+        let i = (pl * self.n_pieces + pi) * self.n_pos + sq;
+        self.rows.get(i)?.as_ref()
+    }
+
+    /// The counted rows that hold a gate (`Rules::path_counts`).
+    pub(in crate::engine) fn counted(&self) -> usize {
+        self.counted
+    }
+}
+
+/// Whether a program holds an `add` of a partial move (or one that must continue).
+fn adds_partial(body: &[Instr]) -> bool {
+    body.iter().any(|i| match i {
+        Instr::Add(a) => a.partial || a.must_continue || a.finally.is_some(),
+        Instr::If(_, yes, no) => adds_partial(yes) || adds_partial(no),
+        Instr::While(_, body) => adds_partial(body),
+        _ => false,
+    })
+}
+
+/// The bits of [`Classes`] for an empty square (all empty classes agree, so bit 0), an
+/// enemy piece and one of the mover's own pieces.
+const EMPTY: u8 = 1;
+const ENEMY: u8 = Classes::ENEMY.bits();
+const FRIEND: u8 = Classes::FRIEND.bits();

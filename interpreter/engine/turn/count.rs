@@ -1,0 +1,219 @@
+//! Counting the legal moves of a position without writing most of them (`FastPath::Count`,
+//! the last level of bulk perft).
+//!
+//! The pieces of the mover whose gate rows `compiled/count.rs` marks as counted (plain leaps
+//! and slides to pairwise different squares) have their destinations found as one word each,
+//! from the position's square sets, and restricted by royal safety's examination as
+//! [`Rules::simple_verdict`](super::legal) judges them: every destination when the position
+//! is not in check, the squares that block every check or take the one checking piece when it
+//! is; the royal and pinned pieces are left to generation. The other pieces (and drops) are
+//! generated and filtered by [`Rules::legal_moves_in`], the counted ones left out of the
+//! rows' loop (`Scratch::count_skip`), and their legal moves are added. The count is the
+//! length of the full list wherever it is given; elsewhere (a limit that the full list could
+//! reach, a move of the rest that starts on a counted square and could repeat a counted one,
+//! a position the examination does not decide) the full list is made and its length given.
+
+use super::legal::nearest;
+use super::workspace::Workspace;
+use super::Rules;
+use crate::def::PassTurn;
+use crate::engine::count::{CountRow, MAX_RAY_STEPS};
+use crate::engine::moves::MoveList;
+use crate::engine::position::{Position, DEAD};
+use crate::engine::rules::{GEN_MOVE_LIMIT, GEN_WORK_LIMIT};
+use crate::engine::scratch::Mode;
+use crate::engine::STEP_LIMIT;
+
+// A counted slide cannot reach the step limit.
+const _: () = assert!(MAX_RAY_STEPS <= STEP_LIMIT as u64);
+
+/// The moves counted so far in one position.
+struct Tally {
+    /// The legal ones, and all before royal safety.
+    counted: u64,
+    raw: u64,
+    /// The most work their generation would have counted.
+    work: u64,
+    /// The squares whose rows are counted whole, those counted in part, and on these the
+    /// destinations counted.
+    skip: u64,
+    part: u64,
+    targets: [u64; 64],
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            counted: 0,
+            raw: 0,
+            work: 0,
+            skip: 0,
+            part: 0,
+            targets: [0; 64],
+        }
+    }
+}
+
+impl Tally {
+    /// Counts the destinations `to` of `row` on `sq`, `legal` of them legal.
+    #[inline(always)]
+    fn add(&mut self, row: &CountRow, sq: usize, to: u64, legal: u32) {
+        self.counted += u64::from(legal);
+        self.raw += u64::from(to.count_ones());
+        self.work += row.work;
+        if row.whole {
+            self.skip |= 1 << sq;
+        } else {
+            self.part |= 1 << sq;
+            self.targets[sq & 63] = to;
+        }
+    }
+}
+
+impl Rules {
+    /// The number of legal moves of the side to move: `legal_moves_in(ws, pos, list)`'s
+    /// length, with `list` as a buffer (its contents are left unspecified). With
+    /// [`FastPath::Count`](crate::engine::FastPath::Count), the moves of most pieces are
+    /// counted without being written.
+    #[inline(never)]
+    pub fn count_legal(&self, ws: &mut Workspace, pos: &mut Position, list: &mut MoveList) -> u64 {
+        if let Some(n) = self.count_fast(ws, pos, list) {
+            return n;
+        }
+        // Royal safety may take the examination `count_fast` made (`Safety::examined`).
+        self.legal_moves_in(ws, pos, list);
+        ws.safety.examined = false;
+        list.len() as u64
+    }
+
+    /// [`Rules::count_legal`] by counting, or `None` where it cannot be shown equal.
+    fn count_fast(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        list: &mut MoveList,
+    ) -> Option<u64> {
+        if !self.config.count || self.count.rows.is_empty() || ws.scratch.mode != Mode::Generate {
+            return None;
+        }
+        let entry = self.entry(pos.turn);
+        if entry.move_type.is_some() {
+            return None;
+        }
+        let side = entry.owner;
+        let (own, occ) = (pos.owned.of(side.0)?, pos.owned.occupied()?);
+        self.gate_rows.base(self.rank_passes.len(), side.idx())?;
+        let royal = self.royal.iter().any(|&r| r);
+        let (fixed, kept) = if royal {
+            self.examine_safety(pos, side, &mut ws.safety);
+            // Whatever comes of it, royal safety's filter of this position takes it.
+            ws.safety.examined = true;
+            ws.safety.simple_sets()?
+        } else {
+            (0, !0)
+        };
+        let enemy = occ & !own;
+        let mut t = Tally::default();
+        let mut pieces = own & !fixed;
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let c = pos.cells[sq];
+            if c.is_empty() || c.marks & DEAD != 0 {
+                continue;
+            }
+            let Some(row) = self.count.row(side.idx(), c.piece as usize - 1, sq) else {
+                continue;
+            };
+            let to = self.count_targets(row, occ, enemy);
+            t.add(row, sq, to, (to & kept).count_ones());
+        }
+        // The one royal piece: each destination tested over the attack tables' square sets
+        // as its simple move would be (`Rules::royal_step_safe`).
+        if let Some(k) = ws.safety.one_king().filter(|_| royal) {
+            let (sq, c) = (k as usize, pos.cells[k as usize]);
+            let row = (!c.is_empty()).then(|| self.count.row(side.idx(), c.piece as usize - 1, sq));
+            if let Some(row) = row.flatten() {
+                let to = self.count_targets(row, occ, enemy);
+                let (mut left, mut safe) = (to, 0);
+                while left != 0 {
+                    let q = left.trailing_zeros() as u16;
+                    left &= left - 1;
+                    safe +=
+                        u32::from(self.royal_step_safe(&mut ws.safety, pos, side, (k, q), c)?);
+                }
+                t.add(row, sq, to, safe);
+            }
+        }
+        let Tally {
+            counted,
+            raw,
+            work,
+            skip,
+            part,
+            targets,
+        } = t;
+        if skip | part == 0 {
+            return None;
+        }
+        let start = ws.scratch.work;
+        ws.generated = 0;
+        (ws.scratch.count_skip, ws.scratch.count_part) = (skip, part);
+        // The rest's royal safety takes the examination above (`Safety::examined`).
+        self.legal_moves_of::<true>(ws, pos, list);
+        ws.safety.examined = false;
+        let left = std::mem::take(&mut ws.scratch.count_skip);
+        if left | std::mem::take(&mut ws.scratch.count_part) != 0 {
+            // The rows' loop over the square set did not run: the list is whole.
+            return Some(list.len() as u64);
+        }
+        let used = ws.scratch.work.saturating_sub(start);
+        let full = ws.generated as u64 + raw;
+        // A move of the rest that starts on a counted square (and, on a square counted in
+        // part, ends on a square counted there) could equal a counted one, which the
+        // duplicate check would have dropped.
+        let repeats = (list.moves.iter()).any(|m| {
+            let (from, to) = list.ends(m);
+            let at = |set: u64, q: u16| q < 64 && set >> q & 1 != 0;
+            at(skip, from) || at(part, from) && at(targets[from as usize], to)
+        });
+        if list.cut.is_some()
+            || full >= GEN_MOVE_LIMIT as u64
+            || used.saturating_add(work) >= GEN_WORK_LIMIT
+            || repeats
+        {
+            return None;
+        }
+        let rest = list.len() as u64;
+        if self.def.options.pass_turn == PassTurn::Forced && counted > 0 && rest == 1 {
+            // The rest is only the pass that an empty list gets: the counted moves are legal.
+            if list.moves.first().is_some_and(|m| m.pass) {
+                return Some(counted);
+            }
+        }
+        Some(counted + rest)
+    }
+
+    /// The destinations of a counted row: its leaps' squares that are empty or hold an enemy
+    /// piece as its tests ask, and each slide's squares up to its nearest piece, with that
+    /// piece when the slide captures it.
+    #[inline(always)]
+    fn count_targets(&self, row: &CountRow, occ: u64, enemy: u64) -> u64 {
+        let mut to = row.empty & !occ | row.enemy & enemy;
+        let rays = (self.count.rays).get(row.rays.0 as usize..row.rays.1 as usize);
+        for r in rays.unwrap_or(&[]) {
+            let on = r.mask & occ;
+            if on == 0 {
+                to |= r.mask;
+                continue;
+            }
+            let near = nearest(on, r.up);
+            let before = if r.up { near - 1 } else { !(near - 1) & !near };
+            to |= r.mask & before;
+            if r.capture {
+                to |= near & enemy;
+            }
+        }
+        to
+    }
+}

@@ -117,7 +117,8 @@ for m, code in files.items():
         own[m].update(g for g in groups if g)
 owners = defaultdict(set)
 for m in files:
-    for name in defs[m] | fns[m]:
+    # `const _` (a check made at compile time) defines no name.
+    for name in (defs[m] | fns[m]) - {"_"}:
         owners[name].add(m)
 mods = sorted(files)
 short = {m: m.split("/")[-1] for m in mods if m != "(root)"}

@@ -138,7 +138,7 @@ impl CountRows {
                         let steps = u64::from(r.len) * u64::from(r.round);
                         counted = plain(quiet)
                             && capture.is_none_or(plain)
-                            && mask & FRIEND == 0
+                            && mask & FRIEND_BITS == 0
                             && steps <= MAX_RAY_STEPS
                             && r.mask & reached == 0;
                         if counted {
@@ -151,7 +151,7 @@ impl CountRows {
                                     .squares
                                     .get(r.at as usize)
                                     .is_some_and(|&q| u32::from(q) == r.mask.trailing_zeros()),
-                                capture: capture.is_some() && mask & ENEMY != 0,
+                                capture: capture.is_some() && mask & ENEMY_BITS != 0,
                             });
                         }
                     }
@@ -161,14 +161,14 @@ impl CountRows {
                 let mask = g.mask.bits();
                 let bit = 1u64.wrapping_shl(u32::from(g.q));
                 counted &= (rows.simples.get(g.simple as usize)).is_some_and(plain)
-                    && mask & FRIEND == 0
+                    && mask & FRIEND_BITS == 0
                     && g.q < 64
                     && bit & reached == 0;
                 if counted {
-                    if mask & EMPTY != 0 {
+                    if mask & EMPTY_BIT != 0 {
                         row.empty |= bit;
                     }
-                    if mask & ENEMY != 0 {
+                    if mask & ENEMY_BITS != 0 {
                         row.enemy |= bit;
                     }
                     row.work += u64::from(e.weight);
@@ -209,6 +209,6 @@ fn adds_partial(body: &[Instr]) -> bool {
 
 /// The bits of [`Classes`] for an empty square (all empty classes agree, so bit 0), an
 /// enemy piece and one of the mover's own pieces.
-const EMPTY: u8 = 1;
-const ENEMY: u8 = Classes::ENEMY.bits();
-const FRIEND: u8 = Classes::FRIEND.bits();
+const EMPTY_BIT: u8 = 1;
+const ENEMY_BITS: u8 = Classes::ENEMY.bits();
+const FRIEND_BITS: u8 = Classes::FRIEND.bits();

@@ -517,12 +517,7 @@ impl Generator {
             return;
         }
         ex.cp = g.q;
-        let c = ex
-            .pos
-            .cells
-            .get(g.q as usize)
-            .copied()
-            .unwrap_or(Cell::EMPTY);
+        let c = ex.pos.cell_or_empty(g.q);
         if g.flags.contains(RowFlags::TEST) && !ex.gate_passes(e, c, ex.side.0) {
             return;
         }

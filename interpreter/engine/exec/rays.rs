@@ -6,7 +6,6 @@ use crate::def::NONE;
 use crate::engine::gate_test::passes;
 use crate::engine::gates::{RowFlags, SqGate};
 use crate::engine::moves::{Cut, MoveList};
-use crate::engine::position::Cell;
 use crate::engine::rays::Occupied;
 use crate::engine::special::GateEntry;
 
@@ -41,12 +40,7 @@ impl Generator {
         ex.first_move = out.moves.len();
         // The commonest ray in play: its first square (the gate's) holds a piece it does not
         // take. No move, no round counted.
-        let first = ex
-            .pos
-            .cells
-            .get(g.q as usize)
-            .copied()
-            .unwrap_or(Cell::EMPTY);
+        let first = ex.pos.cell_or_empty(g.q);
         if !first.is_empty() && !passes(r.capture_mask, first, ex.side.0) {
             ex.steps = 0;
             scratch.work = scratch.work.saturating_add(e.weight as u64);

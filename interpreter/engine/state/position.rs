@@ -324,6 +324,12 @@ impl Position {
         self.cells[pos.idx()]
     }
 
+    /// The cell of square `q`, empty off the board (a gate square of `NONE`).
+    #[inline(always)]
+    pub fn cell_or_empty(&self, q: u16) -> Cell {
+        self.cells.get(q as usize).copied().unwrap_or(Cell::EMPTY)
+    }
+
     /// Writes a cell, keeping the hash up to date; returns the old cell.
     #[inline(always)]
     pub fn set(&mut self, pos: u16, cell: Cell) -> Cell {

@@ -4,19 +4,24 @@
 //!
 //! A gate of a row (a player's piece type on one square, all blocks) is counted, and marked
 //! `RowFlags::COUNTED`, when it is a plain leap (`RowFlags::SIMPLE`: one simple move onto the
-//! gate's square when its test, empty or enemy, holds there) or a plain slide
-//! (`RowFlags::RAY`) onto squares that no gate counted before in the row reaches (so the
-//! number of moves is the number of squares), and no move of it promotes or is partial. Its
-//! moves are then the squares of one word: the leap's square when it is empty or holds an
-//! enemy piece as the test asks, and the ray's squares up to its nearest piece (with that
-//! piece when the ray's capture takes it). A row whose gates are all counted is counted
-//! whole (generation leaves its square out); the other gates of a row (a pawn's double step,
-//! en passant, promotions, castling) are generated. Games whose filters compare moves with
-//! each other (move priorities, maximal captures, capture precedence, huffing, complete or
-//! deferred captures), or whose turns may be chains of partial moves, count nothing here.
+//! gate's square when its test, empty or enemy, holds there), a plain two-square step
+//! (`RowFlags::SIMPLE2`, the first of a row: one simple move onto the second gate's square
+//! when the first is empty, or passes any cell, and the second's test, empty or enemy, holds:
+//! a pawn's double step) or a plain slide (`RowFlags::RAY`) onto squares that no gate counted
+//! before in the row reaches (so the number of moves is the number of squares), and no move
+//! of it promotes or is partial. Its moves are then the squares of one word: the leap's
+//! square when it is empty or holds an enemy piece as the test asks, the two-square step's
+//! landing square likewise when its first square lets it pass, and the ray's squares up to
+//! its nearest piece (with that piece when the ray's capture takes it). A row whose gates are
+//! all counted is counted whole (generation leaves its square out); the other gates of a row
+//! (en passant, promotions, castling) are generated, from a copy of the row that holds only
+//! them (`CountRows::rest`), so generation tests no counted gate. Games whose filters compare
+//! moves with each other (move priorities, maximal captures, capture precedence, huffing,
+//! complete or deferred captures), or whose turns may be chains of partial moves, count
+//! nothing here.
 
 use super::gate_test::Classes;
-use super::gates::{GateRows, RowFlags};
+use super::gates::{GateRows, RowFlags, SqGate};
 use super::rays::Rays;
 use crate::def::{GameDef, Instr};
 use crate::engine::moves::Move;
@@ -33,6 +38,12 @@ pub(in crate::engine) struct CountRow {
     pub empty: u64,
     /// The squares of its leaps that it moves to when an enemy piece stands there.
     pub enemy: u64,
+    /// Its two-square step: the first square, which must be empty (0 when any cell passes),
+    /// and the landing square as the move's when it is empty, and when an enemy piece stands
+    /// there (0 for none).
+    pub via: u64,
+    pub far_empty: u64,
+    pub far_enemy: u64,
     /// Its slides: `CountRows::rays[rays.0..rays.1]`.
     pub rays: (u32, u32),
     /// The most work (`Scratch::work`) its generation would count.
@@ -59,6 +70,10 @@ pub(in crate::engine) struct CountRows {
     /// the row is generated.
     pub rows: Vec<Option<CountRow>>,
     pub rays: Vec<CountRay>,
+    /// Per (player, piece type, square), as `rows`: where the gates of a row counted in part
+    /// that are not counted lie in `rest`, in the row's order (empty for other rows).
+    pub rest_span: Vec<(u32, u32)>,
+    pub rest: Vec<SqGate>,
     /// The counted rows that hold a gate.
     counted: usize,
     n_pieces: usize,
@@ -96,6 +111,14 @@ impl CountRows {
                     let span = base.and_then(|b| rows.spans(b).get(pi * n_pos + sq).copied());
                     let row = span.and_then(|(a, b)| plan.row_of(rows, rays, a, b));
                     plan.counted += usize::from(row.is_some() && span.is_some_and(|s| s.0 < s.1));
+                    // The gates generation runs where the row is counted in part.
+                    let first = plan.rest.len() as u32;
+                    let gates = span.filter(|_| row.is_some_and(|r| !r.whole));
+                    let gates = gates.and_then(|(a, b)| rows.gates.get(a as usize..b as usize));
+                    let left = gates.unwrap_or(&[]).iter();
+                    plan.rest
+                        .extend(left.filter(|g| !g.flags.contains(RowFlags::COUNTED)));
+                    plan.rest_span.push((first, plan.rest.len() as u32));
                     plan.rows.push(row);
                 }
             }
@@ -118,14 +141,19 @@ impl CountRows {
             ..CountRow::default()
         };
         let mut any = false;
+        // A two-square step is counted already.
+        let mut far = false;
         let gates = rows.gates.get_mut(a as usize..b as usize)?;
         for g in gates {
             let Some(e) = rows.entries.get(g.entry as usize) else {
                 row.whole = false;
                 continue;
             };
-            let reached =
-                row.empty | row.enemy | self.rays[first..].iter().fold(0, |m, r| m | r.mask);
+            let reached = row.empty
+                | row.enemy
+                | row.far_empty
+                | row.far_enemy
+                | self.rays[first..].iter().fold(0, |m, r| m | r.mask);
             let other = RowFlags::RUN | RowFlags::TEST | RowFlags::JUMP;
             let mut counted = !g.flags.intersects(other);
             if g.flags.contains(RowFlags::RAY) {
@@ -157,6 +185,29 @@ impl CountRows {
                     }
                     _ => counted = false,
                 }
+            } else if g.flags.contains(RowFlags::SIMPLE2) {
+                let (mask, mask2) = (g.mask, g.mask2.bits());
+                let bit = 1u64.wrapping_shl(u32::from(g.q2));
+                counted &= (rows.simples.get(g.simple as usize)).is_some_and(plain)
+                    && (mask == Classes::EMPTY || mask == Classes::ANY)
+                    && mask2 & FRIEND_BITS == 0
+                    && !far
+                    && g.q < 64
+                    && g.q2 < 64
+                    && bit & reached == 0;
+                if counted {
+                    far = true;
+                    if mask == Classes::EMPTY {
+                        row.via = 1 << g.q;
+                    }
+                    if mask2 & EMPTY_BIT != 0 {
+                        row.far_empty = bit;
+                    }
+                    if mask2 & ENEMY_BITS != 0 {
+                        row.far_enemy = bit;
+                    }
+                    row.work += u64::from(e.weight);
+                }
             } else if g.flags.contains(RowFlags::SIMPLE) {
                 let mask = g.mask.bits();
                 let bit = 1u64.wrapping_shl(u32::from(g.q));
@@ -182,6 +233,14 @@ impl CountRows {
         }
         row.rays = (first as u32, self.rays.len() as u32);
         (any || a == b).then_some(row)
+    }
+
+    /// The spans in [`CountRows::rest`] of the rows of player `pl` (by piece type and square,
+    /// as `GateRows::spans`).
+    #[inline(always)]
+    pub(in crate::engine) fn rest_spans(&self, pl: usize) -> &[(u32, u32)] {
+        let n = self.n_pieces * self.n_pos;
+        self.rest_span.get(pl * n..(pl + 1) * n).unwrap_or(&[])
     }
 
     /// The plan of the row of player `pl`'s piece type `pi` on `sq`.

@@ -288,19 +288,20 @@ impl Generator {
                     own &= own.wrapping_sub(1);
                     cells.get(sq).map(|c| (sq, c))
                 });
-                self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
+                self.gen_rows_of::<false>(ex, (base, hi), (0, &[], &[]), squares, scratch, out)
             }
             None => {
                 let squares = cells.get(lo..hi).unwrap_or(&[]).iter().enumerate();
                 let squares = squares.map(|(i, c)| (lo + i, c));
-                self.gen_rows_of::<false>(ex, (base, hi, 0), squares, scratch, out)
+                self.gen_rows_of::<false>(ex, (base, hi), (0, &[], &[]), squares, scratch, out)
             }
         }
     }
 
     /// [`Rules::gen_rows`] over the mover's square set when `FastPath::Count` counts some of
     /// its moves: the pieces of `Scratch::count_skip` are left out, and on the squares of
-    /// `Scratch::count_part` the gates marked `RowFlags::COUNTED`; both are cleared.
+    /// `Scratch::count_part` the gates marked `RowFlags::COUNTED` (the rows' other gates are
+    /// read from `CountRows::rest`); both are cleared.
     #[inline(never)]
     fn gen_rows_counting(
         &self,
@@ -313,23 +314,32 @@ impl Generator {
         let cells = &ex.pos.cells[..];
         let skip = std::mem::take(&mut scratch.count_skip);
         let part = std::mem::take(&mut scratch.count_part);
+        // The plan counts the rows of the selector of all blocks.
+        let side = ex.side.idx();
+        debug_assert_eq!(
+            Some(base),
+            self.gate_rows.base(self.rank_passes.len(), side)
+        );
+        let rest = (part, self.count.rest_spans(side), &self.count.rest[..]);
         let mut own = ex.pos.owned.of(ex.side.0).unwrap_or(0) & !skip;
         let squares = std::iter::from_fn(move || {
             let sq = own.trailing_zeros() as usize;
             own &= own.wrapping_sub(1);
             cells.get(sq).map(|c| (sq, c))
         });
-        self.gen_rows_of::<true>(ex, (base, hi, part), squares, scratch, out)
+        self.gen_rows_of::<true>(ex, (base, hi), rest, squares, scratch, out)
     }
 
     /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those
-    /// of the mover's live pieces are taken); with `PART`, the gates marked
-    /// `RowFlags::COUNTED` are left out on the squares of `part` (`FastPath::Count`).
+    /// of the mover's live pieces are taken); with `PART`, on the squares of `part` the rows
+    /// are those of `rest` (`rest[spans[i].0..spans[i].1]` for the row `i` of
+    /// `GateRows::spans`: the gates that `FastPath::Count` does not count).
     #[inline(always)]
     fn gen_rows_of<'c, const PART: bool>(
         &self,
         ex: &mut Exec,
-        (base, hi, part): (usize, usize, u64),
+        (base, hi): (usize, usize),
+        (part, rest_spans, rest): (u64, &[(u32, u32)], &[gates::SqGate]),
         squares: impl Iterator<Item = (usize, &'c Cell)>,
         scratch: &mut Scratch,
         out: &mut MoveList,
@@ -352,24 +362,22 @@ impl Generator {
             let Some(&(a, b)) = spans.get(pi * n_pos + sq) else {
                 continue;
             };
+            let (gates, (a, b)) = if PART && part >> sq & 1 != 0 {
+                let span = rest_spans.get(pi * n_pos + sq).copied();
+                (rest, span.unwrap_or_default())
+            } else {
+                (&rows.gates[..], (a, b))
+            };
             if a == b {
                 continue;
             }
-            let Some(row) = rows.gates.get(a as usize..b as usize) else {
+            let Some(row) = gates.get(a as usize..b as usize) else {
                 continue;
             };
             // The moves written from this square begin at `first`, read once a gate is
             // open (most rows have none), unless the row is marked distinct.
             let mut first = usize::MAX;
-            let counted = if PART && part >> sq & 1 != 0 {
-                RowFlags::COUNTED
-            } else {
-                RowFlags::empty()
-            };
             for g in row {
-                if PART && g.flags.intersects(counted) {
-                    continue;
-                }
                 let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
                 if !passes(g.mask, c, side) {
                     continue;

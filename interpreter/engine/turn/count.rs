@@ -61,12 +61,11 @@ impl Tally {
         self.counted += u64::from(legal);
         self.raw += u64::from(to.count_ones());
         self.work += row.work;
-        if row.whole {
-            self.skip |= 1 << sq;
-        } else {
-            self.part |= 1 << sq;
-            self.targets[sq & 63] = to;
-        }
+        // Without a branch: whether a row is whole varies from piece to piece.
+        let whole = u64::from(row.whole);
+        self.skip |= whole << sq;
+        self.part |= (whole ^ 1) << sq;
+        self.targets[sq & 63] = to;
     }
 }
 
@@ -172,15 +171,18 @@ impl Rules {
         // A move of the rest that starts on a counted square (and, on a square counted in
         // part, ends on a square counted there) could equal a counted one, which the
         // duplicate check would have dropped.
-        let repeats = (list.moves.iter()).any(|m| {
+        let mut repeats = 0;
+        for m in &list.moves {
             let (from, to) = list.ends(m);
-            let at = |set: u64, q: u16| q < 64 && set >> q & 1 != 0;
-            at(skip, from) || at(part, from) && at(targets[from as usize], to)
-        });
+            let bit = |q: u16| 1u64.checked_shl(u32::from(q)).unwrap_or(0);
+            let (from_bit, to_bit) = (bit(from), bit(to));
+            let there = targets[from as usize & 63] & to_bit;
+            repeats |= from_bit & skip | there * u64::from(from_bit & part != 0);
+        }
         if list.cut.is_some()
             || full >= GEN_MOVE_LIMIT as u64
             || used.saturating_add(work) >= GEN_WORK_LIMIT
-            || repeats
+            || repeats != 0
         {
             return None;
         }
@@ -200,6 +202,9 @@ impl Rules {
     #[inline(always)]
     fn count_targets(&self, row: &CountRow, occ: u64, enemy: u64) -> u64 {
         let mut to = row.empty & !occ | row.enemy & enemy;
+        // The two-square step, when its first square lets it pass.
+        let open = 0u64.wrapping_sub(u64::from(row.via & occ == 0));
+        to |= (row.far_empty & !occ | row.far_enemy & enemy) & open;
         let rays = (self.count.rays).get(row.rays.0 as usize..row.rays.1 as usize);
         for r in rays.unwrap_or(&[]) {
             let on = r.mask & occ;

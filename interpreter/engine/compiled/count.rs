@@ -48,6 +48,8 @@ pub(in crate::engine) struct CountRow {
     pub rays: (u32, u32),
     /// The most work (`Scratch::work`) its generation would count.
     pub work: u64,
+    /// The most moves it can have: the squares its gates reach.
+    pub most: u32,
     /// Every gate of the row is counted: generation leaves the square out.
     pub whole: bool,
 }
@@ -232,6 +234,8 @@ impl CountRows {
             any |= counted;
         }
         row.rays = (first as u32, self.rays.len() as u32);
+        let rays = self.rays[first..].iter().fold(0, |m, r| m | r.mask);
+        row.most = (row.empty | row.enemy | row.far_empty | row.far_enemy | rays).count_ones();
         (any || a == b).then_some(row)
     }
 

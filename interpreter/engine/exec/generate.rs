@@ -344,8 +344,11 @@ impl Generator {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) -> bool {
-        use crate::engine::gate_test::{passes, Classes};
+        use crate::engine::gate_test::{passes, passes_flat, Classes};
         use gates::RowFlags;
+        // Counting leaves the rows' gates whose squares are mostly empty (leaps, slides) to
+        // the count: those left are as often empty as not.
+        let passes = if PART { passes_flat } else { passes };
         let pos = ex.pos;
         let cells = &pos.cells[..];
         let side = ex.side.0;
@@ -518,6 +521,18 @@ impl Generator {
             // (`Exec::enter`), before a run is entered.
             if let Some(t) = e.lead.filter(|_| self.config.tree) {
                 if !ex.test(t, sq as u16) {
+                    return;
+                }
+                if e.lead_step
+                    .is_some_and(|(off, t)| !ex.step_passes(off, sq as u16, t))
+                {
+                    // The run would end at that step, having added nothing: its work is
+                    // counted as the run counts it (`Exec::run_set_up`, no loop round).
+                    if scratch.work >= scratch.work_stop.0 {
+                        out.note_cut(Cut::GenWork);
+                    } else {
+                        scratch.work = scratch.work.saturating_add(e.weight as u64);
+                    }
                     return;
                 }
             }

@@ -327,6 +327,14 @@ impl Exec<'_> {
             .is_some_and(|w| w >> (p % 64) & 1 == 1)
     }
 
+    /// Whether the step by offset `off` from `p` stays on the board and its test `t` holds
+    /// on the square it reaches.
+    #[inline]
+    pub(super) fn step_passes(&self, off: u32, p: u16, t: Test) -> bool {
+        let q = self.next(off, p);
+        q != NONE && self.test(t, q)
+    }
+
     /// Whether test `t` holds on square `p` (`NONE`: off the board).
     #[inline(always)]
     pub(super) fn test(&self, t: Test, p: u16) -> bool {

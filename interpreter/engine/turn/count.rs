@@ -28,44 +28,32 @@ use crate::engine::STEP_LIMIT;
 const _: () = assert!(MAX_RAY_STEPS <= STEP_LIMIT as u64);
 
 /// The moves counted so far in one position.
+#[derive(Default)]
 struct Tally {
-    /// The legal ones, and all before royal safety.
+    /// The legal ones.
     counted: u64,
-    raw: u64,
+    /// The most there can be before royal safety (`CountRow::most`).
+    most: u64,
     /// The most work their generation would have counted.
     work: u64,
-    /// The squares whose rows are counted whole, those counted in part, and on these the
-    /// destinations counted.
+    /// The squares whose rows are counted whole, and those counted in part (their
+    /// destinations counted are `Workspace::counted_to`).
     skip: u64,
     part: u64,
-    targets: [u64; 64],
-}
-
-impl Default for Tally {
-    fn default() -> Tally {
-        Tally {
-            counted: 0,
-            raw: 0,
-            work: 0,
-            skip: 0,
-            part: 0,
-            targets: [0; 64],
-        }
-    }
 }
 
 impl Tally {
     /// Counts the destinations `to` of `row` on `sq`, `legal` of them legal.
     #[inline(always)]
-    fn add(&mut self, row: &CountRow, sq: usize, to: u64, legal: u32) {
+    fn add(&mut self, row: &CountRow, (sq, targets): (usize, &mut [u64; 64]), to: u64, legal: u32) {
         self.counted += u64::from(legal);
-        self.raw += u64::from(to.count_ones());
+        self.most += u64::from(row.most);
         self.work += row.work;
         // Without a branch: whether a row is whole varies from piece to piece.
         let whole = u64::from(row.whole);
         self.skip |= whole << sq;
         self.part |= (whole ^ 1) << sq;
-        self.targets[sq & 63] = to;
+        targets[sq & 63] = to;
     }
 }
 
@@ -113,6 +101,10 @@ impl Rules {
         };
         let enemy = occ & !own;
         let mut t = Tally::default();
+        if ws.counted_to.len() < 64 {
+            ws.counted_to.resize(64, 0);
+        }
+        let targets: &mut [u64; 64] = ws.counted_to.get_mut(..64)?.try_into().ok()?;
         let mut pieces = own & !fixed;
         while pieces != 0 {
             let sq = pieces.trailing_zeros() as usize;
@@ -125,7 +117,7 @@ impl Rules {
                 continue;
             };
             let to = self.count_targets(row, occ, enemy);
-            t.add(row, sq, to, (to & kept).count_ones());
+            t.add(row, (sq, targets), to, (to & kept).count_ones());
         }
         // The one royal piece: each destination tested over the attack tables' square sets
         // as its simple move would be (`Rules::royal_step_safe`).
@@ -141,16 +133,15 @@ impl Rules {
                     safe +=
                         u32::from(self.royal_step_safe(&mut ws.safety, pos, side, (k, q), c)?);
                 }
-                t.add(row, sq, to, safe);
+                t.add(row, (sq, targets), to, safe);
             }
         }
         let Tally {
             counted,
-            raw,
+            most,
             work,
             skip,
             part,
-            targets,
         } = t;
         if skip | part == 0 {
             return None;
@@ -167,7 +158,7 @@ impl Rules {
             return Some(list.len() as u64);
         }
         let used = ws.scratch.work.saturating_sub(start);
-        let full = ws.generated as u64 + raw;
+        let full = ws.generated as u64 + most;
         // A move of the rest that starts on a counted square (and, on a square counted in
         // part, ends on a square counted there) could equal a counted one, which the
         // duplicate check would have dropped.
@@ -176,7 +167,10 @@ impl Rules {
             let (from, to) = list.ends(m);
             let bit = |q: u16| 1u64.checked_shl(u32::from(q)).unwrap_or(0);
             let (from_bit, to_bit) = (bit(from), bit(to));
-            let there = targets[from as usize & 63] & to_bit;
+            let there = ws
+                .counted_to
+                .get(from as usize & 63)
+                .map_or(0, |&t| t & to_bit);
             repeats |= from_bit & skip | there * u64::from(from_bit & part != 0);
         }
         if list.cut.is_some()

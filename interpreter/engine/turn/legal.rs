@@ -239,12 +239,16 @@ impl Rules {
             // `FastPath::PieceSets`: the occupied squares and the mover's pieces are the
             // position's square sets.
             s.occ = occ;
+            // The royal squares as a set first, without a branch per piece.
+            let mut royal = 0u64;
             while own != 0 {
-                let sq = own.trailing_zeros() as u16;
+                let sq = own.trailing_zeros();
                 own &= own - 1;
-                if self.royal_of(pos.cells[sq as usize], side) {
-                    s.kings.push(sq);
-                }
+                royal |= u64::from(self.royal_of(pos.cells[sq as usize], side)) << sq;
+            }
+            while royal != 0 {
+                s.kings.push(royal.trailing_zeros() as u16);
+                royal &= royal - 1;
             }
         } else {
             let mut occ = 0u64;

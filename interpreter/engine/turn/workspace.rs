@@ -32,6 +32,9 @@ pub struct Workspace {
     /// Repetition keys of the positions the chain being expanded has passed through, its
     /// start first.
     pub(super) chain_keys: Vec<u64>,
+    /// By square (64 once used), the destinations `Rules::count_legal` counted for the piece
+    /// there (read only on the squares it counted in part).
+    pub(super) counted_to: Vec<u64>,
 }
 
 impl Workspace {

@@ -198,6 +198,11 @@ pub(in crate::engine) struct GateEntry {
     /// A block without a gate whose tree begins with a test of its own square (castling's
     /// `(verify never-moved?)`): that test, which generation makes before entering the run.
     pub(in crate::engine) lead: Option<Test>,
+    /// With `lead`, when the tree's next node is a plain condition fused with a step
+    /// (`Node::CheckStep`, castling's `(verify not-attacked?)` and step over an empty
+    /// square): the step and its test, which end the run when they fail, whatever the
+    /// condition (it only reads).
+    pub(in crate::engine) lead_step: Option<(u32, Test)>,
 }
 
 /// Where a [`GateEntry`]'s gate square is read.
@@ -319,6 +324,10 @@ impl Special {
             Some(Node::Verify(SCond::Test(t, Tgt::Here))) if table == GateTable::None => Some(*t),
             _ => None,
         };
+        let lead_step = match seq.and_then(|s| s.nodes.get(1).filter(|_| s.prefix == 1)) {
+            Some(&Node::CheckStep(_, off, t)) if lead.is_some() => Some((off, t)),
+            _ => None,
+        };
         GateEntry {
             off,
             block: index as u32,
@@ -330,6 +339,7 @@ impl Special {
             weight: self.weight(block),
             gate2,
             lead,
+            lead_step,
         }
     }
 }

@@ -15,7 +15,9 @@
 //! its nearest piece (with that piece when the ray's capture takes it). A row whose gates are
 //! all counted is counted whole (generation leaves its square out); the other gates of a row
 //! (en passant, promotions, castling) are generated, from a copy of the row that holds only
-//! them (`CountRows::rest`), so generation tests no counted gate. Games whose filters compare
+//! them (`CountRows::rest`), so generation tests no counted gate; where the first test of
+//! each of them is of an empty square or an enemy piece and none holds (a pawn with no enemy
+//! piece beside it for en passant), the square is not generated at all. Games whose filters compare
 //! moves with each other (move priorities, maximal captures, capture precedence, huffing,
 //! complete or deferred captures), or whose turns may be chains of partial moves, count
 //! nothing here.
@@ -52,6 +54,28 @@ pub(in crate::engine) struct CountRow {
     pub most: u32,
     /// Every gate of the row is counted: generation leaves the square out.
     pub whole: bool,
+    /// Where the row is counted in part, what its other gates' first tests ask: an empty
+    /// square of `rest_empty`, an enemy piece on a square of `rest_enemy`, or (`rest_open`,
+    /// 1) something the square sets do not answer. When none can hold, generation would
+    /// write nothing there, and the square is left out as for a row counted whole.
+    pub rest_empty: u64,
+    pub rest_enemy: u64,
+    pub rest_open: u64,
+}
+
+impl CountRow {
+    /// Notes the first tests of the row's gates that are not counted (`rest_empty`...).
+    fn rest_tests(&mut self, rest: &[SqGate]) {
+        for g in rest {
+            let bit = 1u64.checked_shl(u32::from(g.q)).unwrap_or(0);
+            let undecided = g.flags.intersects(RowFlags::RUN | RowFlags::TEST) || bit == 0;
+            match g.mask {
+                Classes::EMPTY if !undecided => self.rest_empty |= bit,
+                Classes::ENEMY if !undecided => self.rest_enemy |= bit,
+                _ => self.rest_open = 1,
+            }
+        }
+    }
 }
 
 /// One counted slide.
@@ -111,7 +135,7 @@ impl CountRows {
             for pi in 0..n_pieces {
                 for sq in 0..n_pos {
                     let span = base.and_then(|b| rows.spans(b).get(pi * n_pos + sq).copied());
-                    let row = span.and_then(|(a, b)| plan.row_of(rows, rays, a, b));
+                    let mut row = span.and_then(|(a, b)| plan.row_of(rows, rays, a, b));
                     plan.counted += usize::from(row.is_some() && span.is_some_and(|s| s.0 < s.1));
                     // The gates generation runs where the row is counted in part.
                     let first = plan.rest.len() as u32;
@@ -121,6 +145,9 @@ impl CountRows {
                     plan.rest
                         .extend(left.filter(|g| !g.flags.contains(RowFlags::COUNTED)));
                     plan.rest_span.push((first, plan.rest.len() as u32));
+                    if let Some(row) = row.as_mut() {
+                        row.rest_tests(&plan.rest[first as usize..]);
+                    }
                     plan.rows.push(row);
                 }
             }

@@ -361,6 +361,7 @@ impl GateRows {
     /// ([`GateRows::base`]) on a board whose cells `at` reads: false only when the piece is
     /// not a live piece of `side`, or every block of its row has a gate decided by masks
     /// alone and none passes (so `Generator::gen_rows` would add nothing there).
+    #[inline]
     pub fn may_move(
         &self,
         base: usize,

@@ -43,16 +43,26 @@ struct Tally {
 }
 
 impl Tally {
-    /// Counts the destinations `to` of `row` on `sq`, `legal` of them legal.
+    /// Counts the destinations `to` of `row` on `sq`, `legal` of them legal, on the board
+    /// whose occupied squares and enemy pieces are `occ` and `enemy`: the square is counted
+    /// in part when a gate left to generation may pass there, else whole.
     #[inline(always)]
-    fn add(&mut self, row: &CountRow, (sq, targets): (usize, &mut [u64; 64]), to: u64, legal: u32) {
+    fn add(
+        &mut self,
+        (row, occ, enemy): (&CountRow, u64, u64),
+        (sq, targets): (usize, &mut [u64; 64]),
+        to: u64,
+        legal: u32,
+    ) {
         self.counted += u64::from(legal);
         self.most += u64::from(row.most);
         self.work += row.work;
-        // Without a branch: whether a row is whole varies from piece to piece.
-        let whole = u64::from(row.whole);
-        self.skip |= whole << sq;
-        self.part |= (whole ^ 1) << sq;
+        // Without a branch: whether a row is left to generation varies from piece to piece.
+        let open = row.rest_open
+            | u64::from(row.rest_empty & !occ != 0)
+            | u64::from(row.rest_enemy & enemy != 0);
+        self.skip |= (open ^ 1) << sq;
+        self.part |= open << sq;
         targets[sq & 63] = to;
     }
 }
@@ -117,7 +127,12 @@ impl Rules {
                 continue;
             };
             let to = self.count_targets(row, occ, enemy);
-            t.add(row, (sq, targets), to, (to & kept).count_ones());
+            t.add(
+                (row, occ, enemy),
+                (sq, targets),
+                to,
+                (to & kept).count_ones(),
+            );
         }
         // The one royal piece: each destination tested over the attack tables' square sets
         // as its simple move would be (`Rules::royal_step_safe`).
@@ -133,7 +148,7 @@ impl Rules {
                     safe +=
                         u32::from(self.royal_step_safe(&mut ws.safety, pos, side, (k, q), c)?);
                 }
-                t.add(row, (sq, targets), to, safe);
+                t.add((row, occ, enemy), (sq, targets), to, safe);
             }
         }
         let Tally {

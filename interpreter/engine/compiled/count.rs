@@ -55,8 +55,8 @@ pub(in crate::engine) struct CountRow {
     /// Every gate of the row is counted: generation leaves the square out.
     pub whole: bool,
     /// Where the row is counted in part, what its other gates' first tests ask: an empty
-    /// square of `rest_empty`, an enemy piece on a square of `rest_enemy`, or (`rest_open`,
-    /// 1) something the square sets do not answer. When none can hold, generation would
+    /// square of `rest_empty`, an enemy piece on a square of `rest_enemy`, or something the
+    /// square sets do not answer (`rest_open` is 1). When none can hold, generation would
     /// write nothing there, and the square is left out as for a row counted whole.
     pub rest_empty: u64,
     pub rest_enemy: u64,

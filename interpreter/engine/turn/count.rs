@@ -186,7 +186,7 @@ impl Rules {
                 .counted_to
                 .get(from as usize & 63)
                 .map_or(0, |&t| t & to_bit);
-            repeats |= from_bit & skip | there * u64::from(from_bit & part != 0);
+            repeats |= from_bit & skip | (there * u64::from(from_bit & part != 0));
         }
         if list.cut.is_some()
             || full >= GEN_MOVE_LIMIT as u64

@@ -34,8 +34,8 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
+pub(super) use super::royal_sets::nearest;
 use crate::def::{PlayerId, NONE};
-use crate::engine::attack::AttackBits;
 use crate::engine::moves::{MoveList, Op};
 use crate::engine::position::{Position, DEAD};
 use crate::engine::{Cell, Rules};
@@ -44,36 +44,49 @@ use crate::engine::{Cell, Rules};
 #[derive(Clone, Debug, Default)]
 pub struct Safety {
     /// Squares of the mover's royal pieces.
-    kings: Vec<u16>,
+    pub(super) kings: Vec<u16>,
     /// Pieces that are the only one between a royal piece and an enemy slider aiming at it.
-    pinned: Vec<u16>,
+    pub(super) pinned: Vec<u16>,
     /// The tables can judge moves here (not in check, no irregular attacker in reach).
-    proven: bool,
+    pub(super) proven: bool,
     /// In check from leaps and slides only, no irregular attacker in reach: a move that only
     /// puts one piece of the mover on an empty square (a drop) is safe exactly when that
     /// square is marked [`BLOCK`] (between a royal piece and every slider checking it; none
     /// when a leap checks).
-    blockable: bool,
+    pub(super) blockable: bool,
     /// With [`Safety::blockable`]: the square of the one piece giving check (`NONE` when
     /// several do).
-    checker: u16,
+    pub(super) checker: u16,
     /// Squares of [`BLOCK`]; while examining, the empty squares of the ray being walked.
-    blocks: Vec<u16>,
-    ray: Vec<u16>,
+    pub(super) blocks: Vec<u16>,
+    pub(super) ray: Vec<u16>,
     /// Royal squares after a trial move.
-    after: Vec<u16>,
+    pub(super) after: Vec<u16>,
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
     /// elsewhere), so a move's writes are judged without searching the lists; on boards of
     /// more than 64 squares only (`word` false).
-    marks: Vec<u8>,
+    pub(super) marks: Vec<u8>,
     /// The board has at most 64 squares: the squares of `kings`, `pinned` and `blocks` are
     /// the bits of `king_set`, `pinned_set` and `block_set` instead of `marks`.
-    word: bool,
-    king_set: u64,
-    pinned_set: u64,
-    block_set: u64,
+    pub(super) word: bool,
+    pub(super) king_set: u64,
+    pub(super) pinned_set: u64,
+    pub(super) block_set: u64,
     /// The occupied squares, where the position is examined on a board of at most 64 squares.
-    occ: u64,
+    pub(super) occ: u64,
+    /// On a board of at most 64 squares: the squares of the pieces of the other players.
+    pub(super) others: u64,
+    /// The mover has one royal piece and the tables have
+    /// [`SlideLines`](crate::engine::attack::SlideLines): [`Rules::sets_verdict`] judges
+    /// simple moves.
+    pub(super) typed: bool,
+    /// With `typed`: the royal piece's steps are judged (`Rules::note_steps`), for the
+    /// squares `steps`: those in `danger` attacked by a leap or a slide once it stands there,
+    /// those in `danger_live` not, but in reach of an irregular block of a live piece.
+    pub(super) steps_done: bool,
+    pub(super) steps: u64,
+    pub(super) danger: u64,
+    pub(super) danger_live: u64,
     /// The position being filtered was examined already (`Rules::count_legal`, which
     /// clears it): [`Rules::royal_filter`] takes the examination as it is.
     pub(super) examined: bool,
@@ -138,27 +151,6 @@ impl Safety {
             self.marks[q as usize]
         }
     }
-}
-
-/// The nearest square of `on` (not empty) along a slide whose squares come in ascending
-/// index order towards its target when `up` (the lowest bit), else descending (the highest).
-#[inline(always)]
-pub(super) fn nearest(on: u64, up: bool) -> u64 {
-    if up {
-        on & on.wrapping_neg()
-    } else {
-        1 << (63 - on.leading_zeros())
-    }
-}
-
-/// Whether `c` is a live piece of player `pl` of one of `types` (bit `type`; at most 64 types,
-/// as [`AttackBits`] has).
-#[inline(always)]
-fn live_piece(c: Cell, pl: usize, types: u64) -> bool {
-    !c.is_empty()
-        && c.owner as usize == pl
-        && c.marks & DEAD == 0
-        && types >> (c.piece - 1) & 1 != 0
 }
 
 const KING: u8 = 1;
@@ -228,6 +220,8 @@ impl Rules {
         s.pinned.clear();
         s.blocks.clear();
         (s.king_set, s.pinned_set, s.block_set) = (0, 0, 0);
+        s.typed = false;
+        s.steps_done = false;
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
@@ -235,29 +229,38 @@ impl Rules {
         let bits = (a.bits.as_ref()).filter(|_| self.config.legality && s.word);
         let owned = &pos.owned;
         let sets = (owned.occupied().zip(owned.of(side.0))).filter(|_| self.config.piece_sets);
-        if let Some((occ, mut own)) = sets {
+        let own_set = if let Some((occ, own)) = sets {
             // `FastPath::PieceSets`: the occupied squares and the mover's pieces are the
             // position's square sets.
             s.occ = occ;
-            while own != 0 {
-                let sq = own.trailing_zeros() as u16;
-                own &= own - 1;
+            let mut left = own;
+            while left != 0 {
+                let sq = left.trailing_zeros() as u16;
+                left &= left - 1;
                 if self.royal_of(pos.cells[sq as usize], side) {
                     s.kings.push(sq);
                 }
             }
+            own
         } else {
-            let mut occ = 0u64;
+            let (mut occ, mut own) = (0u64, 0u64);
             for (sq, c) in pos.cells.iter().enumerate() {
                 if !c.is_empty() {
-                    occ |= 1u64.wrapping_shl(sq as u32);
-                    if self.royal_of(*c, side) {
-                        s.kings.push(sq as u16);
+                    let bit = 1u64.wrapping_shl(sq as u32);
+                    occ |= bit;
+                    if c.owner == side.0 {
+                        own |= bit;
+                        if self.royal_of(*c, side) {
+                            s.kings.push(sq as u16);
+                        }
                     }
                 }
             }
             s.occ = occ;
-        }
+            own
+        };
+        s.others = s.occ & !own_set;
+        s.typed = s.kings.len() == 1 && bits.is_some_and(|b| b.lines.is_some());
         if let Some(bits) = bits.filter(|_| s.kings.len() == 1) {
             self.examine_sets(bits, pos, side, s);
             return;
@@ -340,76 +343,6 @@ impl Rules {
         s.mark_lists();
         if leap_check || slide_checks > 0 {
             s.checker = if checks == 1 { checker } else { NONE };
-            s.blockable = true;
-            return;
-        }
-        s.proven = true;
-    }
-
-    /// [`Rules::examine_safety`] of the one royal piece of `side`, on the occupied squares
-    /// (`Safety::occ`) and the attack tables' square sets: each slide's nearest piece on the
-    /// ray to the royal square checks when it is an enemy slider of that slide, and is pinned
-    /// when the next one is.
-    fn examine_sets(&self, bits: &AttackBits, pos: &Position, side: PlayerId, s: &mut Safety) {
-        let (nt, ns) = (bits.n_types, bits.n_slides);
-        let n_pos = self.def.board.n_pos();
-        let k = s.kings[0] as usize;
-        s.king_set = 1 << k;
-        // The squares of pieces giving check by a leap, and by a slide.
-        let (mut leapers, mut checkers, mut slide_check) = (0u64, 0u64, false);
-        // The squares that block every slide check seen so far.
-        let mut blocks = !0u64;
-        let mut pinned = 0u64;
-        for (pl, slides) in self.attacks.slides.iter().enumerate() {
-            if pl == side.idx() {
-                continue;
-            }
-            let piece_of = |q: usize, types: u64| live_piece(pos.cells[q], pl, types);
-            let at = (pl * n_pos + k) * nt;
-            let mut on = bits.reach[pl * n_pos + k] & s.occ;
-            while on != 0 {
-                let q = on.trailing_zeros() as usize;
-                on &= on - 1;
-                let c = pos.cells[q];
-                if live_piece(c, pl, !0) {
-                    let t = at + c.piece as usize - 1;
-                    if bits.irregular[t] >> q & 1 != 0 {
-                        // An irregular block (run as a program) might reach the royal piece.
-                        return;
-                    }
-                    leapers |= bits.leap[t] & 1 << q;
-                }
-            }
-            let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-            let sliders = &bits.slide_types[pl * ns..][..ns];
-            for j in 0..slides.len() {
-                let on = rays[j] & s.occ;
-                if on == 0 {
-                    continue;
-                }
-                let up = bits.up[pl * ns + j];
-                let near = nearest(on, up);
-                let slider = |q: u64| piece_of(q.trailing_zeros() as usize, sliders[j]);
-                if slider(near) {
-                    // In check: only the squares before it on this ray can block it.
-                    let before = if up { near - 1 } else { !(near - 1) & !near };
-                    blocks &= rays[j] & before;
-                    checkers |= near;
-                    slide_check = true;
-                } else if on != near && slider(nearest(on ^ near, up)) {
-                    pinned |= near;
-                }
-            }
-        }
-        s.pinned_set = pinned;
-        if leapers != 0 || slide_check {
-            s.block_set = if leapers != 0 { 0 } else { blocks };
-            let checkers = checkers | leapers;
-            s.checker = if checkers.count_ones() == 1 {
-                checkers.trailing_zeros() as u16
-            } else {
-                NONE
-            };
             s.blockable = true;
             return;
         }
@@ -528,7 +461,13 @@ impl Rules {
     ) -> bool {
         match self.simple_verdict(s, m, side) {
             Some(safe) => safe,
-            None => self.move_safe(s, log, pos, out, m, side),
+            None => match self.step_verdict(s, pos, m, side) {
+                Some(safe) => safe,
+                None => match self.sets_verdict(s, pos, m, side) {
+                    Some(safe) => safe,
+                    None => self.move_safe(s, log, pos, out, m, side),
+                },
+            },
         }
     }
 
@@ -796,6 +735,9 @@ impl Rules {
             cell,
             ..Default::default()
         };
+        if let Some(safe) = self.step_verdict(s, pos, &m, side) {
+            return Some(safe);
+        }
         self.any_attacked_after_simple(s, pos, side, &m)
             .map(|attacked| !attacked)
     }
@@ -812,6 +754,7 @@ impl Rules {
         side: PlayerId,
         m: &crate::engine::Move,
     ) -> Option<bool> {
+        let a = &self.attacks;
         let royal = &s.after[..];
         let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
         let cell = |q: usize| {
@@ -823,7 +766,6 @@ impl Rules {
                 pos.cells[q]
             }
         };
-        let a = &self.attacks;
         let n_pos = self.def.board.n_pos();
         let mut irregular = false;
         for &k in royal {
@@ -856,55 +798,5 @@ impl Rules {
             }
         }
         (!irregular).then_some(false)
-    }
-
-    /// [`Rules::leap_or_slide_hits`] over the attack tables' square sets and the occupied
-    /// squares of `s`, after the simple move `m`; with it, whether a piece of `pl` stands where
-    /// one of its irregular blocks could capture on `k`.
-    #[inline]
-    fn bits_hit(
-        &self,
-        bits: &AttackBits,
-        s: &Safety,
-        pos: &Position,
-        pl: usize,
-        k: usize,
-        m: &crate::engine::Move,
-    ) -> (bool, bool) {
-        let (nt, ns) = (bits.n_types, bits.n_slides);
-        let n_pos = self.def.board.n_pos();
-        let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
-        let placed = if m.cell.is_empty() { 0 } else { 1u64 << to };
-        let occ = (s.occ & !(1u64 << from)) | placed;
-        let piece_of = |q: usize, types: u64| {
-            live_piece(if q == to { m.cell } else { pos.cells[q] }, pl, types)
-        };
-        let at = (pl * n_pos + k) * nt;
-        let mut live = false;
-        let mut on = bits.reach[pl * n_pos + k] & occ;
-        while on != 0 {
-            let q = on.trailing_zeros() as usize;
-            on &= on - 1;
-            let c = if q == to { m.cell } else { pos.cells[q] };
-            if live_piece(c, pl, !0) {
-                let t = at + c.piece as usize - 1;
-                if bits.leap[t] >> q & 1 != 0 {
-                    return (true, false);
-                }
-                live |= bits.irregular[t] >> q & 1 != 0;
-            }
-        }
-        let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-        // A player with fewer slides than `n_slides` has empty rays past its own.
-        for (j, &ray) in rays.iter().enumerate() {
-            let on = ray & occ;
-            if on != 0 {
-                let near = nearest(on, bits.up[pl * ns + j]).trailing_zeros() as usize;
-                if piece_of(near, bits.slide_types[pl * ns + j]) {
-                    return (true, false);
-                }
-            }
-        }
-        (false, live)
     }
 }

@@ -87,6 +87,8 @@ pub struct Safety {
     pub(super) steps: u64,
     pub(super) danger: u64,
     pub(super) danger_live: u64,
+    /// The indexes of the moves [`Rules::royal_filter`] drops.
+    dropped: Vec<u32>,
     /// The position being filtered was examined already (`Rules::count_legal`, which
     /// clears it): [`Rules::royal_filter`] takes the examination as it is.
     pub(super) examined: bool,
@@ -423,8 +425,10 @@ impl Rules {
     /// ([`Rules::evasion_safe`]). `None` for other moves: the general test must decide.
     #[inline(always)]
     fn simple_verdict(&self, s: &Safety, m: &crate::engine::Move, side: PlayerId) -> Option<bool> {
-        let c = m.cell;
+        let (c, from, to) = (m.cell, m.sq[0], m.sq[1]);
+        // The tests of the squares first: most moves that fail fail there.
         if !(m.simple && (s.proven || s.blockable && s.word))
+            || s.word && ((s.king_set | s.pinned_set) >> from | s.king_set >> to) & 1 != 0
             || c.is_empty()
             || c.owner != side.0
             || c.marks & DEAD != 0
@@ -432,13 +436,9 @@ impl Rules {
         {
             return None;
         }
-        let (from, to) = (m.sq[0], m.sq[1]);
         if !s.word {
             return (s.marks[from as usize] & (KING | PINNED) | s.marks[to as usize] & KING == 0)
                 .then_some(true);
-        }
-        if ((s.king_set | s.pinned_set) >> from | s.king_set >> to) & 1 != 0 {
-            return None;
         }
         if s.proven {
             Some(true)
@@ -461,12 +461,28 @@ impl Rules {
     ) -> bool {
         match self.simple_verdict(s, m, side) {
             Some(safe) => safe,
-            None => match self.step_verdict(s, pos, m, side) {
+            None => self.judge_rest(s, log, pos, out, m, side),
+        }
+    }
+
+    /// A move of `out` that [`Rules::simple_verdict`] does not judge: the royal piece's step
+    /// ([`Rules::step_verdict`]), other simple moves over square sets
+    /// ([`Rules::sets_verdict`]), else [`Rules::move_safe`].
+    #[inline]
+    fn judge_rest(
+        &self,
+        s: &mut Safety,
+        log: &mut crate::engine::UndoLog,
+        pos: &mut Position,
+        out: &MoveList,
+        m: &crate::engine::Move,
+        side: PlayerId,
+    ) -> bool {
+        match self.step_verdict(s, pos, m, side) {
+            Some(safe) => safe,
+            None => match self.sets_verdict(s, pos, m, side) {
                 Some(safe) => safe,
-                None => match self.sets_verdict(s, pos, m, side) {
-                    Some(safe) => safe,
-                    None => self.move_safe(s, log, pos, out, m, side),
-                },
+                None => self.move_safe(s, log, pos, out, m, side),
             },
         }
     }
@@ -503,7 +519,6 @@ impl Rules {
     pub(super) fn royal_filter(
         &self,
         s: &mut Safety,
-        keep: &mut Vec<bool>,
         log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
@@ -512,18 +527,42 @@ impl Rules {
         if !std::mem::take(&mut s.examined) {
             self.examine_safety(pos, side, s);
         }
-        keep.clear();
-        let mut dropped = false;
-        for m in &out.moves {
-            let safe = self.judge(s, log, pos, out, m, side);
-            keep.push(safe);
-            dropped |= !safe;
+        // The indexes of the moves dropped, in order (few).
+        let mut dropped = std::mem::take(&mut s.dropped);
+        dropped.clear();
+        if s.word && s.proven {
+            // Not in check, on a board of at most 64 squares: `Rules::simple_verdict` keeps a
+            // simple move of a live non-royal piece of the mover from a square that is neither
+            // royal nor pinned to one that is not royal; the rest are judged one by one.
+            let (stay, kings) = (s.king_set | s.pinned_set, s.king_set);
+            for (i, m) in out.moves.iter().enumerate() {
+                let c = m.cell;
+                let kept = m.simple
+                    && (stay >> m.sq[0] | kings >> m.sq[1]) & 1 == 0
+                    && !c.is_empty()
+                    && c.owner == side.0
+                    && c.marks & DEAD == 0
+                    && !self.royal[c.piece as usize - 1];
+                if !kept && !self.judge_rest(s, log, pos, out, m, side) {
+                    dropped.push(i as u32);
+                }
+            }
+        } else {
+            for (i, m) in out.moves.iter().enumerate() {
+                if !self.judge(s, log, pos, out, m, side) {
+                    dropped.push(i as u32);
+                }
+            }
         }
-        if !dropped {
-            return;
+        if !dropped.is_empty() {
+            let (mut i, mut next) = (0u32, dropped.iter().peekable());
+            out.retain(|_| {
+                let drop = next.next_if_eq(&&i).is_some();
+                i += 1;
+                !drop
+            });
         }
-        let mut k = keep.iter();
-        out.retain(|_| k.next().copied().unwrap_or(false));
+        s.dropped = dropped;
     }
 
     /// [`Rules::royal_filter`] keeping only the moves that capture or promote (and, with

@@ -88,27 +88,55 @@ impl Rules {
         let mine = s.occ & !s.others;
         s.steps = lines.leaps[(side.idx() * n_pos + k) * nt + t] & !mine & !(1 << k);
         let occ = s.occ & !(1 << k);
-        let mut left = s.steps;
-        while left != 0 {
-            let sq = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let others = s.others & !(1 << sq);
-            let mut live = false;
-            for pl in 0..self.attacks.slides.len() {
-                if pl == side.idx() {
-                    continue;
+        let cells = &pos.cells[..];
+        for pl in 0..self.attacks.slides.len() {
+            if pl == side.idx() {
+                continue;
+            }
+            // This player's rows of the tables, by target square.
+            let reach = &bits.reach[pl * n_pos..][..n_pos];
+            let rays = &lines.rays[pl * n_pos..][..n_pos];
+            let rows = pl * n_pos * nt..(pl + 1) * n_pos * nt;
+            let (leap, irregular) = (&bits.leap[rows.clone()], &bits.irregular[rows.clone()]);
+            let slide = &lines.slide[rows];
+            let between = &lines.between[pl * n_pos * n_pos..][..n_pos * n_pos];
+            let mut left = s.steps & !s.danger;
+            while left != 0 {
+                let sq = left.trailing_zeros() as usize;
+                left &= left - 1;
+                // The piece taken there attacks nothing.
+                let others = s.others & !(1 << sq);
+                let at = sq * nt;
+                let (mut hit, mut live) = (false, false);
+                let mut on = reach[sq] & others;
+                while on != 0 && !hit {
+                    let q = on.trailing_zeros() as usize;
+                    on &= on - 1;
+                    let c = cells[q];
+                    if live_piece(c, pl, !0) {
+                        let t = at + c.piece as usize - 1;
+                        hit = leap[t] >> q & 1 != 0;
+                        live |= irregular[t] >> q & 1 != 0;
+                    }
                 }
-                let (hit, irregular) =
-                    self.square_hit(bits, lines, pos, pl, sq, (occ, others), (NONE, c));
+                let mut on = if hit { 0 } else { rays[sq] & others };
+                let between = &between[sq * n_pos..][..n_pos];
+                while on != 0 && !hit {
+                    let q = on.trailing_zeros() as usize;
+                    on &= on - 1;
+                    let c = cells[q];
+                    hit = between[q] & occ == 0
+                        && live_piece(c, pl, !0)
+                        && slide[at + c.piece as usize - 1] >> q & 1 != 0;
+                }
                 if hit {
                     s.danger |= 1 << sq;
+                } else if live {
+                    s.danger_live |= 1 << sq;
                 }
-                live |= irregular;
-            }
-            if live && s.danger >> sq & 1 == 0 {
-                s.danger_live |= 1 << sq;
             }
         }
+        s.danger_live &= !s.danger;
     }
 
     /// Whether a piece of `pl` attacks `k` by a leap or a slide on the board with the

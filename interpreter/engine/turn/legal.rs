@@ -554,13 +554,16 @@ impl Rules {
                 }
             }
         }
-        if !dropped.is_empty() {
-            let (mut i, mut next) = (0u32, dropped.iter().peekable());
-            out.retain(|_| {
-                let drop = next.next_if_eq(&&i).is_some();
-                i += 1;
-                !drop
-            });
+        // The moves between two dropped ones move down as one block each.
+        if let Some(&first) = dropped.first() {
+            let moves = &mut out.moves;
+            let mut at = first as usize;
+            for (j, &d) in dropped.iter().enumerate() {
+                let end = dropped.get(j + 1).map_or(moves.len(), |&e| e as usize);
+                moves.copy_within(d as usize + 1..end, at);
+                at += end - d as usize - 1;
+            }
+            moves.truncate(at);
         }
         s.dropped = dropped;
     }

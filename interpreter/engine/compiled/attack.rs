@@ -70,6 +70,87 @@ pub struct AttackBits {
     pub irregular: Vec<u64>,
     /// `reach[player * n_pos + target]`: the squares of `leap` and `irregular` of every type.
     pub reach: Vec<u64>,
+    /// The slides by piece type and the squares between a target and each square of its
+    /// rays, where no two slides of a player cross one square on their way to one target.
+    pub lines: Option<SlideLines>,
+}
+
+/// [`AttackBits`]' slides by piece type, with the squares between a target and each square
+/// of its rays: on each ray to a target the squares nearer to it than a given square of the
+/// ray are known without knowing which slide the ray is, as no square lies on two rays to
+/// one target.
+#[derive(Clone, Debug, Default)]
+pub struct SlideLines {
+    /// `slide[(player * n_pos + target) * n_types + type]`: the squares of the rays of the
+    /// slides of that type to the target (where such a piece attacks it on an empty board).
+    pub slide: Vec<u64>,
+    /// `rays[player * n_pos + target]`: the squares of every ray to the target.
+    pub rays: Vec<u64>,
+    /// `leaps[(player * n_pos + q) * n_types + type]`: the squares a piece of that type on
+    /// `q` leaps onto ([`AttackBits::leap`] turned around).
+    pub leaps: Vec<u64>,
+    /// `between[(player * n_pos + target) * n_pos + q]`: the squares of the ray through `q`
+    /// between the target and `q` (a slider on `q` attacks the target when they are all
+    /// empty); 0 where `q` is on no ray to the target.
+    pub between: Vec<u64>,
+}
+
+impl SlideLines {
+    /// The lines of `bits`' rays, walked nearest first as `up` says; `None` where two rays to
+    /// one target share a square.
+    fn new(bits: &AttackBits, n_players: usize, n_pos: usize) -> Option<SlideLines> {
+        let (ns, nt) = (bits.n_slides, bits.n_types);
+        let mut slide = vec![0u64; n_players * n_pos * nt];
+        let mut rays = vec![0u64; n_players * n_pos];
+        let mut between = vec![0u64; n_players * n_pos * n_pos];
+        let mut leaps = vec![0u64; bits.leap.len()];
+        for (i, &set) in bits.leap.iter().enumerate() {
+            let (row, t) = (i / nt, i % nt);
+            let (pl, target) = (row / n_pos, row % n_pos);
+            let mut left = set;
+            while left != 0 {
+                let q = left.trailing_zeros() as usize;
+                left &= left - 1;
+                leaps[(pl * n_pos + q) * nt + t] |= 1 << target;
+            }
+        }
+        for pl in 0..n_players {
+            for target in 0..n_pos {
+                let i = pl * n_pos + target;
+                for j in 0..ns {
+                    let set = bits.ray[i * ns + j];
+                    if set & rays[i] != 0 {
+                        return None;
+                    }
+                    rays[i] |= set;
+                    let types = bits.slide_types[pl * ns + j];
+                    for (t, sets) in slide[i * nt..][..nt].iter_mut().enumerate() {
+                        if types >> t & 1 != 0 {
+                            *sets |= set;
+                        }
+                    }
+                    let mut left = set;
+                    while left != 0 {
+                        let q = left.trailing_zeros() as usize;
+                        left &= left - 1;
+                        let below = (1u64 << q) - 1;
+                        let nearer = if bits.up[pl * ns + j] {
+                            below
+                        } else {
+                            !below & !(1u64 << q)
+                        };
+                        between[i * n_pos + q] = set & nearer;
+                    }
+                }
+            }
+        }
+        Some(SlideLines {
+            slide,
+            rays,
+            leaps,
+            between,
+        })
+    }
 }
 
 impl AttackBits {
@@ -129,7 +210,7 @@ impl AttackBits {
             .zip(irregular.chunks(n_types.max(1))))
         .map(|(l, o)| l.iter().chain(o).fold(0, |all, &set| all | set))
         .collect();
-        Some(AttackBits {
+        let mut bits = AttackBits {
             n_types,
             leap,
             ray,
@@ -138,7 +219,10 @@ impl AttackBits {
             slide_types,
             irregular,
             reach,
-        })
+            lines: None,
+        };
+        bits.lines = SlideLines::new(&bits, n_players, n_pos);
+        Some(bits)
     }
 }
 
@@ -1016,5 +1100,37 @@ mod tests {
             .map(|i| pawns(unknown.royal_irregular(i)))
             .sum();
         assert_eq!(royal, all);
+    }
+
+    #[test]
+    fn slide_lines_of_chess() {
+        // The squares between a target and a square of one of its rays, the rays by type,
+        // and the king's leaps turned around, on the chess board.
+        let text = include_str!("../../../games/chess.zrf");
+        let loaded = crate::load("chess.zrf", text.as_bytes(), &crate::expand::NoFiles);
+        let (def, _) = crate::resolve_game(&loaded.games[0]);
+        let def = def.expect("resolves");
+        let kind = |name: &str| def.pieces.iter().position(|p| p.name == name).expect(name);
+        let sq = |name: &str| {
+            let at = def.board.positions.iter().position(|p| p.name == name);
+            at.expect(name)
+        };
+        let set = |names: &[&str]| names.iter().fold(0u64, |all, n| all | 1 << sq(n));
+        let a = Attacks::new(&def);
+        let bits = a.bits.as_ref().expect("square sets");
+        let lines = bits.lines.as_ref().expect("no two rays share a square");
+        let (n_pos, nt) = (def.board.n_pos(), bits.n_types);
+        let (e1, e8, h4) = (sq("e1"), sq("e8"), sq("h4"));
+        let between = |target: usize, q: usize| lines.between[target * n_pos + q];
+        assert_eq!(between(e1, e8), set(&["e2", "e3", "e4", "e5", "e6", "e7"]));
+        assert_eq!(between(e1, h4), set(&["f2", "g3"]));
+        assert_eq!(between(e1, sq("g2")), 0, "on no ray to e1");
+        let slide = |t: &str| lines.slide[e1 * nt + kind(t)];
+        assert_eq!(slide("Rook") | slide("Bishop"), slide("Queen"));
+        assert_eq!(slide("Rook") & slide("Bishop"), 0);
+        assert_eq!(slide("Queen"), lines.rays[e1]);
+        assert_eq!(slide("Knight"), 0);
+        let king = lines.leaps[e1 * nt + kind("King")];
+        assert_eq!(king, set(&["d1", "d2", "e2", "f2", "f1"]));
     }
 }

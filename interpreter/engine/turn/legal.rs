@@ -34,8 +34,8 @@
 //! square answers the checks exactly when it blocks every checking slide or takes the one
 //! checking piece.
 
+pub(super) use super::royal_sets::nearest;
 use crate::def::{PlayerId, NONE};
-use crate::engine::attack::AttackBits;
 use crate::engine::moves::{MoveList, Op};
 use crate::engine::position::{Position, DEAD};
 use crate::engine::{Cell, Rules};
@@ -44,36 +44,51 @@ use crate::engine::{Cell, Rules};
 #[derive(Clone, Debug, Default)]
 pub struct Safety {
     /// Squares of the mover's royal pieces.
-    kings: Vec<u16>,
+    pub(super) kings: Vec<u16>,
     /// Pieces that are the only one between a royal piece and an enemy slider aiming at it.
-    pinned: Vec<u16>,
+    pub(super) pinned: Vec<u16>,
     /// The tables can judge moves here (not in check, no irregular attacker in reach).
-    proven: bool,
+    pub(super) proven: bool,
     /// In check from leaps and slides only, no irregular attacker in reach: a move that only
     /// puts one piece of the mover on an empty square (a drop) is safe exactly when that
     /// square is marked [`BLOCK`] (between a royal piece and every slider checking it; none
     /// when a leap checks).
-    blockable: bool,
+    pub(super) blockable: bool,
     /// With [`Safety::blockable`]: the square of the one piece giving check (`NONE` when
     /// several do).
-    checker: u16,
+    pub(super) checker: u16,
     /// Squares of [`BLOCK`]; while examining, the empty squares of the ray being walked.
-    blocks: Vec<u16>,
-    ray: Vec<u16>,
+    pub(super) blocks: Vec<u16>,
+    pub(super) ray: Vec<u16>,
     /// Royal squares after a trial move.
-    after: Vec<u16>,
+    pub(super) after: Vec<u16>,
     /// By square: [`KING`] and [`PINNED`] bits of the squares listed above (all clear
     /// elsewhere), so a move's writes are judged without searching the lists; on boards of
     /// more than 64 squares only (`word` false).
-    marks: Vec<u8>,
+    pub(super) marks: Vec<u8>,
     /// The board has at most 64 squares: the squares of `kings`, `pinned` and `blocks` are
     /// the bits of `king_set`, `pinned_set` and `block_set` instead of `marks`.
-    word: bool,
-    king_set: u64,
-    pinned_set: u64,
-    block_set: u64,
+    pub(super) word: bool,
+    pub(super) king_set: u64,
+    pub(super) pinned_set: u64,
+    pub(super) block_set: u64,
     /// The occupied squares, where the position is examined on a board of at most 64 squares.
-    occ: u64,
+    pub(super) occ: u64,
+    /// On a board of at most 64 squares: the squares of the pieces of the other players.
+    pub(super) others: u64,
+    /// The mover has one royal piece and the tables have
+    /// [`SlideLines`](crate::engine::attack::SlideLines): [`Rules::sets_verdict`] judges
+    /// simple moves.
+    pub(super) typed: bool,
+    /// With `typed`: the royal piece's steps are judged (`Rules::note_steps`), for the
+    /// squares `steps`: those in `danger` attacked by a leap or a slide once it stands there,
+    /// those in `danger_live` not, but in reach of an irregular block of a live piece.
+    pub(super) steps_done: bool,
+    pub(super) steps: u64,
+    pub(super) danger: u64,
+    pub(super) danger_live: u64,
+    /// The indexes of the moves [`Rules::royal_filter`] drops.
+    dropped: Vec<u32>,
     /// The position being filtered was examined already (`Rules::count_legal`, which
     /// clears it): [`Rules::royal_filter`] takes the examination as it is.
     pub(super) examined: bool,
@@ -138,27 +153,6 @@ impl Safety {
             self.marks[q as usize]
         }
     }
-}
-
-/// The nearest square of `on` (not empty) along a slide whose squares come in ascending
-/// index order towards its target when `up` (the lowest bit), else descending (the highest).
-#[inline(always)]
-pub(super) fn nearest(on: u64, up: bool) -> u64 {
-    if up {
-        on & on.wrapping_neg()
-    } else {
-        1 << (63 - on.leading_zeros())
-    }
-}
-
-/// Whether `c` is a live piece of player `pl` of one of `types` (bit `type`; at most 64 types,
-/// as [`AttackBits`] has).
-#[inline(always)]
-fn live_piece(c: Cell, pl: usize, types: u64) -> bool {
-    !c.is_empty()
-        && c.owner as usize == pl
-        && c.marks & DEAD == 0
-        && types >> (c.piece - 1) & 1 != 0
 }
 
 const KING: u8 = 1;
@@ -228,6 +222,8 @@ impl Rules {
         s.pinned.clear();
         s.blocks.clear();
         (s.king_set, s.pinned_set, s.block_set) = (0, 0, 0);
+        s.typed = false;
+        s.steps_done = false;
         s.proven = false;
         s.blockable = false;
         s.checker = NONE;
@@ -235,33 +231,41 @@ impl Rules {
         let bits = (a.bits.as_ref()).filter(|_| self.config.legality && s.word);
         let owned = &pos.owned;
         let sets = (owned.occupied().zip(owned.of(side.0))).filter(|_| self.config.piece_sets);
-        if let Some((occ, mut own)) = sets {
+        let own_set = if let Some((occ, own)) = sets {
             // `FastPath::PieceSets`: the occupied squares and the mover's pieces are the
             // position's square sets.
             s.occ = occ;
             // The royal squares as a set first, without a branch per piece.
-            let mut royal = 0u64;
-            while own != 0 {
-                let sq = own.trailing_zeros();
-                own &= own - 1;
+            let (mut left, mut royal) = (own, 0u64);
+            while left != 0 {
+                let sq = left.trailing_zeros();
+                left &= left - 1;
                 royal |= u64::from(self.royal_of(pos.cells[sq as usize], side)) << sq;
             }
             while royal != 0 {
                 s.kings.push(royal.trailing_zeros() as u16);
                 royal &= royal - 1;
             }
+            own
         } else {
-            let mut occ = 0u64;
+            let (mut occ, mut own) = (0u64, 0u64);
             for (sq, c) in pos.cells.iter().enumerate() {
                 if !c.is_empty() {
-                    occ |= 1u64.wrapping_shl(sq as u32);
-                    if self.royal_of(*c, side) {
-                        s.kings.push(sq as u16);
+                    let bit = 1u64.wrapping_shl(sq as u32);
+                    occ |= bit;
+                    if c.owner == side.0 {
+                        own |= bit;
+                        if self.royal_of(*c, side) {
+                            s.kings.push(sq as u16);
+                        }
                     }
                 }
             }
             s.occ = occ;
-        }
+            own
+        };
+        s.others = s.occ & !own_set;
+        s.typed = s.kings.len() == 1 && bits.is_some_and(|b| b.lines.is_some());
         if let Some(bits) = bits.filter(|_| s.kings.len() == 1) {
             self.examine_sets(bits, pos, side, s);
             return;
@@ -350,76 +354,6 @@ impl Rules {
         s.proven = true;
     }
 
-    /// [`Rules::examine_safety`] of the one royal piece of `side`, on the occupied squares
-    /// (`Safety::occ`) and the attack tables' square sets: each slide's nearest piece on the
-    /// ray to the royal square checks when it is an enemy slider of that slide, and is pinned
-    /// when the next one is.
-    fn examine_sets(&self, bits: &AttackBits, pos: &Position, side: PlayerId, s: &mut Safety) {
-        let (nt, ns) = (bits.n_types, bits.n_slides);
-        let n_pos = self.def.board.n_pos();
-        let k = s.kings[0] as usize;
-        s.king_set = 1 << k;
-        // The squares of pieces giving check by a leap, and by a slide.
-        let (mut leapers, mut checkers, mut slide_check) = (0u64, 0u64, false);
-        // The squares that block every slide check seen so far.
-        let mut blocks = !0u64;
-        let mut pinned = 0u64;
-        for (pl, slides) in self.attacks.slides.iter().enumerate() {
-            if pl == side.idx() {
-                continue;
-            }
-            let piece_of = |q: usize, types: u64| live_piece(pos.cells[q], pl, types);
-            let at = (pl * n_pos + k) * nt;
-            let mut on = bits.reach[pl * n_pos + k] & s.occ;
-            while on != 0 {
-                let q = on.trailing_zeros() as usize;
-                on &= on - 1;
-                let c = pos.cells[q];
-                if live_piece(c, pl, !0) {
-                    let t = at + c.piece as usize - 1;
-                    if bits.irregular[t] >> q & 1 != 0 {
-                        // An irregular block (run as a program) might reach the royal piece.
-                        return;
-                    }
-                    leapers |= bits.leap[t] & 1 << q;
-                }
-            }
-            let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-            let sliders = &bits.slide_types[pl * ns..][..ns];
-            for j in 0..slides.len() {
-                let on = rays[j] & s.occ;
-                if on == 0 {
-                    continue;
-                }
-                let up = bits.up[pl * ns + j];
-                let near = nearest(on, up);
-                let slider = |q: u64| piece_of(q.trailing_zeros() as usize, sliders[j]);
-                if slider(near) {
-                    // In check: only the squares before it on this ray can block it.
-                    let before = if up { near - 1 } else { !(near - 1) & !near };
-                    blocks &= rays[j] & before;
-                    checkers |= near;
-                    slide_check = true;
-                } else if on != near && slider(nearest(on ^ near, up)) {
-                    pinned |= near;
-                }
-            }
-        }
-        s.pinned_set = pinned;
-        if leapers != 0 || slide_check {
-            s.block_set = if leapers != 0 { 0 } else { blocks };
-            let checkers = checkers | leapers;
-            s.checker = if checkers.count_ones() == 1 {
-                checkers.trailing_zeros() as u16
-            } else {
-                NONE
-            };
-            s.blockable = true;
-            return;
-        }
-        s.proven = true;
-    }
-
     /// In check ([`Safety::blockable`]): whether a move that only puts a piece of `side` on
     /// one empty square blocks every check (`None` for other moves, which are played).
     #[inline]
@@ -494,8 +428,10 @@ impl Rules {
     /// ([`Rules::evasion_safe`]). `None` for other moves: the general test must decide.
     #[inline(always)]
     fn simple_verdict(&self, s: &Safety, m: &crate::engine::Move, side: PlayerId) -> Option<bool> {
-        let c = m.cell;
+        let (c, from, to) = (m.cell, m.sq[0], m.sq[1]);
+        // The tests of the squares first: most moves that fail fail there.
         if !(m.simple && (s.proven || s.blockable && s.word))
+            || s.word && ((s.king_set | s.pinned_set) >> from | s.king_set >> to) & 1 != 0
             || c.is_empty()
             || c.owner != side.0
             || c.marks & DEAD != 0
@@ -503,13 +439,9 @@ impl Rules {
         {
             return None;
         }
-        let (from, to) = (m.sq[0], m.sq[1]);
         if !s.word {
             return (s.marks[from as usize] & (KING | PINNED) | s.marks[to as usize] & KING == 0)
                 .then_some(true);
-        }
-        if ((s.king_set | s.pinned_set) >> from | s.king_set >> to) & 1 != 0 {
-            return None;
         }
         if s.proven {
             Some(true)
@@ -532,7 +464,29 @@ impl Rules {
     ) -> bool {
         match self.simple_verdict(s, m, side) {
             Some(safe) => safe,
-            None => self.move_safe(s, log, pos, out, m, side),
+            None => self.judge_rest(s, log, pos, out, m, side),
+        }
+    }
+
+    /// A move of `out` that [`Rules::simple_verdict`] does not judge: the royal piece's step
+    /// ([`Rules::step_verdict`]), other simple moves over square sets
+    /// ([`Rules::sets_verdict`]), else [`Rules::move_safe`].
+    #[inline]
+    fn judge_rest(
+        &self,
+        s: &mut Safety,
+        log: &mut crate::engine::UndoLog,
+        pos: &mut Position,
+        out: &MoveList,
+        m: &crate::engine::Move,
+        side: PlayerId,
+    ) -> bool {
+        match self.step_verdict(s, pos, m, side) {
+            Some(safe) => safe,
+            None => match self.sets_verdict(s, pos, m, side) {
+                Some(safe) => safe,
+                None => self.move_safe(s, log, pos, out, m, side),
+            },
         }
     }
 
@@ -568,7 +522,6 @@ impl Rules {
     pub(super) fn royal_filter(
         &self,
         s: &mut Safety,
-        keep: &mut Vec<bool>,
         log: &mut crate::engine::UndoLog,
         pos: &mut Position,
         out: &mut MoveList,
@@ -577,18 +530,45 @@ impl Rules {
         if !std::mem::take(&mut s.examined) {
             self.examine_safety(pos, side, s);
         }
-        keep.clear();
-        let mut dropped = false;
-        for m in &out.moves {
-            let safe = self.judge(s, log, pos, out, m, side);
-            keep.push(safe);
-            dropped |= !safe;
+        // The indexes of the moves dropped, in order (few).
+        let mut dropped = std::mem::take(&mut s.dropped);
+        dropped.clear();
+        if s.word && s.proven {
+            // Not in check, on a board of at most 64 squares: `Rules::simple_verdict` keeps a
+            // simple move of a live non-royal piece of the mover from a square that is neither
+            // royal nor pinned to one that is not royal; the rest are judged one by one.
+            let (stay, kings) = (s.king_set | s.pinned_set, s.king_set);
+            for (i, m) in out.moves.iter().enumerate() {
+                let c = m.cell;
+                let kept = m.simple
+                    && (stay >> m.sq[0] | kings >> m.sq[1]) & 1 == 0
+                    && !c.is_empty()
+                    && c.owner == side.0
+                    && c.marks & DEAD == 0
+                    && !self.royal[c.piece as usize - 1];
+                if !kept && !self.judge_rest(s, log, pos, out, m, side) {
+                    dropped.push(i as u32);
+                }
+            }
+        } else {
+            for (i, m) in out.moves.iter().enumerate() {
+                if !self.judge(s, log, pos, out, m, side) {
+                    dropped.push(i as u32);
+                }
+            }
         }
-        if !dropped {
-            return;
+        // The moves between two dropped ones move down as one block each.
+        if let Some(&first) = dropped.first() {
+            let moves = &mut out.moves;
+            let mut at = first as usize;
+            for (j, &d) in dropped.iter().enumerate() {
+                let end = dropped.get(j + 1).map_or(moves.len(), |&e| e as usize);
+                moves.copy_within(d as usize + 1..end, at);
+                at += end - d as usize - 1;
+            }
+            moves.truncate(at);
         }
-        let mut k = keep.iter();
-        out.retain(|_| k.next().copied().unwrap_or(false));
+        s.dropped = dropped;
     }
 
     /// [`Rules::royal_filter`] keeping only the moves that capture or promote (and, with
@@ -800,6 +780,9 @@ impl Rules {
             cell,
             ..Default::default()
         };
+        if let Some(safe) = self.step_verdict(s, pos, &m, side) {
+            return Some(safe);
+        }
         self.any_attacked_after_simple(s, pos, side, &m)
             .map(|attacked| !attacked)
     }
@@ -816,6 +799,7 @@ impl Rules {
         side: PlayerId,
         m: &crate::engine::Move,
     ) -> Option<bool> {
+        let a = &self.attacks;
         let royal = &s.after[..];
         let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
         let cell = |q: usize| {
@@ -827,7 +811,6 @@ impl Rules {
                 pos.cells[q]
             }
         };
-        let a = &self.attacks;
         let n_pos = self.def.board.n_pos();
         let mut irregular = false;
         for &k in royal {
@@ -860,55 +843,5 @@ impl Rules {
             }
         }
         (!irregular).then_some(false)
-    }
-
-    /// [`Rules::leap_or_slide_hits`] over the attack tables' square sets and the occupied
-    /// squares of `s`, after the simple move `m`; with it, whether a piece of `pl` stands where
-    /// one of its irregular blocks could capture on `k`.
-    #[inline]
-    fn bits_hit(
-        &self,
-        bits: &AttackBits,
-        s: &Safety,
-        pos: &Position,
-        pl: usize,
-        k: usize,
-        m: &crate::engine::Move,
-    ) -> (bool, bool) {
-        let (nt, ns) = (bits.n_types, bits.n_slides);
-        let n_pos = self.def.board.n_pos();
-        let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
-        let placed = if m.cell.is_empty() { 0 } else { 1u64 << to };
-        let occ = (s.occ & !(1u64 << from)) | placed;
-        let piece_of = |q: usize, types: u64| {
-            live_piece(if q == to { m.cell } else { pos.cells[q] }, pl, types)
-        };
-        let at = (pl * n_pos + k) * nt;
-        let mut live = false;
-        let mut on = bits.reach[pl * n_pos + k] & occ;
-        while on != 0 {
-            let q = on.trailing_zeros() as usize;
-            on &= on - 1;
-            let c = if q == to { m.cell } else { pos.cells[q] };
-            if live_piece(c, pl, !0) {
-                let t = at + c.piece as usize - 1;
-                if bits.leap[t] >> q & 1 != 0 {
-                    return (true, false);
-                }
-                live |= bits.irregular[t] >> q & 1 != 0;
-            }
-        }
-        let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
-        // A player with fewer slides than `n_slides` has empty rays past its own.
-        for (j, &ray) in rays.iter().enumerate() {
-            let on = ray & occ;
-            if on != 0 {
-                let near = nearest(on, bits.up[pl * ns + j]).trailing_zeros() as usize;
-                if piece_of(near, bits.slide_types[pl * ns + j]) {
-                    return (true, false);
-                }
-            }
-        }
-        (false, live)
     }
 }

@@ -389,7 +389,7 @@ impl Rules {
             return;
         }
         if royal {
-            self.royal_filter(&mut ws.safety, &mut ws.keep, &mut ws.log, pos, out);
+            self.royal_filter(&mut ws.safety, &mut ws.log, pos, out);
         }
         match self.def.options.pass_turn {
             PassTurn::Yes => push_pass(out),

@@ -64,6 +64,12 @@ pub(in crate::engine) struct CountRow {
 }
 
 impl CountRow {
+    /// The squares its counted gates reach, with its slides `rays`.
+    fn reach(&self, rays: &[CountRay]) -> u64 {
+        let slid = rays.iter().fold(0, |m, r| m | r.mask);
+        self.empty | self.enemy | self.far_empty | self.far_enemy | slid
+    }
+
     /// Notes the first tests of the row's gates that are not counted (`rest_empty`...).
     fn rest_tests(&mut self, rest: &[SqGate]) {
         for g in rest {
@@ -178,11 +184,7 @@ impl CountRows {
                 row.whole = false;
                 continue;
             };
-            let reached = row.empty
-                | row.enemy
-                | row.far_empty
-                | row.far_enemy
-                | self.rays[first..].iter().fold(0, |m, r| m | r.mask);
+            let reached = row.reach(&self.rays[first..]);
             let other = RowFlags::RUN | RowFlags::TEST | RowFlags::JUMP;
             let mut counted = !g.flags.intersects(other);
             if g.flags.contains(RowFlags::RAY) {
@@ -261,8 +263,7 @@ impl CountRows {
             any |= counted;
         }
         row.rays = (first as u32, self.rays.len() as u32);
-        let rays = self.rays[first..].iter().fold(0, |m, r| m | r.mask);
-        row.most = (row.empty | row.enemy | row.far_empty | row.far_enemy | rays).count_ones();
+        row.most = row.reach(&self.rays[first..]).count_ones();
         (any || a == b).then_some(row)
     }
 

@@ -3,11 +3,11 @@
 //!
 //! The examination of a position ([`Rules::examine_sets`]) and the test of a royal square
 //! after a simple move ([`Rules::bits_hit`]) read the tables' sets against the occupied
-//! squares. Where the tables also hold the slides by piece type ([`SlideLines`]), both read
-//! the other players' live pieces by type (`Safety::types`, made by the examination): a leap
-//! attacks when the squares it leaps from hold a piece of its type, and a slide when a piece
-//! of a sliding type stands on one of its rays with nothing between; no square is visited
-//! that holds no attacker.
+//! squares. Where the tables also hold the slides by piece type ([`SlideLines`]), a royal
+//! square after a simple move is tested by [`Rules::square_hit`]: a leap attacks when a
+//! square it leaps from holds a piece of its type, and a slide when a piece of a sliding type
+//! stands on one of its rays with nothing between; the royal piece's steps are judged this
+//! way once per position ([`Rules::note_steps`]).
 
 use super::legal::Safety;
 use crate::def::{PlayerId, NONE};
@@ -34,6 +34,33 @@ fn live_piece(c: Cell, pl: usize, types: u64) -> bool {
         && c.owner as usize == pl
         && c.marks & DEAD == 0
         && types >> (c.piece - 1) & 1 != 0
+}
+
+/// Over the squares `on` (the occupied squares in reach of a royal square, whose rows of the
+/// tables begin at `at`), whether a live piece of `pl` (its cell read by `cell`) leaps onto
+/// it, and with that, whether one stands where an irregular block could reach it.
+#[inline(always)]
+fn leap_hit(
+    bits: &AttackBits,
+    pl: usize,
+    at: usize,
+    mut on: u64,
+    cell: impl Fn(usize) -> Cell,
+) -> (bool, bool) {
+    let mut live = false;
+    while on != 0 {
+        let q = on.trailing_zeros() as usize;
+        on &= on - 1;
+        let c = cell(q);
+        if live_piece(c, pl, !0) {
+            let t = at + c.piece as usize - 1;
+            if bits.leap[t] >> q & 1 != 0 {
+                return (true, false);
+            }
+            live |= bits.irregular[t] >> q & 1 != 0;
+        }
+    }
+    (false, live)
 }
 
 impl Rules {
@@ -88,47 +115,18 @@ impl Rules {
         let mine = s.occ & !s.others;
         s.steps = lines.leaps[(side.idx() * n_pos + k) * nt + t] & !mine & !(1 << k);
         let occ = s.occ & !(1 << k);
-        let cells = &pos.cells[..];
         for pl in 0..self.attacks.slides.len() {
             if pl == side.idx() {
                 continue;
             }
-            // This player's rows of the tables, by target square.
-            let reach = &bits.reach[pl * n_pos..][..n_pos];
-            let rays = &lines.rays[pl * n_pos..][..n_pos];
-            let rows = pl * n_pos * nt..(pl + 1) * n_pos * nt;
-            let (leap, irregular) = (&bits.leap[rows.clone()], &bits.irregular[rows.clone()]);
-            let slide = &lines.slide[rows];
-            let between = &lines.between[pl * n_pos * n_pos..][..n_pos * n_pos];
             let mut left = s.steps & !s.danger;
             while left != 0 {
                 let sq = left.trailing_zeros() as usize;
                 left &= left - 1;
-                // The piece taken there attacks nothing.
+                // The piece taken there attacks nothing; the royal piece stands there.
                 let others = s.others & !(1 << sq);
-                let at = sq * nt;
-                let (mut hit, mut live) = (false, false);
-                let mut on = reach[sq] & others;
-                while on != 0 && !hit {
-                    let q = on.trailing_zeros() as usize;
-                    on &= on - 1;
-                    let c = cells[q];
-                    if live_piece(c, pl, !0) {
-                        let t = at + c.piece as usize - 1;
-                        hit = leap[t] >> q & 1 != 0;
-                        live |= irregular[t] >> q & 1 != 0;
-                    }
-                }
-                let mut on = if hit { 0 } else { rays[sq] & others };
-                let between = &between[sq * n_pos..][..n_pos];
-                while on != 0 && !hit {
-                    let q = on.trailing_zeros() as usize;
-                    on &= on - 1;
-                    let c = cells[q];
-                    hit = between[q] & occ == 0
-                        && live_piece(c, pl, !0)
-                        && slide[at + c.piece as usize - 1] >> q & 1 != 0;
-                }
+                let on = (occ, others);
+                let (hit, live) = self.square_hit(bits, lines, pos, pl, sq, on, (sq as u16, c));
                 if hit {
                     s.danger |= 1 << sq;
                 } else if live {
@@ -158,21 +156,14 @@ impl Rules {
     ) -> (bool, bool) {
         let (nt, n_pos) = (bits.n_types, pos.cells.len());
         let at = (pl * n_pos + k) * nt;
+        let cell_at = |q: usize| if q == to as usize { cell } else { pos.cells[q] };
         let piece = |q: usize| {
-            let c = if q == to as usize { cell } else { pos.cells[q] };
+            let c = cell_at(q);
             live_piece(c, pl, !0).then(|| at + c.piece as usize - 1)
         };
-        let mut live = false;
-        let mut on = bits.reach[pl * n_pos + k] & others;
-        while on != 0 {
-            let q = on.trailing_zeros() as usize;
-            on &= on - 1;
-            if let Some(t) = piece(q) {
-                if bits.leap[t] >> q & 1 != 0 {
-                    return (true, false);
-                }
-                live |= bits.irregular[t] >> q & 1 != 0;
-            }
+        let (hit, live) = leap_hit(bits, pl, at, bits.reach[pl * n_pos + k] & others, cell_at);
+        if hit {
+            return (true, false);
         }
         let between = &lines.between[(pl * n_pos + k) * n_pos..][..n_pos];
         let mut on = lines.rays[pl * n_pos + k] & others;
@@ -353,23 +344,11 @@ impl Rules {
         let (from, to) = (m.sq[0] as usize, m.sq[1] as usize);
         let placed = if m.cell.is_empty() { 0 } else { 1u64 << to };
         let occ = (s.occ & !(1u64 << from)) | placed;
-        let piece_of = |q: usize, types: u64| {
-            live_piece(if q == to { m.cell } else { pos.cells[q] }, pl, types)
-        };
+        let cell_at = |q: usize| if q == to { m.cell } else { pos.cells[q] };
         let at = (pl * n_pos + k) * nt;
-        let mut live = false;
-        let mut on = bits.reach[pl * n_pos + k] & occ;
-        while on != 0 {
-            let q = on.trailing_zeros() as usize;
-            on &= on - 1;
-            let c = if q == to { m.cell } else { pos.cells[q] };
-            if live_piece(c, pl, !0) {
-                let t = at + c.piece as usize - 1;
-                if bits.leap[t] >> q & 1 != 0 {
-                    return (true, false);
-                }
-                live |= bits.irregular[t] >> q & 1 != 0;
-            }
+        let (hit, live) = leap_hit(bits, pl, at, bits.reach[pl * n_pos + k] & occ, cell_at);
+        if hit {
+            return (true, false);
         }
         let rays = &bits.ray[(pl * n_pos + k) * ns..][..ns];
         // A player with fewer slides than `n_slides` has empty rays past its own.
@@ -377,7 +356,7 @@ impl Rules {
             let on = ray & occ;
             if on != 0 {
                 let near = nearest(on, bits.up[pl * ns + j]).trailing_zeros() as usize;
-                if piece_of(near, bits.slide_types[pl * ns + j]) {
+                if live_piece(cell_at(near), pl, bits.slide_types[pl * ns + j]) {
                     return (true, false);
                 }
             }

@@ -499,7 +499,7 @@ pub fn playout(game: &mut Game, start: &Position, seed: u64, max_plies: usize) -
         if game.is_over() {
             break;
         }
-        let n = game.legal().len();
+        let n = game.legal_count();
         if n == 0 || game.play_index(rng.below(n)).is_err() {
             break;
         }

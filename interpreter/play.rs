@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 
 use crate::engine::{
-    revert, Cut, GoalContext, MoveList, Outcome, Position, Rules, UndoLog, Workspace,
+    revert, Cut, GoalContext, MoveList, Outcome, Picked, Position, Rules, UndoLog, Workspace,
 };
 use crate::notation::{self, MoveError};
 
@@ -47,6 +47,12 @@ pub struct Game {
     ws: Workspace,
     legal: MoveList,
     legal_for: Option<u64>,
+    /// The number of legal moves of the position with this hash, counted by
+    /// `Rules::count_legal` with `legal` as its buffer (which then holds what the count
+    /// left, unless `legal_for` is that hash too).
+    counted_for: Option<(u64, usize)>,
+    /// The moves of one piece, written to find a move by its index (`Rules::legal_move_at`).
+    picked: MoveList,
     /// The outcome of the current position, once asked, with the hash and ply it is for.
     outcome_for: Option<(u64, usize, Option<Outcome>)>,
     /// A generation of this game was cut by a limit and [`Game::take_cut`] told it.
@@ -93,6 +99,8 @@ impl Clone for Game {
             ws: Workspace::default(),
             legal: self.legal.clone(),
             legal_for: self.legal_for,
+            counted_for: self.counted_for,
+            picked: MoveList::new(),
             outcome_for: self.outcome_for.clone(),
             cut_told: self.cut_told,
         }
@@ -125,6 +133,8 @@ impl Game {
             ws: Workspace::default(),
             legal: MoveList::new(),
             legal_for: None,
+            counted_for: None,
+            picked: MoveList::new(),
             outcome_for: None,
             cut_told: false,
         }
@@ -161,6 +171,7 @@ impl Game {
         texts.at = None;
         self.log.clear();
         self.legal_for = None;
+        self.counted_for = None;
         self.outcome_for = None;
     }
 
@@ -174,8 +185,29 @@ impl Game {
         if self.legal_for != Some(self.pos.hash) {
             (self.rules).legal_moves_in(&mut self.ws, &mut self.pos, &mut self.legal);
             self.legal_for = Some(self.pos.hash);
+            self.counted_for = None;
         }
         &self.legal
+    }
+
+    /// The number of legal moves in the current position, [`Game::legal`]'s length, counted
+    /// without writing most of them where the rules allow (`Rules::count_legal`).
+    pub fn legal_count(&mut self) -> usize {
+        let hash = self.pos.hash;
+        if self.legal_for == Some(hash) {
+            return self.legal.len();
+        }
+        match self.counted_for {
+            Some((h, n)) if h == hash => n,
+            _ => {
+                let rules = &*self.rules;
+                let n = rules.count_legal(&mut self.ws, &mut self.pos, &mut self.legal) as usize;
+                // The buffer no longer holds another position's list.
+                self.legal_for = None;
+                self.counted_for = Some((hash, n));
+                n
+            }
+        }
     }
 
     /// Canonical texts of the legal moves, in engine order.
@@ -202,7 +234,7 @@ impl Game {
     /// over, no such move) nothing changes.
     pub fn play_index(&mut self, i: usize) -> Result<(), MoveError> {
         self.refuse_if_over()?;
-        let n = self.legal().len();
+        let n = self.legal_count();
         if i >= n {
             return Err(MoveError::Illegal(match n {
                 0 => "there are no legal moves in this position".into(),
@@ -212,6 +244,28 @@ impl Game {
                 ),
             }));
         }
+        let rules = &*self.rules;
+        // Where the moves were only counted, the move is found without the whole list.
+        let mut picked = match self.legal_for == Some(self.pos.hash) {
+            true => Some(Picked::Listed(i)),
+            false => {
+                let (ws, pos, picked) = (&mut self.ws, &mut self.pos, &mut self.picked);
+                rules.legal_move_at(ws, pos, &self.legal, i, picked)
+            }
+        };
+        if picked.is_none() {
+            rules.legal_moves_in(&mut self.ws, &mut self.pos, &mut self.legal);
+            self.legal_for = Some(self.pos.hash);
+            self.counted_for = None;
+            picked = Some(Picked::Listed(i));
+        }
+        let (list, m) = match picked.unwrap_or(Picked::Listed(i)) {
+            Picked::Written(j) => (&self.picked, self.picked.moves.get(j)),
+            Picked::Listed(j) => (&self.legal, self.legal.moves.get(j)),
+        };
+        let Some(&m) = m else {
+            return Err(MoveError::Illegal(format!("there is no move {i} here")));
+        };
         let ply = self.turns.len();
         // Replaying the move that was taken back keeps the rest of the redo stack.
         if self.line.len() > ply {
@@ -228,11 +282,9 @@ impl Game {
         } else {
             self.line.push(i as u32);
         }
-        let m = self.legal.moves[i];
         self.outcome_for = None;
         self.turns.push(self.pos.turn);
-        self.rules
-            .make(&mut self.pos, &self.legal, &m, &mut self.log);
+        rules.make(&mut self.pos, list, &m, &mut self.log);
         let key = self.pos.repetition_key();
         self.hashes.push(key);
         *self.counts.entry(key).or_insert(0) += 1;
@@ -499,10 +551,9 @@ impl Game {
     }
 
     fn evaluate_goals(&mut self) -> Option<Outcome> {
-        self.legal();
         let cx = GoalContext {
+            has_moves: self.legal_count() > 0,
             pos: &self.pos,
-            moves: &self.legal,
             repetitions: self.repetitions(),
         };
         self.rules.outcome(&cx)

@@ -30,7 +30,7 @@ fn compare(name: &str, rules: &Rules, games: usize, plies: usize) -> (usize, usi
             seen.push(key);
             let cx = GoalContext {
                 pos: &pos,
-                moves: &list,
+                has_moves: !list.is_empty(),
                 repetitions: seen.iter().filter(|&&k| k == key).count(),
             };
             let planned = rules.outcome(&cx);

@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         let now = pos.repetition_key();
         let cx = GoalContext {
             pos: &pos,
-            moves: &list,
+            has_moves: !list.is_empty(),
             repetitions: history.iter().filter(|&&h| h == now).count(),
         };
         if rules.outcome(&cx).is_some() || list.moves.is_empty() {

@@ -67,7 +67,7 @@ pub fn run(
     let reps = keys.iter().filter(|&&k| k == root_key).count() + 1;
     let cx = GoalContext {
         pos: &pos,
-        moves: &root_list,
+        has_moves: !root_list.is_empty(),
         repetitions: reps,
     };
     if root_list.is_empty() || rules.outcome(&cx).is_some() {
@@ -293,7 +293,7 @@ impl Tree<'_> {
         let reps = keys.iter().filter(|&&k| k == key).count();
         let cx = GoalContext {
             pos,
-            moves: &self.list,
+            has_moves: !self.list.is_empty(),
             repetitions: reps,
         };
         match self.rules.outcome(&cx) {

@@ -329,7 +329,7 @@ pub(crate) fn settle(
     let key = pos.repetition_key();
     let cx = GoalContext {
         pos,
-        moves: &moves,
+        has_moves: !moves.is_empty(),
         repetitions: history.iter().filter(|&&h| h == key).count(),
     };
     let outcome = rules.outcome(&cx);

@@ -11,7 +11,8 @@
 
 use crate::def::GameDef;
 use crate::engine::{
-    revert, Cell, EngineConfig, FastPath, Move, MoveList, Op, Position, Rules, UndoLog, Workspace,
+    revert, Cell, EngineConfig, FastPath, Move, MoveList, Op, Picked, Position, Rules, UndoLog,
+    Workspace,
 };
 
 /// A move as its readers see it.
@@ -29,33 +30,34 @@ pub struct SeenMove {
 
 /// The moves of a list as their readers see them.
 pub fn seen(list: &MoveList) -> Vec<SeenMove> {
-    (list.moves.iter())
-        .map(|m| {
-            let mut ops: Vec<Op> = Vec::new();
-            for &op in list.ops(m).iter() {
-                match (ops.last_mut(), op) {
-                    (Some(Op::Set(p, c)), Op::Set(q, d)) if *p == q => *c = d,
-                    _ => ops.push(op),
-                }
-            }
-            SeenMove {
-                head: Move {
-                    op_lo: 0,
-                    op_hi: 0,
-                    path_lo: 0,
-                    path_hi: 0,
-                    cap_hi: 0,
-                    simple: false,
-                    sq: [0; 3],
-                    cell: Cell::EMPTY,
-                    ..*m
-                },
-                ops,
-                path: list.path(m).to_vec(),
-                captured: list.captured(m).to_vec(),
-            }
-        })
-        .collect()
+    list.moves.iter().map(|m| seen_move(list, m)).collect()
+}
+
+/// A move of a list as its readers see it.
+pub fn seen_move(list: &MoveList, m: &Move) -> SeenMove {
+    let mut ops: Vec<Op> = Vec::new();
+    for &op in list.ops(m).iter() {
+        match (ops.last_mut(), op) {
+            (Some(Op::Set(p, c)), Op::Set(q, d)) if *p == q => *c = d,
+            _ => ops.push(op),
+        }
+    }
+    SeenMove {
+        head: Move {
+            op_lo: 0,
+            op_hi: 0,
+            path_lo: 0,
+            path_hi: 0,
+            cap_hi: 0,
+            simple: false,
+            sq: [0; 3],
+            cell: Cell::EMPTY,
+            ..*m
+        },
+        ops,
+        path: list.path(m).to_vec(),
+        captured: list.captured(m).to_vec(),
+    }
 }
 
 /// One game's rules with every fast path alone, and with none.
@@ -131,11 +133,24 @@ impl PathRules {
                 return Err(format!("{name}: limits {:?}, plain {:?}", b.cut, a.cut));
             }
             if rules.config().count {
-                // Counting (`Rules::count_legal`) gives the number of legal moves.
+                // Counting (`Rules::count_legal`) gives the number of legal moves, and each
+                // of them is found by its index (`Rules::legal_move_at`).
                 let mut p = pos.clone();
-                let n = rules.count_legal(&mut ws, &mut p, &mut MoveList::new());
+                let mut rest = MoveList::new();
+                let n = rules.count_legal(&mut ws, &mut p, &mut rest);
                 if n != a.len() as u64 || &p != pos {
                     return Err(format!("{name}: counted {n} moves, plain {}", a.len()));
+                }
+                let mut one = MoveList::new();
+                for (i, want) in want.iter().enumerate() {
+                    let found = match rules.legal_move_at(&mut ws, &mut p, &rest, i, &mut one) {
+                        Some(Picked::Listed(j)) => rest.moves.get(j).map(|m| seen_move(&rest, m)),
+                        Some(Picked::Written(j)) => one.moves.get(j).map(|m| seen_move(&one, m)),
+                        None => None,
+                    };
+                    if found.as_ref() != Some(want) || &p != pos {
+                        return Err(format!("{name}: move {i} found {found:?}, plain {want:?}"));
+                    }
                 }
             }
             if let (Some(i), Some(after)) = (pick, &after) {

@@ -35,7 +35,7 @@ impl Search<'_> {
     pub(super) fn terminal(&self, ply: usize, moves: &MoveList, reps: usize) -> Option<i32> {
         let cx = GoalContext {
             pos: &self.pos,
-            moves,
+            has_moves: !moves.is_empty(),
             repetitions: reps,
         };
         let o = self.rules.outcome(&cx)?;

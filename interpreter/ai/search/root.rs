@@ -13,7 +13,7 @@ impl Search<'_> {
         let reps = self.repetitions(0);
         let cx = GoalContext {
             pos: &self.pos,
-            moves: &root_list,
+            has_moves: !root_list.is_empty(),
             repetitions: reps,
         };
         if root_list.is_empty() || self.rules.outcome(&cx).is_some() {

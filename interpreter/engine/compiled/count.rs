@@ -48,12 +48,18 @@ pub(in crate::engine) struct CountRow {
     pub far_enemy: u64,
     /// Its slides: `CountRows::rays[rays.0..rays.1]`.
     pub rays: (u32, u32),
+    /// The squares of its counted gates, in the order generation writes their moves onto
+    /// them: `CountRows::order[order.0..order.1]`.
+    pub order: (u32, u32),
     /// The most work (`Scratch::work`) its generation would count.
     pub work: u64,
     /// The most moves it can have: the squares its gates reach.
     pub most: u32,
     /// Every gate of the row is counted: generation leaves the square out.
     pub whole: bool,
+    /// No counted gate follows one that is not: the row's counted moves come before the
+    /// others it writes.
+    pub counted_first: bool,
     /// Where the row is counted in part, what its other gates' first tests ask: an empty
     /// square of `rest_empty`, an enemy piece on a square of `rest_enemy`, or something the
     /// square sets do not answer (`rest_open` is 1). When none can hold, generation would
@@ -106,6 +112,9 @@ pub(in crate::engine) struct CountRows {
     /// that are not counted lie in `rest`, in the row's order (empty for other rows).
     pub rest_span: Vec<(u32, u32)>,
     pub rest: Vec<SqGate>,
+    /// The squares of the counted gates of every row (`CountRow::order`), each with its gate
+    /// (an index in `GateRows::gates`).
+    pub order: Vec<(u16, u32)>,
     /// The counted rows that hold a gate.
     counted: usize,
     n_pieces: usize,
@@ -173,17 +182,21 @@ impl CountRows {
         let first = self.rays.len();
         let mut row = CountRow {
             whole: true,
+            counted_first: true,
             ..CountRow::default()
         };
         let mut any = false;
         // A two-square step is counted already.
         let mut far = false;
+        let order = self.order.len();
         let gates = rows.gates.get_mut(a as usize..b as usize)?;
-        for g in gates {
+        for (gi, g) in (a..).zip(gates) {
             let Some(e) = rows.entries.get(g.entry as usize) else {
                 row.whole = false;
                 continue;
             };
+            // Whether a gate before this one is left to generation.
+            let after_rest = !row.whole;
             let reached = row.reach(&self.rays[first..]);
             let other = RowFlags::RUN | RowFlags::TEST | RowFlags::JUMP;
             let mut counted = !g.flags.intersects(other);
@@ -202,6 +215,9 @@ impl CountRows {
                             && r.mask & reached == 0;
                         if counted {
                             row.work += steps + u64::from(e.weight);
+                            let at = r.at as usize..(r.at + r.len) as usize;
+                            let squares = rays.squares.get(at).unwrap_or(&[]);
+                            self.order.extend(squares.iter().map(|&q| (q, gi)));
                             self.rays.push(CountRay {
                                 mask: r.mask,
                                 // The squares run one way from the start (checked at
@@ -238,6 +254,7 @@ impl CountRows {
                         row.far_enemy = bit;
                     }
                     row.work += u64::from(e.weight);
+                    self.order.push((g.q2, gi));
                 }
             } else if g.flags.contains(RowFlags::SIMPLE) {
                 let mask = g.mask.bits();
@@ -254,15 +271,18 @@ impl CountRows {
                         row.enemy |= bit;
                     }
                     row.work += u64::from(e.weight);
+                    self.order.push((g.q, gi));
                 }
             } else {
                 counted = false;
             }
             g.flags.set(RowFlags::COUNTED, counted);
+            row.counted_first &= !(counted && after_rest);
             row.whole &= counted;
             any |= counted;
         }
         row.rays = (first as u32, self.rays.len() as u32);
+        row.order = (order as u32, self.order.len() as u32);
         row.most = row.reach(&self.rays[first..]).count_ones();
         (any || a == b).then_some(row)
     }

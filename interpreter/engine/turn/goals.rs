@@ -7,7 +7,7 @@
 
 use crate::def::*;
 use crate::engine::goal_plan::Check;
-use crate::engine::{MoveList, Position, Rules, DEAD};
+use crate::engine::{Position, Rules, DEAD};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,8 +84,8 @@ fn rank(c: &GoalCond) -> (u8, &'static str) {
 pub struct GoalContext<'a> {
     /// The position.
     pub pos: &'a Position,
-    /// The legal moves of the player to move.
-    pub moves: &'a MoveList,
+    /// Whether the player to move has a legal move.
+    pub has_moves: bool,
     /// How often the current position has occurred (including now).
     pub repetitions: usize,
 }
@@ -107,7 +107,7 @@ impl Rules {
         let plan = &self.goal_plan;
         let goals = self.def.goals.iter().zip(&plan.checks);
         goals.enumerate().any(|(gi, (goal, check))| {
-            if plan.idle[gi] && !cx.moves.is_empty() {
+            if plan.idle[gi] && cx.has_moves {
                 return false;
             }
             let holds = |&p: &PlayerId| self.check(check, p, to_move, cx);
@@ -132,7 +132,7 @@ impl Rules {
         let plan = &self.goal_plan;
         for (gi, goal) in self.def.goals.iter().enumerate() {
             // `stalemated` and `checkmated` need a player without moves.
-            if planned && plan.idle[gi] && !cx.moves.is_empty() {
+            if planned && plan.idle[gi] && cx.has_moves {
                 continue;
             }
             let check = &plan.checks[gi];
@@ -308,10 +308,10 @@ impl Rules {
             GoalCond::Not(x) => !self.holds(x, p, to_move, cx),
             GoalCond::And(xs) => xs.iter().all(|x| self.holds(x, p, to_move, cx)),
             GoalCond::Or(xs) => xs.iter().any(|x| self.holds(x, p, to_move, cx)),
-            GoalCond::Stalemated => p == to_move && cx.moves.is_empty(),
+            GoalCond::Stalemated => p == to_move && !cx.has_moves,
             GoalCond::Checkmated(types) => {
                 p == to_move
-                    && cx.moves.is_empty()
+                    && !cx.has_moves
                     && (0..pos.cells.len()).any(|sq| {
                         let c = pos.cells[sq];
                         !c.is_empty()

@@ -115,6 +115,9 @@ pub(in crate::engine) struct CountRows {
     /// The squares of the counted gates of every row (`CountRow::order`), each with its gate
     /// (an index in `GateRows::gates`).
     pub order: Vec<(u16, u32)>,
+    /// For every (piece type, square), the span of a row of one gate: `(0, 1)`
+    /// (`Generator::gen_gate` runs one gate as the rows' loop runs the rest's).
+    pub one: Vec<(u32, u32)>,
     /// The counted rows that hold a gate.
     counted: usize,
     n_pieces: usize,
@@ -145,6 +148,7 @@ impl CountRows {
         }
         plan.n_pieces = n_pieces;
         plan.n_pos = n_pos;
+        plan.one = vec![(0, 1); n_pieces * n_pos];
         for pl in 0..def.players.len() {
             let base = rows.base(sel, pl);
             for pi in 0..n_pieces {

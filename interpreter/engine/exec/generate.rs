@@ -330,6 +330,37 @@ impl Generator {
         self.gen_rows_of::<true>(ex, (base, hi), rest, squares, scratch, out)
     }
 
+    /// The moves of the one gate `gate` (an index in `GateRows::gates`) of the row of the
+    /// mover's piece on `sq`, as the rows' loop writes them (`Rules::legal_move_at`): the
+    /// rows' loop over that square, its row read as that gate alone (`CountRows::one`).
+    pub(in crate::engine) fn gen_gate(
+        &self,
+        pos: &Position,
+        (side, sel): (PlayerId, usize),
+        (sq, gate): (u16, u32),
+        scratch: &mut Scratch,
+        out: &mut MoveList,
+    ) {
+        let mut ex = Exec::new(self, pos, side, Mode::Generate);
+        let (Some(base), Some(cell)) = (
+            self.gate_rows.base(sel, side.idx()),
+            pos.cells.get(sq as usize),
+        ) else {
+            return;
+        };
+        let Some(row) = (self.gate_rows.gates).get(gate as usize..gate as usize + 1) else {
+            return;
+        };
+        let hi = pos.cells.len();
+        let one = (
+            1u64.checked_shl(u32::from(sq)).unwrap_or(0),
+            &self.count.one[..],
+            row,
+        );
+        let square = std::iter::once((sq as usize, cell));
+        self.gen_rows_of::<true>(&mut ex, (base, hi), one, square, scratch, out);
+    }
+
     /// [`Rules::gen_rows`] over the squares and cells `squares` (in order, below `hi`; those
     /// of the mover's live pieces are taken); with `PART`, on the squares of `part` the rows
     /// are those of `rest` (`rest[spans[i].0..spans[i].1]` for the row `i` of
@@ -344,6 +375,11 @@ impl Generator {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) -> bool {
+        use crate::engine::gate_test::{passes, passes_flat, Classes};
+        use gates::RowFlags;
+        // Counting leaves the rows' gates whose squares are mostly empty (leaps, slides) to
+        // the count: those left are as often empty as not.
+        let passes = if PART { passes_flat } else { passes };
         let pos = ex.pos;
         let cells = &pos.cells[..];
         let side = ex.side.0;
@@ -372,115 +408,63 @@ impl Generator {
             let Some(row) = gates.get(a as usize..b as usize) else {
                 continue;
             };
-            // Counting leaves the rows' gates whose squares are mostly empty (leaps, slides)
-            // to the count: those left are as often empty as not (`FLAT`).
-            if !self.gen_row::<PART>(ex, (base, hi), (sq, pi), row, &mut occ, scratch, out) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// The moves of the gates `row` of the mover's piece of type `pi` on `sq`, in order, as
-    /// [`Rules::gen_rows_of`] writes them (with `FLAT`, testing the gates without a branch on
-    /// their classes). False once generation is cut.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn gen_row<const FLAT: bool>(
-        &self,
-        ex: &mut Exec,
-        (base, hi): (usize, usize),
-        (sq, pi): (usize, usize),
-        row: &[gates::SqGate],
-        occ: &mut rays::Occupied,
-        scratch: &mut Scratch,
-        out: &mut MoveList,
-    ) -> bool {
-        use crate::engine::gate_test::{passes, passes_flat, Classes};
-        use gates::RowFlags;
-        let passes = if FLAT { passes_flat } else { passes };
-        let cells = &ex.pos.cells[..];
-        let (side, n_pos, rows) = (ex.side.0, cells.len(), &self.gate_rows);
-        // The moves written from this square begin at `first`, read once a gate is
-        // open (most rows have none), unless the row is marked distinct.
-        let mut first = usize::MAX;
-        for g in row {
-            let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
-            if !passes(g.mask, c, side) {
-                continue;
-            }
-            if g.mask2 != Classes::ANY {
-                let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
-                if !passes(g.mask2, c2, side) {
+            // The moves written from this square begin at `first`, read once a gate is
+            // open (most rows have none), unless the row is marked distinct.
+            let mut first = usize::MAX;
+            for g in row {
+                let c = cells.get(g.q as usize).copied().unwrap_or(Cell::EMPTY);
+                if !passes(g.mask, c, side) {
                     continue;
                 }
+                if g.mask2 != Classes::ANY {
+                    let c2 = cells.get(g.q2 as usize).copied().unwrap_or(Cell::EMPTY);
+                    if !passes(g.mask2, c2, side) {
+                        continue;
+                    }
+                }
+                // A row shown distinct at load needs no note (`GateRows::mark_distinct`).
+                if first == usize::MAX && !g.flags.contains(RowFlags::DISTINCT) {
+                    first = out.moves.len();
+                }
+                let Some(e) = rows.entries.get(g.entry as usize) else {
+                    continue;
+                };
+                let plain =
+                    RowFlags::SIMPLE | RowFlags::DISTINCT | RowFlags::COUNTED | RowFlags::LAST;
+                let flags = g.flags.difference(plain);
+                if g.flags.contains(RowFlags::RAY) {
+                    self.run_ray(ex, (g, e, sq as u16), &mut occ, scratch, out);
+                } else if g.flags.contains(RowFlags::SIMPLE)
+                    && rows.simples.get(g.simple as usize).is_some_and(|head| {
+                        ex.push_simple_call(head, e.move_type, sq as u16, g.q, out)
+                    })
+                {
+                    // The block's one move, written from the row (its run would count
+                    // no step).
+                    scratch.work = scratch.work.saturating_add(e.weight as u64);
+                } else if flags == RowFlags::STRAIGHT {
+                    ex.cp = g.q;
+                    ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
+                } else if flags.contains(RowFlags::JUMP) {
+                    self.run_jump_row(ex, g, e, sq, scratch, out);
+                } else if flags.is_empty() {
+                    // A gated block that is not straight (recycled captures, marks, flags).
+                    ex.cp = g.q;
+                    self.run_gated_row(ex, e, pi, sq, scratch, out);
+                } else {
+                    self.run_row_gate(ex, *g, e, pi, sq, scratch, out);
+                }
+                if out.moves.len() >= GEN_MOVE_LIMIT && self.more_blocks(ex, base, g, sq, hi) {
+                    out.note_cut(Cut::TotalMoves);
+                    scratch.may_repeat = true;
+                    return false;
+                }
             }
-            // A row shown distinct at load needs no note (`GateRows::mark_distinct`).
-            if first == usize::MAX && !g.flags.contains(RowFlags::DISTINCT) {
-                first = out.moves.len();
+            if first != usize::MAX {
+                scratch.note_square(out, first, sq as u16, n_pos);
             }
-            let Some(e) = rows.entries.get(g.entry as usize) else {
-                continue;
-            };
-            let plain = RowFlags::SIMPLE | RowFlags::DISTINCT | RowFlags::COUNTED | RowFlags::LAST;
-            let flags = g.flags.difference(plain);
-            if g.flags.contains(RowFlags::RAY) {
-                self.run_ray(ex, (g, e, sq as u16), occ, scratch, out);
-            } else if g.flags.contains(RowFlags::SIMPLE)
-                && rows
-                    .simples
-                    .get(g.simple as usize)
-                    .is_some_and(|head| ex.push_simple_call(head, e.move_type, sq as u16, g.q, out))
-            {
-                // The block's one move, written from the row (its run would count
-                // no step).
-                scratch.work = scratch.work.saturating_add(e.weight as u64);
-            } else if flags == RowFlags::STRAIGHT {
-                ex.cp = g.q;
-                ex.run_straight(e, self.special.seq_of(e.id), sq as u16, scratch, out);
-            } else if flags.contains(RowFlags::JUMP) {
-                self.run_jump_row(ex, g, e, sq, scratch, out);
-            } else if flags.is_empty() {
-                // A gated block that is not straight (recycled captures, marks, flags).
-                ex.cp = g.q;
-                self.run_gated_row(ex, e, pi, sq, scratch, out);
-            } else {
-                self.run_row_gate(ex, *g, e, pi, sq, scratch, out);
-            }
-            if out.moves.len() >= GEN_MOVE_LIMIT && self.more_blocks(ex, base, g, sq, hi) {
-                out.note_cut(Cut::TotalMoves);
-                scratch.may_repeat = true;
-                return false;
-            }
-        }
-        if first != usize::MAX {
-            scratch.note_square(out, first, sq as u16, n_pos);
         }
         true
-    }
-
-    /// The moves of the one gate `gate` (an index in `GateRows::gates`) of the row of the
-    /// mover's piece on `sq`, as the rows' loop writes them (`Rules::legal_move_at`).
-    pub(in crate::engine) fn gen_gate(
-        &self,
-        pos: &Position,
-        (side, sel): (PlayerId, usize),
-        (sq, gate): (u16, u32),
-        scratch: &mut Scratch,
-        out: &mut MoveList,
-    ) {
-        let mut ex = Exec::new(self, pos, side, Mode::Generate);
-        let (sq, n_pos) = (sq as usize, pos.cells.len());
-        let (Some(base), Some(cell)) = (self.gate_rows.base(sel, side.idx()), pos.cells.get(sq))
-        else {
-            return;
-        };
-        let row = (self.gate_rows.gates).get(gate as usize..gate as usize + 1);
-        if let (Some(row), Some(pi)) = (row, (cell.piece as usize).checked_sub(1)) {
-            let mut occ = rays::Occupied::new(self.config.piece_sets);
-            let here = (base, n_pos);
-            self.gen_row::<false>(&mut ex, here, (sq, pi), row, &mut occ, scratch, out);
-        }
     }
 
     /// Whether the lists' loop (`Rules::gen_lists_of`) would look at another block after the

@@ -346,7 +346,7 @@ impl Rules {
         let first = memo.skip >> sq & 1 != 0 || row.counted_first;
         if !first {
             // The piece's moves, filtered.
-            self.moves_from(ws, pos, sq, true, out);
+            self.legal_moves_from(ws, pos, sq, out);
             return (out.cut.is_none() && k < out.len()).then_some(Picked::Written(k));
         }
         if k >= counted {

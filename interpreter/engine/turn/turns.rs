@@ -46,7 +46,7 @@ impl Rules {
             // answer (the worse ones are never generated).
             for k in 0..self.rank_passes.len() {
                 out.clear();
-                self.whole_turns::<COUNTING>(ws, pos, entry.owner, (k, NONE), out);
+                self.whole_turns::<COUNTING>(ws, pos, entry.owner, k, out);
                 cut = cut.or(out.cut);
                 if !out.is_empty() {
                     break;
@@ -56,7 +56,7 @@ impl Rules {
             ws.one_rank = true;
         } else {
             let sel = self.type_selector(entry.move_type);
-            self.whole_turns::<COUNTING>(ws, pos, entry.owner, (sel, NONE), out);
+            self.whole_turns::<COUNTING>(ws, pos, entry.owner, sel, out);
             cut = out.cut;
         }
         if COUNTING {
@@ -76,25 +76,23 @@ impl Rules {
         ws.scratch.work_stop = WorkStop::default();
     }
 
-    /// The moves of the piece on `sq` as [`Rules::legal_moves_in`] would write them, in its
-    /// order: with `filter` the legal ones, else the whole turns before the filters. Only for
-    /// games whose filters judge each move alone and with one rank of blocks (`compiled/count.rs`).
-    pub(super) fn moves_from(
+    /// The legal moves of the piece on `sq` as [`Rules::legal_moves_in`] would write them, in
+    /// its order. Only for the games `compiled/count.rs` counts: one rank of blocks, no partial
+    /// moves (so the steps are the whole turns), filters that judge each move alone.
+    #[inline(never)]
+    pub(super) fn legal_moves_from(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
         sq: u16,
-        filter: bool,
         out: &mut MoveList,
     ) {
         out.clear();
         ws.scratch.work_stop = WorkStop(ws.scratch.work.saturating_add(GEN_WORK_LIMIT));
         let entry = self.entry(pos.turn);
-        let sel = self.type_selector(entry.move_type);
-        self.whole_turns::<false>(ws, pos, entry.owner, (sel, sq), out);
-        if filter {
-            self.finish(ws, pos, out);
-        }
+        self.gen_steps(pos, entry.owner, entry.move_type, sq, &mut ws.scratch, out);
+        ws.distinct = !ws.scratch.may_repeat;
+        self.finish(ws, pos, out);
         ws.distinct = false;
         if ws.scratch.work >= ws.scratch.work_stop.0 {
             out.note_cut(Cut::GenWork);
@@ -172,21 +170,20 @@ impl Rules {
     }
 
     /// The whole turns (chains expanded, not yet filtered) that the blocks of `side` chosen by
-    /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty): those of the piece on
-    /// square `only`, or (`NONE`) all.
+    /// selector `sel` (`Rules::gen_lists`) begin, into `out` (empty).
     fn whole_turns<const COUNTING: bool>(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
         side: PlayerId,
-        (sel, only): (usize, u16),
+        sel: usize,
         out: &mut MoveList,
     ) {
         ws.distinct = false;
         // The steps are generated into `out` (empty), which they stay in when they are whole
         // turns, the usual case.
         debug_assert!(out.is_empty() && out.ops.is_empty() && out.squares.is_empty());
-        self.gen_steps_where::<COUNTING>(pos, side, sel, only, &mut ws.scratch, out);
+        self.gen_steps_where::<COUNTING>(pos, side, sel, NONE, &mut ws.scratch, out);
         // Deferred captures are removed when the chain ends: a step that captured nothing
         // has none to remove.
         let deferred = self.deferred;

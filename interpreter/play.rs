@@ -48,7 +48,7 @@ pub struct Game {
     legal: MoveList,
     legal_for: Option<u64>,
     /// The number of legal moves of the position with this hash, counted by
-    /// `Rules::count_legal` with `legal` as its buffer (which then holds what the count
+    /// `Rules::count_legal_noted` with `legal` as its buffer (which then holds what the count
     /// left, unless `legal_for` is that hash too).
     counted_for: Option<(u64, usize)>,
     /// The moves of one piece, written to find a move by its index (`Rules::legal_move_at`).
@@ -191,7 +191,7 @@ impl Game {
     }
 
     /// The number of legal moves in the current position, [`Game::legal`]'s length, counted
-    /// without writing most of them where the rules allow (`Rules::count_legal`).
+    /// without writing most of them where the rules allow (`Rules::count_legal_noted`).
     pub fn legal_count(&mut self) -> usize {
         let hash = self.pos.hash;
         if self.legal_for == Some(hash) {
@@ -201,7 +201,8 @@ impl Game {
             Some((h, n)) if h == hash => n,
             _ => {
                 let rules = &*self.rules;
-                let n = rules.count_legal(&mut self.ws, &mut self.pos, &mut self.legal) as usize;
+                let n =
+                    rules.count_legal_noted(&mut self.ws, &mut self.pos, &mut self.legal) as usize;
                 // The buffer no longer holds another position's list.
                 self.legal_for = None;
                 self.counted_for = Some((hash, n));

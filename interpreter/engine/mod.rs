@@ -29,7 +29,7 @@ pub use compiled::arith::arith;
 pub use compiled::attack;
 use compiled::{after, arith, config, count, gate_test, gates, goal_plan, rays, special};
 use state::{moves, position, scratch, undo};
-pub use turn::count::Picked;
+pub use turn::pick::Picked;
 pub use turn::workspace::Workspace;
 use turn::{coverage, goals, legal, make};
 

@@ -137,7 +137,7 @@ impl PathRules {
                 // of them is found by its index (`Rules::legal_move_at`).
                 let mut p = pos.clone();
                 let mut rest = MoveList::new();
-                let n = rules.count_legal(&mut ws, &mut p, &mut rest);
+                let n = rules.count_legal_noted(&mut ws, &mut p, &mut rest);
                 if n != a.len() as u64 || &p != pos {
                     return Err(format!("{name}: counted {n} moves, plain {}", a.len()));
                 }

@@ -1,6 +1,5 @@
 //! Counting the legal moves of a position without writing most of them (`FastPath::Count`,
-//! the last level of bulk perft), and then finding one of them by its index in the legal list
-//! without writing the others (`Rules::legal_move_at`, random playouts).
+//! the last level of bulk perft; random playouts, with `turn/pick.rs`).
 //!
 //! The pieces of the mover whose gate rows `compiled/count.rs` marks as counted (plain leaps
 //! and slides to pairwise different squares) have their destinations found as one word each,
@@ -27,15 +26,6 @@ use crate::engine::STEP_LIMIT;
 
 // A counted slide cannot reach the step limit.
 const _: () = assert!(MAX_RAY_STEPS <= STEP_LIMIT as u64);
-
-/// Where [`Rules::legal_move_at`] found a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Picked {
-    /// At this index of the list given to [`Rules::count_legal`].
-    Listed(usize),
-    /// At this index of the list [`Rules::legal_move_at`] wrote.
-    Written(usize),
-}
 
 /// The moves counted so far in one position.
 #[derive(Default)]
@@ -84,24 +74,52 @@ impl Rules {
     /// counted without being written.
     #[inline(never)]
     pub fn count_legal(&self, ws: &mut Workspace, pos: &mut Position, list: &mut MoveList) -> u64 {
-        ws.counted = CountMemo::default();
-        if let Some(n) = self.count_fast(ws, pos, list) {
-            ws.counted.hash = Some(pos.hash);
+        self.count_legal_of::<false>(ws, pos, list)
+    }
+
+    /// [`Rules::count_legal`], noting in `ws` what [`Rules::legal_move_at`] needs to find a
+    /// move of the position by its index afterwards.
+    pub fn count_legal_noted(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        list: &mut MoveList,
+    ) -> u64 {
+        self.count_legal_of::<true>(ws, pos, list)
+    }
+
+    /// [`Rules::count_legal`]; with `NOTE`, noting what it learnt (`Workspace::counted`).
+    #[inline(always)]
+    fn count_legal_of<const NOTE: bool>(
+        &self,
+        ws: &mut Workspace,
+        pos: &mut Position,
+        list: &mut MoveList,
+    ) -> u64 {
+        // Whatever was noted before no longer holds (`counted_to` is written again).
+        ws.counted.hash = None;
+        if let Some(n) = self.count_fast::<NOTE>(ws, pos, list) {
+            if NOTE {
+                ws.counted.hash = Some(pos.hash);
+            }
             return n;
         }
         // Royal safety may take the examination `count_fast` made (`Safety::examined`).
         self.legal_moves_in(ws, pos, list);
         ws.safety.examined = false;
-        ws.counted = CountMemo {
-            hash: Some(pos.hash),
-            whole: true,
-            ..CountMemo::default()
-        };
+        if NOTE {
+            ws.counted = CountMemo {
+                hash: Some(pos.hash),
+                whole: true,
+                ..CountMemo::default()
+            };
+        }
         list.len() as u64
     }
 
-    /// [`Rules::count_legal`] by counting, or `None` where it cannot be shown equal.
-    fn count_fast(
+    /// [`Rules::count_legal`] by counting, or `None` where it cannot be shown equal; with
+    /// `NOTE`, noting what it counted (`Workspace::counted`).
+    fn count_fast<const NOTE: bool>(
         &self,
         ws: &mut Workspace,
         pos: &mut Position,
@@ -189,7 +207,7 @@ impl Rules {
         let left = std::mem::take(&mut ws.scratch.count_skip);
         if left | std::mem::take(&mut ws.scratch.count_part) != 0 {
             // The rows' loop over the square set did not run: the list is whole.
-            ws.counted.whole = true;
+            ws.counted.whole = NOTE;
             return Some(list.len() as u64);
         }
         let used = ws.scratch.work.saturating_sub(start);
@@ -216,154 +234,26 @@ impl Rules {
             return None;
         }
         let rest = list.len() as u64;
-        ws.counted = CountMemo {
-            skip,
-            part,
-            kept,
-            king,
-            king_safe,
-            ..CountMemo::default()
-        };
+        if NOTE {
+            ws.counted = CountMemo {
+                hash: None,
+                skip,
+                part,
+                kept,
+                king,
+                king_safe,
+                whole: false,
+                rest_void: false,
+            };
+        }
         if self.def.options.pass_turn == PassTurn::Forced && counted > 0 && rest == 1 {
             // The rest is only the pass that an empty list gets: the counted moves are legal.
             if list.moves.first().is_some_and(|m| m.pass) {
-                ws.counted.rest_void = true;
+                ws.counted.rest_void = NOTE;
                 return Some(counted);
             }
         }
         Some(counted + rest)
-    }
-
-    /// The `i`-th legal move of the position that [`Rules::count_legal`] last counted with
-    /// `list` (the `i`-th of [`Rules::legal_moves_in`]'s list), found without writing the
-    /// others: in `list`, or in `out`, which then holds the moves of its piece. `None` when
-    /// the count was of another position or other buffers, or `i` is past it.
-    ///
-    /// The legal list holds the moves of the mover's pieces by square, ascending, each
-    /// square's in its row's order, then the drops; the filters judge each move alone (the
-    /// count plan holds only such games). So the move is found by counting each square's
-    /// legal moves (the counted ones, then those of `list` that start there), and then, on
-    /// the square that holds it, generating that piece's moves alone.
-    pub fn legal_move_at(
-        &self,
-        ws: &mut Workspace,
-        pos: &mut Position,
-        list: &MoveList,
-        i: usize,
-        out: &mut MoveList,
-    ) -> Option<Picked> {
-        let memo = ws.counted;
-        if memo.hash != Some(pos.hash) {
-            return None;
-        }
-        if memo.whole {
-            return (i < list.len()).then_some(Picked::Listed(i));
-        }
-        if ws.scratch.mode != Mode::Generate || self.rank_passes.len() > 1 {
-            return None;
-        }
-        let rest = if memo.rest_void {
-            &[][..]
-        } else {
-            &list.moves[..]
-        };
-        let (mut left, mut j, mut last) = (i, 0, 0);
-        let mut squares = memo.skip | memo.part;
-        loop {
-            // Past the board's squares once the counted ones are done (drops, a pass).
-            let next = match squares {
-                0 => u32::MAX,
-                s => s.trailing_zeros(),
-            };
-            while let Some(m) = rest.get(j) {
-                let from = u32::from(list.ends(m).0);
-                if from >= next {
-                    break;
-                }
-                if from < last {
-                    // Not in the order this relies on.
-                    return None;
-                }
-                last = from;
-                if left == 0 {
-                    return Some(Picked::Listed(j));
-                }
-                left -= 1;
-                j += 1;
-            }
-            if squares == 0 {
-                return None;
-            }
-            squares &= squares - 1;
-            let sq = next as u16;
-            let lands = if sq == memo.king {
-                memo.king_safe
-            } else {
-                memo.kept
-            };
-            let counted = ws.counted_to.get(next as usize).map_or(0, |&t| t & lands);
-            let (mut here, at) = (counted.count_ones() as usize, j);
-            while rest.get(j).is_some_and(|m| list.ends(m).0 == sq) {
-                (here, j, last) = (here + 1, j + 1, next);
-            }
-            if left < here {
-                return self.legal_move_on(ws, pos, (sq, left), at, out);
-            }
-            left -= here;
-        }
-    }
-
-    /// The `k`-th legal move of the piece on `sq` (`Rules::legal_move_at`), whose moves in
-    /// `list` (the rest's, if any) begin at index `j`: that one, or one written into `out` with
-    /// the other moves of its gate or of its piece.
-    fn legal_move_on(
-        &self,
-        ws: &mut Workspace,
-        pos: &mut Position,
-        (sq, k): (u16, usize),
-        j: usize,
-        out: &mut MoveList,
-    ) -> Option<Picked> {
-        let memo = ws.counted;
-        let entry = self.entry(pos.turn);
-        let c = pos.cells[sq as usize];
-        let row = self.count.row(
-            entry.owner.idx(),
-            (c.piece as usize).checked_sub(1)?,
-            sq as usize,
-        )?;
-        // Its counted moves: a piece neither royal nor pinned moves where they land on
-        // `kept`, the royal piece where its steps are safe.
-        let lands = if sq == memo.king {
-            memo.king_safe
-        } else {
-            memo.kept
-        };
-        let legal = ws.counted_to.get(sq as usize)? & lands;
-        let counted = legal.count_ones() as usize;
-        // The other gates write nothing here, or only after the counted ones: the counted
-        // moves, in the order of the row's squares, then the rest's (in `list`).
-        let first = memo.skip >> sq & 1 != 0 || row.counted_first;
-        if !first {
-            // The piece's moves, filtered.
-            self.legal_moves_from(ws, pos, sq, out);
-            return (out.cut.is_none() && k < out.len()).then_some(Picked::Written(k));
-        }
-        if k >= counted {
-            return Some(Picked::Listed(j + k - counted));
-        }
-        // Only the gate of the one wanted is run.
-        let order = self
-            .count
-            .order
-            .get(row.order.0 as usize..row.order.1 as usize)?;
-        let mut squares = order.iter().filter(|&&(q, _)| legal >> (q & 63) & 1 != 0);
-        let &(to, gate) = squares.nth(k)?;
-        out.clear();
-        let sel = self.type_selector(entry.move_type);
-        (self.gen_gate(pos, (entry.owner, sel), (sq, gate), &mut ws.scratch, out));
-        let at = out.moves.iter().position(|m| out.ends(m) == (sq, to))?;
-        Some(Picked::Written(at))
     }
 
     /// The destinations of a counted row: its leaps' squares that are empty or hold an enemy

@@ -6,6 +6,7 @@ pub(super) mod coverage;
 pub(super) mod goals;
 pub(super) mod legal;
 pub(super) mod make;
+pub(super) mod pick;
 pub(super) mod royal_sets;
 pub(super) mod turns;
 pub(super) mod workspace;

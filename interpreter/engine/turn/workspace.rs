@@ -35,17 +35,17 @@ pub struct Workspace {
     /// By square (64 once used), the destinations `Rules::count_legal` counted for the piece
     /// there (read only on the squares it counted in part).
     pub(super) counted_to: Vec<u64>,
-    /// What the last `Rules::count_legal` learnt of its position.
+    /// What the last `Rules::count_legal_noted` learnt of its position.
     pub(super) counted: CountMemo,
 }
 
-/// What [`Rules::count_legal`](super::Rules::count_legal) learnt of a position, for
+/// What [`Rules::count_legal_noted`](super::Rules::count_legal_noted) learnt of a position, for
 /// `Rules::legal_move_at` to find one move without writing the others.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct CountMemo {
     /// The position's hash; `None` when nothing is known.
     pub hash: Option<u64>,
-    /// The list that `count_legal` was given holds every legal move, in order.
+    /// The list that `count_legal_noted` was given holds every legal move, in order.
     pub whole: bool,
     /// Else it holds the legal moves of what was generated (the rest), unless only a pass
     /// that the counted moves make illegal (`rest_void`).

@@ -48,18 +48,12 @@ pub(in crate::engine) struct CountRow {
     pub far_enemy: u64,
     /// Its slides: `CountRows::rays[rays.0..rays.1]`.
     pub rays: (u32, u32),
-    /// The squares of its counted gates, in the order generation writes their moves onto
-    /// them: `CountRows::order[order.0..order.1]`.
-    pub order: (u32, u32),
     /// The most work (`Scratch::work`) its generation would count.
     pub work: u64,
     /// The most moves it can have: the squares its gates reach.
     pub most: u32,
     /// Every gate of the row is counted: generation leaves the square out.
     pub whole: bool,
-    /// No counted gate follows one that is not: the row's counted moves come before the
-    /// others it writes.
-    pub counted_first: bool,
     /// Where the row is counted in part, what its other gates' first tests ask: an empty
     /// square of `rest_empty`, an enemy piece on a square of `rest_enemy`, or something the
     /// square sets do not answer (`rest_open` is 1). When none can hold, generation would
@@ -90,6 +84,17 @@ impl CountRow {
     }
 }
 
+/// Where the counted moves of a row stand among its moves (`Rules::legal_move_at`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::engine) struct RowOrder {
+    /// The squares of its counted gates, in the order generation writes their moves onto
+    /// them: `CountRows::order[squares.0..squares.1]`.
+    pub squares: (u32, u32),
+    /// No counted gate follows one that is not: the row's counted moves come before the
+    /// others it writes.
+    pub counted_first: bool,
+}
+
 /// One counted slide.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::engine) struct CountRay {
@@ -112,7 +117,9 @@ pub(in crate::engine) struct CountRows {
     /// that are not counted lie in `rest`, in the row's order (empty for other rows).
     pub rest_span: Vec<(u32, u32)>,
     pub rest: Vec<SqGate>,
-    /// The squares of the counted gates of every row (`CountRow::order`), each with its gate
+    /// Per (player, piece type, square), as `rows`: where the counted moves of the row stand.
+    pub orders: Vec<RowOrder>,
+    /// The squares of the counted gates of every row (`RowOrder::squares`), each with its gate
     /// (an index in `GateRows::gates`).
     pub order: Vec<(u16, u32)>,
     /// For every (piece type, square), the span of a row of one gate: `(0, 1)`
@@ -154,7 +161,9 @@ impl CountRows {
             for pi in 0..n_pieces {
                 for sq in 0..n_pos {
                     let span = base.and_then(|b| rows.spans(b).get(pi * n_pos + sq).copied());
-                    let mut row = span.and_then(|(a, b)| plan.row_of(rows, rays, a, b));
+                    let planned = span.and_then(|(a, b)| plan.row_of(rows, rays, a, b));
+                    let (mut row, order) = (planned.map(|p| p.0), planned.map(|p| p.1));
+                    plan.orders.push(order.unwrap_or_default());
                     plan.counted += usize::from(row.is_some() && span.is_some_and(|s| s.0 < s.1));
                     // The gates generation runs where the row is counted in part.
                     let first = plan.rest.len() as u32;
@@ -181,14 +190,20 @@ impl CountRows {
     /// The plan of the row `rows.gates[a..b]`: its gates that can be counted (a plain leap or
     /// slide whose moves neither promote nor continue, onto squares no gate counted before
     /// reaches), marked `RowFlags::COUNTED`; `None` when there is none.
-    fn row_of(&mut self, rows: &mut GateRows, rays: &Rays, a: u32, b: u32) -> Option<CountRow> {
+    fn row_of(
+        &mut self,
+        rows: &mut GateRows,
+        rays: &Rays,
+        a: u32,
+        b: u32,
+    ) -> Option<(CountRow, RowOrder)> {
         let plain = |m: &Move| m.promote == 0 && !m.partial && m.simple;
         let first = self.rays.len();
         let mut row = CountRow {
             whole: true,
-            counted_first: true,
             ..CountRow::default()
         };
+        let mut counted_first = true;
         let mut any = false;
         // A two-square step is counted already.
         let mut far = false;
@@ -281,14 +296,20 @@ impl CountRows {
                 counted = false;
             }
             g.flags.set(RowFlags::COUNTED, counted);
-            row.counted_first &= !(counted && after_rest);
+            counted_first &= !(counted && after_rest);
             row.whole &= counted;
             any |= counted;
         }
         row.rays = (first as u32, self.rays.len() as u32);
-        row.order = (order as u32, self.order.len() as u32);
+        let squares = (order as u32, self.order.len() as u32);
         row.most = row.reach(&self.rays[first..]).count_ones();
-        (any || a == b).then_some(row)
+        (any || a == b).then_some((
+            row,
+            RowOrder {
+                squares,
+                counted_first,
+            },
+        ))
     }
 
     /// The spans in [`CountRows::rest`] of the rows of player `pl` (by piece type and square,
@@ -304,6 +325,13 @@ impl CountRows {
     pub(in crate::engine) fn row(&self, pl: usize, pi: usize, sq: usize) -> Option<&CountRow> {
         let i = (pl * self.n_pieces + pi) * self.n_pos + sq;
         self.rows.get(i)?.as_ref()
+    }
+
+    /// Where the counted moves of that row stand among its moves.
+    #[inline]
+    pub(in crate::engine) fn order(&self, pl: usize, pi: usize, sq: usize) -> Option<&RowOrder> {
+        let i = (pl * self.n_pieces + pi) * self.n_pos + sq;
+        self.orders.get(i)
     }
 
     /// The counted rows that hold a gate (`Rules::path_counts`).

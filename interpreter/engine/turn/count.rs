@@ -170,20 +170,14 @@ impl Rules {
             );
         }
         // The one royal piece: each destination tested over the attack tables' square sets
-        // as its simple move would be (`Rules::royal_step_safe`).
+        // as its simple move would be (`Rules::royal_steps_safe`).
         let (mut king, mut king_safe) = (NONE, 0);
         if let Some(k) = ws.safety.one_king().filter(|_| royal) {
             let (sq, c) = (k as usize, pos.cells[k as usize]);
             let row = (!c.is_empty()).then(|| self.count.row(side.idx(), c.piece as usize - 1, sq));
             if let Some(row) = row.flatten() {
                 let to = self.count_targets(row, occ, enemy);
-                let mut left = to;
-                while left != 0 {
-                    let q = left.trailing_zeros() as u16;
-                    left &= left - 1;
-                    let safe = self.royal_step_safe(&mut ws.safety, pos, side, (k, q), c)?;
-                    king_safe |= u64::from(safe) << q;
-                }
+                king_safe = self.royal_steps_safe(&mut ws.safety, pos, side, (k, c), to)?;
                 t.add((row, occ, enemy), (sq, targets), to, king_safe.count_ones());
                 king = k;
             }

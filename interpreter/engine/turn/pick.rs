@@ -6,8 +6,8 @@
 //! each move alone. So the square holding an index is found from each square's counted moves
 //! (`Workspace::counted_to`, restricted as royal safety allows) and the rest's (the list the
 //! count generated); there, a piece whose counted moves come first in its row
-//! (`CountRow::counted_first`) has the wanted one written by running its one gate
-//! (`CountRow::order`, `Generator::gen_gate`), and any other has its moves generated alone
+//! (`RowOrder::counted_first`) has the wanted one written by running its one gate
+//! (`RowOrder::squares`, `Generator::gen_gate`), and any other has its moves generated alone
 //! and filtered (`Rules::legal_moves_from`).
 
 use super::workspace::Workspace;
@@ -119,11 +119,8 @@ impl Rules {
         let memo = ws.counted;
         let entry = self.entry(pos.turn);
         let c = pos.cells[sq as usize];
-        let row = self.count.row(
-            entry.owner.idx(),
-            (c.piece as usize).checked_sub(1)?,
-            sq as usize,
-        )?;
+        let pi = (c.piece as usize).checked_sub(1)?;
+        let row = self.count.order(entry.owner.idx(), pi, sq as usize)?;
         // Its counted moves: a piece neither royal nor pinned moves where they land on
         // `kept`, the royal piece where its steps are safe.
         let lands = if sq == memo.king {
@@ -145,10 +142,8 @@ impl Rules {
             return Some(Picked::Listed(j + k - counted));
         }
         // Only the gate of the one wanted is run.
-        let order = self
-            .count
-            .order
-            .get(row.order.0 as usize..row.order.1 as usize)?;
+        let (a, b) = row.squares;
+        let order = self.count.order.get(a as usize..b as usize)?;
         let mut squares = order.iter().filter(|&&(q, _)| legal >> (q & 63) & 1 != 0);
         let &(to, gate) = squares.nth(k)?;
         out.clear();

@@ -64,6 +64,59 @@ fn leap_hit(
 }
 
 impl Rules {
+    /// The steps of the one royal piece (`Safety::typed`) on `from`, whose cell is `cell`,
+    /// that [`Rules::step_verdict`] decides: the squares it judges, and those of them it
+    /// finds attacked. `None` when it decides none.
+    pub(super) fn judged_steps(
+        &self,
+        s: &mut Safety,
+        pos: &Position,
+        side: PlayerId,
+        (from, cell): (u16, Cell),
+    ) -> Option<(u64, u64)> {
+        if !(s.typed && s.kings.first() == Some(&from) && self.royal_of(cell, side)) {
+            return None;
+        }
+        if !s.steps_done {
+            self.note_steps(s, pos, side);
+        }
+        // An attacked square is decided even where an irregular block might reach it too.
+        Some((s.steps & (s.danger | !s.danger_live), s.danger))
+    }
+
+    /// [`Rules::royal_step_safe`] of the steps of the one royal piece on `from` (its cell
+    /// `cell`) onto each square of `to`: the squares it may step to. Those that
+    /// `Rules::judged_steps` decides are read from its sets.
+    #[inline(always)]
+    pub(super) fn royal_steps_safe(
+        &self,
+        s: &mut Safety,
+        pos: &Position,
+        side: PlayerId,
+        (from, cell): (u16, Cell),
+        to: u64,
+    ) -> Option<u64> {
+        if to == 0 {
+            return Some(0);
+        }
+        let (mut safe, mut left) = (0, to);
+        if let Some((judged, attacked)) = self.judged_steps(s, pos, side, (from, cell)) {
+            let bits = self.attacks.bits.is_some() && self.config.legality;
+            let onto_itself = to.checked_shr(u32::from(from)).unwrap_or(0) & 1 != 0;
+            if !bits || s.one_king() != Some(from) || onto_itself {
+                return None;
+            }
+            safe = to & judged & !attacked;
+            left = to & !judged;
+        }
+        while left != 0 {
+            let q = left.trailing_zeros() as u16;
+            left &= left - 1;
+            safe |= u64::from(self.royal_step_safe(s, pos, side, (from, q), cell)?) << q;
+        }
+        Some(safe)
+    }
+
     /// The verdict on a simple move of the one royal piece (`Safety::typed`) onto a square
     /// it leaps to from where it stands, from the judgement of all those squares made once
     /// per position (`Rules::note_steps`). `None` for other moves, and where an irregular

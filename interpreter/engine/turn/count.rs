@@ -267,7 +267,10 @@ impl Rules {
                 continue;
             }
             let near = nearest(on, r.up);
-            let before = if r.up { near - 1 } else { !(near - 1) & !near };
+            // The squares before the nearest piece: below it on a ray that goes up, above it
+            // on one that goes down.
+            let below = near - 1;
+            let before = if r.up { below } else { !(below | near) };
             to |= r.mask & before;
             if r.capture {
                 to |= near & enemy;

@@ -203,8 +203,8 @@ impl Game {
                 let rules = &*self.rules;
                 let n =
                     rules.count_legal_noted(&mut self.ws, &mut self.pos, &mut self.legal) as usize;
-                // The buffer no longer holds another position's list.
-                self.legal_for = None;
+                // The buffer holds this position's whole list, or what the count left.
+                self.legal_for = self.ws.counted_whole().then_some(hash);
                 self.counted_for = Some((hash, n));
                 n
             }

@@ -77,6 +77,12 @@ impl Workspace {
             .unwrap_or(false)
     }
 
+    /// Whether the list given to the last [`Rules::count_legal_noted`](super::Rules::count_legal_noted)
+    /// holds every legal move of its position, in order (the count took the full list).
+    pub fn counted_whole(&self) -> bool {
+        self.counted.hash.is_some() && self.counted.whole
+    }
+
     pub(super) fn take_buf(&mut self) -> MoveList {
         let mut b = self.bufs.pop().unwrap_or_default();
         b.clear();

@@ -386,7 +386,7 @@ pub fn play_game(
         if stop.load(std::sync::atomic::Ordering::Relaxed) || game.is_over() {
             break;
         }
-        let n = game.legal().len();
+        let n = game.legal_count();
         if n == 0 {
             break;
         }

@@ -102,6 +102,9 @@ impl Inner {
         if self.fresh {
             return;
         }
+        // The actions need the whole list: made first, the goals read its length from it
+        // instead of counting the moves again.
+        self.game.legal();
         self.outcome = self.game.outcome();
         if self.outcome.is_none() && self.history.len() as u64 >= self.shared.max_len {
             self.outcome = Some(draw(format!(

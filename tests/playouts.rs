@@ -2,13 +2,14 @@
 //! they are read: over seeded random games of every shipped game and variant, the history,
 //! its SAN and the moves to redo read exactly as texts made eagerly at every ply (the way
 //! `Game::play` made them before). Random playouts (`arena::playouts`) are reproducible from
-//! their seed and play the games `arena::play_game` plays with two random movers.
+//! their seed, play the games `arena::play_game` plays with two random movers, and the same
+//! games with the plain tree (which writes every legal move).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use zrf::arena::{self, Contestant, Pairing};
-use zrf::engine::{MoveList, Position, Rules, UndoLog};
+use zrf::engine::{EngineConfig, MoveList, Position, Rules, UndoLog};
 use zrf::play::Game;
 mod common;
 
@@ -183,6 +184,11 @@ fn playouts_are_reproducible_and_play_the_random_movers_games() {
         assert_eq!(a, b, "{file}: the same seed gives the same playouts");
         let c = arena::playouts(Arc::clone(&rules), &start, games, 8, 300);
         assert_ne!(a, c, "{file}: another seed gives other playouts");
+        // Counting the moves and writing only the one drawn (the `count` path) draws the
+        // moves the plain tree's whole list gives.
+        let plain = Rules::with_config(rules.def.clone(), EngineConfig::plain());
+        let d = arena::playouts(plain, &start, games, 7, 300);
+        assert_eq!(a, d, "{file}: the plain tree plays the same playouts");
         let stop = AtomicBool::new(false);
         let random = Contestant::Random;
         for (i, p) in a.iter().enumerate() {

@@ -247,20 +247,21 @@ impl Game {
         }
         let rules = &*self.rules;
         // Where the moves were only counted, the move is found without the whole list.
-        let mut picked = match self.legal_for == Some(self.pos.hash) {
+        let found = match self.legal_for == Some(self.pos.hash) {
             true => Some(Picked::Listed(i)),
             false => {
                 let (ws, pos, picked) = (&mut self.ws, &mut self.pos, &mut self.picked);
                 rules.legal_move_at(ws, pos, &self.legal, i, picked)
             }
         };
-        if picked.is_none() {
+        let picked = found.unwrap_or_else(|| {
+            // Not found from the count: the whole list.
             rules.legal_moves_in(&mut self.ws, &mut self.pos, &mut self.legal);
             self.legal_for = Some(self.pos.hash);
             self.counted_for = None;
-            picked = Some(Picked::Listed(i));
-        }
-        let (list, m) = match picked.unwrap_or(Picked::Listed(i)) {
+            Picked::Listed(i)
+        });
+        let (list, m) = match picked {
             Picked::Written(j) => (&self.picked, self.picked.moves.get(j)),
             Picked::Listed(j) => (&self.legal, self.legal.moves.get(j)),
         };

@@ -30,7 +30,7 @@ impl Generator {
             self.gen_steps_where::<false>(pos, side, sel, only, scratch, out);
             return;
         }
-        scratch.work_stop = WorkStop(scratch.work.saturating_add(GEN_WORK_LIMIT));
+        scratch.open_budget(GEN_WORK_LIMIT);
         self.gen_steps_where::<false>(pos, side, sel, only, scratch, out);
         scratch.work_stop = WorkStop::default();
     }
@@ -559,9 +559,7 @@ impl Generator {
                 {
                     // The run would end at that step, having added nothing: its work is
                     // counted as the run counts it (`Exec::run_set_up`, no loop round).
-                    if scratch.work >= scratch.work_stop.0 {
-                        out.note_cut(Cut::GenWork);
-                    } else {
+                    if !scratch.out_of_work(out) {
                         scratch.work = scratch.work.saturating_add(e.weight as u64);
                     }
                     return;

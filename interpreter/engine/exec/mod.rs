@@ -187,8 +187,7 @@ impl<'a> Exec<'a> {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        if scratch.work >= scratch.work_stop.0 {
-            out.note_cut(Cut::GenWork);
+        if scratch.out_of_work(out) {
             return;
         }
         self.from = if drop.is_some() { NONE } else { start };

@@ -25,8 +25,7 @@ impl Generator {
         let Some(r) = rays.rays.get(g.simple as usize) else {
             return;
         };
-        if scratch.work >= scratch.work_stop.0 {
-            out.note_cut(Cut::GenWork);
+        if scratch.out_of_work(out) {
             return;
         }
         let Some(squares) = (rays.squares)

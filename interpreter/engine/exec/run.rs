@@ -91,8 +91,7 @@ impl Exec<'_> {
         scratch: &mut Scratch,
         out: &mut MoveList,
     ) {
-        if scratch.work >= scratch.work_stop.0 {
-            out.note_cut(crate::engine::Cut::GenWork);
+        if scratch.out_of_work(out) {
             return;
         }
         self.begin_run(e, start, out);

@@ -2,7 +2,7 @@
 //! one generation notes about the moves it wrote. Below both the executor, which fills them,
 //! and the undo log, which keeps one for the `after-move` interpreter.
 
-use super::moves::MoveList;
+use super::moves::{Cut, MoveList};
 use super::position::Cell;
 use crate::def::{AttrId, PieceId};
 
@@ -141,6 +141,32 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// Whether the work budget of this generation is spent (`work_stop`): then a block
+    /// about to run adds nothing, and [`Cut::GenWork`] is noted on `out`.
+    #[inline(always)]
+    pub(in crate::engine) fn out_of_work(&self, out: &mut MoveList) -> bool {
+        let spent = self.work >= self.work_stop.0;
+        if spent {
+            out.note_cut(Cut::GenWork);
+        }
+        spent
+    }
+
+    /// Opens one budget of `limit` more work for a whole generation (its blocks, chains and
+    /// royal safety).
+    #[inline(always)]
+    pub(in crate::engine) fn open_budget(&mut self, limit: u64) {
+        self.work_stop = WorkStop(self.work.saturating_add(limit));
+    }
+
+    /// Closes the budget [`Scratch::open_budget`] opened, noting on `out` a budget that
+    /// royal safety's attack tests (which write into lists of their own) used up.
+    #[inline(always)]
+    pub(in crate::engine) fn close_budget(&mut self, out: &mut MoveList) {
+        self.out_of_work(out);
+        self.work_stop = WorkStop::default();
+    }
+
     /// Starts a group of moves for [`Scratch::note_group`].
     #[inline]
     pub(in crate::engine) fn new_group(&mut self, n_pos: usize) {

@@ -536,7 +536,9 @@ impl Rules {
         if s.word && s.proven {
             // Not in check, on a board of at most 64 squares: `Rules::simple_verdict` keeps a
             // simple move of a live non-royal piece of the mover from a square that is neither
-            // royal nor pinned to one that is not royal; the rest are judged one by one.
+            // royal nor pinned to one that is not royal; the rest are judged one by one. Its
+            // test is written out here with the sets read once (calling `judge` for every
+            // move costs chess perft 4 1.5% more instructions).
             let (stay, kings) = (s.king_set | s.pinned_set, s.king_set);
             for (i, m) in out.moves.iter().enumerate() {
                 let c = m.cell;

@@ -51,7 +51,9 @@ impl Rules {
         if memo.whole {
             return (i < list.len()).then_some(Picked::Listed(i));
         }
-        if ws.scratch.mode != Mode::Generate || self.rank_passes.len() > 1 {
+        // Counted only in `Mode::Generate`, and in games of one rank of blocks (no move
+        // priorities: `compiled/count.rs`); the generation below runs in the same mode.
+        if ws.scratch.mode != Mode::Generate {
             return None;
         }
         let rest = if memo.rest_void {

@@ -99,13 +99,14 @@ impl Rules {
         if to == 0 {
             return Some(0);
         }
+        // What `Rules::royal_step_safe` asks of every step, asked once.
+        let bits = self.attacks.bits.is_some() && self.config.legality;
+        let onto_itself = to.checked_shr(u32::from(from)).unwrap_or(0) & 1 != 0;
+        if !bits || s.one_king() != Some(from) || onto_itself {
+            return None;
+        }
         let (mut safe, mut left) = (0, to);
         if let Some((judged, attacked)) = self.judged_steps(s, pos, side, (from, cell)) {
-            let bits = self.attacks.bits.is_some() && self.config.legality;
-            let onto_itself = to.checked_shr(u32::from(from)).unwrap_or(0) & 1 != 0;
-            if !bits || s.one_king() != Some(from) || onto_itself {
-                return None;
-            }
             safe = to & judged & !attacked;
             left = to & !judged;
         }

@@ -5,11 +5,10 @@ use super::chains::{last_write, Gen};
 use super::workspace::Workspace;
 use super::Rules;
 use crate::def::*;
-use crate::engine::moves::{Cut, Move, MoveList, Op};
+use crate::engine::moves::{Move, MoveList, Op};
 use crate::engine::position;
 use crate::engine::position::{Cell, Position, HUFFABLE};
 use crate::engine::rules::{rank_of, GEN_MOVE_LIMIT, GEN_WORK_LIMIT};
-use crate::engine::scratch::WorkStop;
 use crate::engine::scratch::{Captures, Drops, Mode};
 use crate::engine::undo::{apply, revert};
 
@@ -37,7 +36,7 @@ impl Rules {
     ) {
         out.clear();
         // One budget for the whole call: generation, chains and royal safety.
-        ws.scratch.work_stop = WorkStop(ws.scratch.work.saturating_add(GEN_WORK_LIMIT));
+        ws.scratch.open_budget(GEN_WORK_LIMIT);
         let entry = self.entry(pos.turn);
         let mut cut = None;
         if entry.move_type.is_none() && self.rank_passes.len() > 1 {
@@ -68,12 +67,7 @@ impl Rules {
         if let Some(why) = cut {
             out.note_cut(why);
         }
-        // Royal safety's attack tests write into lists of their own: a budget they used up
-        // is noted here.
-        if ws.scratch.work >= ws.scratch.work_stop.0 {
-            out.note_cut(Cut::GenWork);
-        }
-        ws.scratch.work_stop = WorkStop::default();
+        ws.scratch.close_budget(out);
     }
 
     /// The legal moves of the piece on `sq` as [`Rules::legal_moves_in`] would write them, in
@@ -88,16 +82,13 @@ impl Rules {
         out: &mut MoveList,
     ) {
         out.clear();
-        ws.scratch.work_stop = WorkStop(ws.scratch.work.saturating_add(GEN_WORK_LIMIT));
+        ws.scratch.open_budget(GEN_WORK_LIMIT);
         let entry = self.entry(pos.turn);
         self.gen_steps(pos, entry.owner, entry.move_type, sq, &mut ws.scratch, out);
         ws.distinct = !ws.scratch.may_repeat;
         self.finish(ws, pos, out);
         ws.distinct = false;
-        if ws.scratch.work >= ws.scratch.work_stop.0 {
-            out.note_cut(Cut::GenWork);
-        }
-        ws.scratch.work_stop = WorkStop::default();
+        ws.scratch.close_budget(out);
     }
 
     /// Marks, for [`Workspace::gives_check_from`], the types and empty squares from which a

@@ -33,7 +33,7 @@ pub struct Workspace {
     /// start first.
     pub(super) chain_keys: Vec<u64>,
     /// By square (64 once used), the destinations `Rules::count_legal` counted for the piece
-    /// there (read only on the squares it counted in part).
+    /// there (read on the squares it counted in part, and by `Rules::legal_move_at`).
     pub(super) counted_to: Vec<u64>,
     /// What the last `Rules::count_legal_noted` learnt of its position.
     pub(super) counted: CountMemo,
